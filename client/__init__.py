@@ -1,0 +1,1 @@
+"""Clients: the `hearts` command, the terminal UI and the browser client's files."""

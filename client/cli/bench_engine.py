@@ -1,0 +1,121 @@
+"""``hearts bench engine``: random full hands per second, ours and OpenSpiel's.
+
+Both loops play whole hands: deal, pass three random cards (on passing
+hands), then every card chosen uniformly among the legal ones. Ours runs the
+engine's own code (``Hand.deal``, ``Hand.pass_all_unchecked``,
+``engine.playout.random_playout``), the path the Hard bot's search uses.
+OpenSpiel's (``pyspiel``, game "hearts", ``qs_breaks_hearts=False``) runs only
+when the ``open_spiel`` package is installed. A third figure is random
+rollouts per second from mid-hand positions (after five tricks).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from engine.hand import Hand, Phase
+from engine.playout import random_hand, random_playout
+from engine.rules import Rules
+
+
+def engine_hands_per_s(seconds: float, seed: int) -> float:
+    """Random full hands per second through the engine."""
+    rules = Rules()
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for i in range(200):
+            random_hand(Hand.deal(rules, done + i + 1, rng), rng)
+        done += 200
+        now = time.perf_counter()
+        if now >= deadline:
+            return done / (now - start)
+
+
+def mid_hand_positions(count: int, seed: int) -> list[Hand]:
+    """Hands played at random through five tricks."""
+    rules = Rules()
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        hand = Hand.deal(rules, i % 4 + 1, rng)
+        if hand.phase is Phase.PASS:
+            for seat in range(4):
+                hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), 3))
+        while hand.trick_index < 5:
+            hand.play(hand.turn, rng.choice(hand.legal_cards()))
+        out.append(hand)
+    return out
+
+
+def rollouts_per_s(seconds: float, seed: int) -> float:
+    """Random playouts per second from mid-hand positions."""
+    positions = mid_hand_positions(64, seed)
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for pos in positions:
+            random_playout(pos, rng)
+        done += len(positions)
+        now = time.perf_counter()
+        if now >= deadline:
+            return done / (now - start)
+
+
+def openspiel_hands_per_s(seconds: float, seed: int) -> float | None:
+    """The same loop in OpenSpiel's C++ Hearts, or None when not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts", {"qs_breaks_hearts": False})
+    rng = random.Random(seed)
+    rnd = rng.random
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rnd() * len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rnd() * len(legal))])
+        done += 50
+        now = time.perf_counter()
+        if now >= deadline:
+            return done / (now - start)
+
+
+def run_bench_engine(seconds: float, seed: int, as_json: bool) -> int:
+    """Measure and print; returns the exit status."""
+    ours = engine_hands_per_s(seconds, seed)
+    theirs = openspiel_hands_per_s(seconds, seed)
+    rollouts = rollouts_per_s(seconds, seed)
+    result: dict[str, Any] = {
+        "hands_per_s": round(ours, 1),
+        "openspiel_hands_per_s": round(theirs, 1) if theirs else None,
+        "ratio": round(ours / theirs, 2) if theirs else None,
+        "rollouts_per_s": round(rollouts, 1),
+    }
+    if as_json:
+        print(json.dumps(result))
+        return 0
+    print(f"engine:    {ours:10,.0f} random hands/s (deal, pass, 52 plays)")
+    if theirs:
+        print(f"openspiel: {theirs:10,.0f} random hands/s (pyspiel 'hearts')")
+        print(f"ratio:     {ours / theirs:10.2f}")
+    else:
+        print("openspiel: not installed (pip install open_spiel) - no ratio")
+    print(f"rollouts:  {rollouts:10,.0f} random playouts/s from mid-hand (after 5 tricks)")
+    return 0

@@ -1,0 +1,30 @@
+"""The Hearts rules engine: pure, deterministic, sans-I/O.
+
+Intents in (``pass_cards``, ``play``, ``choose_moon``), events out. No clock,
+no global ``random`` (callers inject a seeded ``random.Random``), no asyncio,
+no pydantic. Cards are ints 0..51, hands bitmasks (see ``engine.cards``).
+"""
+
+from .cards import card, card_label, card_name, card_text, cards_of, mask_of
+from .errors import ClientError, HeartsError, RuleViolation, ServerFault
+from .game import Game
+from .hand import Hand, Phase
+from .rules import Rules, RulesError
+
+__all__ = [
+    "ClientError",
+    "Game",
+    "Hand",
+    "HeartsError",
+    "Phase",
+    "RuleViolation",
+    "Rules",
+    "RulesError",
+    "ServerFault",
+    "card",
+    "card_label",
+    "card_name",
+    "card_text",
+    "cards_of",
+    "mask_of",
+]

@@ -1,0 +1,135 @@
+"""Cards as small ints, hands as bitmasks.
+
+A card is ``suit * 13 + rank`` where suits are ordered clubs, diamonds,
+hearts, spades (0..3) and ranks 2..A are 0..12. So the natural int order is
+the display order RULES.md asks for (suit C, D, H, S, then rank), and within
+one suit a higher int is a higher card: the trick winner is a plain ``max``
+over the cards of the led suit.
+
+A set of cards is an int with bit ``card`` set. Following suit is a mask test
+(``hand & SUIT_MASKS[suit]``); no objects are built in the hot paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUIT_LETTERS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_LETTERS = "23456789TJQKA"
+RANK_DISPLAY = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES = (
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
+
+SUIT_MASK13 = (1 << 13) - 1
+SUIT_MASKS: tuple[int, int, int, int] = (
+    SUIT_MASK13,
+    SUIT_MASK13 << 13,
+    SUIT_MASK13 << 26,
+    SUIT_MASK13 << 39,
+)
+FULL_DECK = (1 << 52) - 1
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+
+TWO_CLUBS = 0
+TEN_DIAMONDS = DIAMONDS * 13 + 8
+JACK_DIAMONDS = DIAMONDS * 13 + 9
+QUEEN_SPADES = SPADES * 13 + 10
+KING_SPADES = SPADES * 13 + 11
+ACE_SPADES = SPADES * 13 + 12
+QUEEN_SPADES_BIT = 1 << QUEEN_SPADES
+
+# SUIT_OF[card] and RANK_OF[card]: table lookups beat divmod in the hot loop.
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
+
+# RANKS_IN[m] for a 13-bit suit mask m: the ranks set in it, ascending. Lets a
+# rollout pick a random card of one suit with one lookup and one index.
+RANKS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13)
+)
+
+
+def card(text: str) -> int:
+    """Parse ``"QS"``, ``"TD"``, ``"10D"`` or ``"Q♠"`` into a card int.
+
+    Raises ``ValueError`` with a readable sentence for anything else.
+    """
+    if not isinstance(text, str) or not 2 <= len(text) <= 3:
+        raise ValueError(f"unknown card {text!r}")
+    rank_text, suit_text = text[:-1].upper(), text[-1].upper()
+    if rank_text == "10":
+        rank_text = "T"
+    rank = RANK_LETTERS.find(rank_text) if len(rank_text) == 1 else -1
+    suit = SUIT_LETTERS.find(suit_text)
+    if suit < 0:
+        suit = SUIT_SYMBOLS.find(text[-1])
+    if rank < 0 or suit < 0:
+        raise ValueError(f"unknown card {text!r}")
+    return suit * 13 + rank
+
+
+def card_text(c: int) -> str:
+    """The wire text of a card: ``"QS"``, ``"TD"``."""
+    return RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13]
+
+
+def card_label(c: int) -> str:
+    """The short display form used in messages: ``"Q♠"``, ``"10♦"``."""
+    return RANK_DISPLAY[c % 13] + SUIT_SYMBOLS[c // 13]
+
+
+def card_name(c: int) -> str:
+    """The spoken form: ``"Queen of spades"``."""
+    return f"{RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}"
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask holding ``cards``."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards in ``mask``, ascending (suit C, D, H, S, then rank)."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """Iterate the cards in ``mask`` in ascending order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def parse_cards(texts: Iterable[str]) -> list[int]:
+    """Parse a list of card texts; raises ``ValueError`` on the first bad one."""
+    return [card(t) for t in texts]
+
+
+def texts_of(mask: int) -> list[str]:
+    """Wire texts of the cards in ``mask``, in display order."""
+    return [card_text(c) for c in cards_of(mask)]

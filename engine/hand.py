@@ -1,0 +1,521 @@
+"""The hand state machine: one deal from passing to the last trick.
+
+Phases are data (``Phase``) and this module is the only one that moves a
+hand between them::
+
+      deal ──► PASS ──(every seat has locked its pass)──► PLAY
+       │                                                   │
+       └──(hold hand: no passing)─────────────────────────►│
+                                                           │ 13 tricks (hand_size)
+                        ┌──────────────────────────────────┤
+                        ▼                                  ▼
+              MOON_CHOICE ──(shooter chooses)──────────►  DONE
+
+* PASS: seats lock their passes in any order and blind: nothing is exchanged
+  until every seat has locked (RULES.md "A hand" 2). Then each seat receives
+  what the seat ``offset`` places to its right passed, and the holder of the
+  first-lead card (2♣) is to lead.
+* PLAY: one card at a time from ``turn``. Legality is a bitmask: follow suit
+  is ``hand & SUIT_MASKS[led]``; rules 5 and 6 remove banned cards unless
+  nothing else is held.
+* MOON_CHOICE: only when the rules give the shooter the choice (moon =
+  "choice"); the shooter says "add" (others +26) or "subtract" (itself -26).
+* DONE: ``scores`` holds the hand's points per seat.
+
+For every action there is ``verify_…`` (raises a ``RuleViolation`` whose
+sentence a player understands), ``can_…`` (a bool) and the action itself,
+which verifies, applies and returns events. Search uses ``apply_unchecked``
+and ``copy``, which skip validation and build no events.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
+from typing import Any
+
+from .cards import (
+    HEARTS_MASK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_label,
+    cards_of,
+    mask_of,
+)
+from .errors import (
+    BadMoonChoice,
+    BadPass,
+    CardNotHeld,
+    FirstTrickPoints,
+    HeartsNotBroken,
+    MustFollowSuit,
+    MustLeadFirstCard,
+    NotYourTurn,
+    RuleViolation,
+    WrongPhase,
+)
+from .events import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    HandScored,
+    HeartsBroken,
+    MoonChoiceNeeded,
+    PassLocked,
+    PlayBegins,
+    TrickWon,
+)
+from .rules import Rules
+from .seats import seat_name
+
+MOON_CHOICES = ("add", "subtract")
+
+
+class Phase(StrEnum):
+    """Where a hand is. The values are the wire names."""
+
+    PASS = "pass"
+    PLAY = "play"
+    MOON_CHOICE = "moon_choice"
+    DONE = "done"
+
+
+class Hand:
+    """One hand of Hearts. Mutable; ``copy()`` is cheap."""
+
+    __slots__ = (
+        "broken",
+        "dealt",
+        "hand_number",
+        "hands",
+        "history",
+        "leader",
+        "moon_choice",
+        "offset",
+        "passes",
+        "phase",
+        "plays",
+        "received",
+        "rules",
+        "scores",
+        "shooter",
+        "taken",
+        "trick",
+        "trick_index",
+        "turn",
+    )
+
+    rules: Rules
+    hand_number: int
+    offset: int
+    dealt: tuple[int, ...]
+    hands: list[int]
+    passes: list[int | None]
+    received: list[int]
+    phase: Phase
+    turn: int
+    leader: int
+    trick: list[int]
+    trick_index: int
+    broken: bool
+    taken: list[int]
+    history: list[tuple[int, tuple[int, ...], int]]
+    plays: list[int]
+    shooter: int | None
+    moon_choice: str | None
+    scores: tuple[int, ...] | None
+
+    def __init__(self, rules: Rules, hand_number: int, hands: Sequence[int]) -> None:
+        """Start hand ``hand_number`` (1-based) from the given bitmask hands.
+
+        Raises ``ValueError`` when the hands are not a fair deal of the
+        rules' deck.
+        """
+        t = rules.tables
+        if hand_number < 1:
+            raise ValueError("hand numbers start at 1")
+        if len(hands) != t.players:
+            raise ValueError(f"a deal needs {t.players} hands")
+        seen = 0
+        for h in hands:
+            if h.bit_count() != t.hand_size:
+                raise ValueError(f"each hand must hold {t.hand_size} cards")
+            if h & seen:
+                raise ValueError("a card was dealt twice")
+            seen |= h
+        if seen != t.deck:
+            raise ValueError("the deal does not use the rules' deck")
+        self._setup(rules, hand_number, list(hands))
+
+    def _setup(self, rules: Rules, hand_number: int, hands: list[int]) -> None:
+        t = rules.tables
+        self.rules = rules
+        self.hand_number = hand_number
+        self.offset = rules.pass_offset(hand_number)
+        self.dealt = tuple(hands)
+        self.hands = hands
+        self.passes = [None] * t.players
+        self.received = [0] * t.players
+        self.trick = []
+        self.trick_index = 0
+        self.broken = False
+        self.taken = [0] * t.players
+        self.history = []
+        self.plays = []
+        self.shooter = None
+        self.moon_choice = None
+        self.scores = None
+        self.turn = self.leader = 0
+        if self.offset == 0 or rules.pass_count == 0:
+            self.phase = Phase.PLAY
+            self._begin_play()
+        else:
+            self.phase = Phase.PASS
+
+    @classmethod
+    def deal(cls, rules: Rules, hand_number: int, rng: random.Random) -> Hand:
+        """Deal a fresh hand with ``rng`` (inject a seeded ``random.Random``).
+
+        A Fisher-Yates shuffle on ``rng.random()``: every deal equally likely
+        (to float precision), the same deal for the same seed on any Python,
+        and several times faster than ``random.shuffle``, which matters to the
+        bots' search and the benchmarks that deal millions of hands.
+        """
+        t = rules.tables
+        deck = list(t.deck_cards)
+        rnd = rng.random
+        for i in range(len(deck) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        size = t.hand_size
+        hands = [0] * t.players
+        for seat in range(t.players):
+            m = 0
+            for c in deck[seat * size : seat * size + size]:
+                m |= 1 << c
+            hands[seat] = m
+        hand = cls.__new__(cls)
+        hand._setup(rules, hand_number, hands)  # a shuffle of the deck is a fair deal
+        return hand
+
+    def copy(self) -> Hand:
+        """An independent copy (for search: make a move on the copy)."""
+        new = Hand.__new__(Hand)
+        new.rules = self.rules
+        new.hand_number = self.hand_number
+        new.offset = self.offset
+        new.dealt = self.dealt
+        new.hands = self.hands[:]
+        new.passes = self.passes[:]
+        new.received = self.received[:]
+        new.phase = self.phase
+        new.turn = self.turn
+        new.leader = self.leader
+        new.trick = self.trick[:]
+        new.trick_index = self.trick_index
+        new.broken = self.broken
+        new.taken = self.taken[:]
+        new.history = self.history[:]
+        new.plays = self.plays[:]
+        new.shooter = self.shooter
+        new.moon_choice = self.moon_choice
+        new.scores = self.scores
+        return new
+
+    # -- queries ---------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.tables.players
+
+    @property
+    def direction(self) -> str:
+        """This hand's pass direction: left, right, across or hold."""
+        return self.rules.pass_direction(self.hand_number) if self.offset else "hold"
+
+    @property
+    def led_suit(self) -> int | None:
+        """The suit of the current trick, or None before its lead."""
+        return SUIT_OF[self.trick[0]] if self.trick else None
+
+    def receiver_of(self, seat: int) -> int:
+        """Who receives ``seat``'s pass this hand."""
+        return (seat + self.offset) % self.players
+
+    def giver_to(self, seat: int) -> int:
+        """Whose pass ``seat`` receives this hand."""
+        return (seat - self.offset) % self.players
+
+    def legal_mask(self, seat: int | None = None) -> int:
+        """Cards ``seat`` (default: the seat to move) may play now; 0 if none."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        if seat is not None and seat != self.turn:
+            return 0
+        return self._legal(self.hands[self.turn])
+
+    def legal_cards(self, seat: int | None = None) -> list[int]:
+        """``legal_mask`` as a sorted list of cards."""
+        return cards_of(self.legal_mask(seat))
+
+    def _legal(self, h: int) -> int:
+        # The mask test at the heart of the engine (RULES.md rules 3-6).
+        t = self.rules.tables
+        if not self.trick:
+            if self.trick_index == 0:
+                return h & (1 << t.first_lead)
+            if self.broken:
+                return h
+            safe = h & ~HEARTS_MASK
+            return safe if safe else h
+        follow = h & SUIT_MASKS[SUIT_OF[self.trick[0]]]
+        if follow:
+            return follow
+        if self.trick_index == 0:
+            safe = h & ~t.first_trick_banned
+            if safe:
+                return safe
+        return h
+
+    def legal_pass_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` may choose from for its pass (its hand), or []."""
+        if self.phase is not Phase.PASS or self.passes[seat] is not None:
+            return []
+        return cards_of(self.hands[seat])
+
+    def points_taken(self) -> list[int]:
+        """Raw points each seat has taken so far this hand (before moon)."""
+        sp = self.rules.tables.suit_penalty
+        return [
+            sp[0][m & 0x1FFF] + sp[1][m >> 13 & 0x1FFF] + sp[2][m >> 26 & 0x1FFF] + sp[3][m >> 39]
+            for m in self.taken
+        ]
+
+    # -- passing ---------------------------------------------------------
+
+    def verify_pass(self, seat: int, cards: Iterable[int]) -> None:
+        """Raise a ``RuleViolation`` unless ``seat`` may pass ``cards`` now."""
+        self._check_seat(seat)
+        if self.phase is not Phase.PASS:
+            if self.offset == 0 or self.rules.pass_count == 0:
+                raise WrongPhase("there is no passing this hand")
+            raise WrongPhase("the cards have already been passed")
+        if self.passes[seat] is not None:
+            raise BadPass("you have already passed")
+        cards = list(cards)
+        k = self.rules.pass_count
+        if len(cards) != k:
+            raise BadPass(f"pass exactly {k} cards")
+        if len(set(cards)) != k:
+            raise BadPass(f"pass {k} different cards")
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < 52 or not self.hands[seat] >> c & 1:
+                raise CardNotHeld(f"you do not hold {_label(c)}")
+
+    def can_pass(self, seat: int, cards: Iterable[int]) -> bool:
+        """Whether ``pass_cards(seat, cards)`` would be accepted."""
+        return _accepts(self.verify_pass, seat, cards)
+
+    def pass_cards(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        """Lock ``seat``'s pass; once every seat has, exchange and begin play."""
+        cards = list(cards)
+        self.verify_pass(seat, cards)
+        self.passes[seat] = mask_of(cards)
+        events: list[Event] = [PassLocked(seat)]
+        if all(p is not None for p in self.passes):
+            events.extend(self._exchange())
+        return events
+
+    def pass_all_unchecked(self, passes: Sequence[int]) -> None:
+        """Exchange every seat's pass (bitmasks) at once without checks (search)."""
+        self.passes = list(passes)
+        self._exchange(events=False)
+
+    def _exchange(self, events: bool = True) -> list[Event]:
+        n = self.players
+        passes = [p or 0 for p in self.passes]
+        out: list[Event] = []
+        for s in range(n):
+            self.hands[s] &= ~passes[s]
+        for s in range(n):
+            to = (s + self.offset) % n
+            self.hands[to] |= passes[s]
+            self.received[to] = passes[s]
+            if events:
+                out.append(CardsPassed(s, to, tuple(cards_of(passes[s]))))
+        self.phase = Phase.PLAY
+        begins = self._begin_play()
+        if events:
+            out.append(begins)
+        return out
+
+    def _begin_play(self) -> PlayBegins:
+        bit = 1 << self.rules.tables.first_lead
+        for seat, h in enumerate(self.hands):
+            if h & bit:
+                self.turn = self.leader = seat
+        return PlayBegins(self.turn)
+
+    # -- playing ---------------------------------------------------------
+
+    def verify_play(self, seat: int, card: int) -> None:
+        """Raise a ``RuleViolation`` unless ``seat`` may play ``card`` now."""
+        self._check_seat(seat)
+        if self.phase is not Phase.PLAY:
+            raise WrongPhase(_PHASE_REFUSALS[self.phase])
+        if seat != self.turn:
+            raise NotYourTurn(f"it is {seat_name(self.turn, self.players)}'s turn")
+        h = self.hands[seat]
+        if not isinstance(card, int) or not 0 <= card < 52 or not h >> card & 1:
+            raise CardNotHeld(f"you do not hold {_label(card)}")
+        if self._legal(h) >> card & 1:
+            return
+        t = self.rules.tables
+        if not self.trick:
+            if self.trick_index == 0:
+                raise MustLeadFirstCard(
+                    f"the first trick must be led with {card_label(t.first_lead)}"
+                )
+            raise HeartsNotBroken("hearts are not broken yet")
+        led = SUIT_OF[self.trick[0]]
+        if h & SUIT_MASKS[led]:
+            raise MustFollowSuit(f"you must follow suit (you hold {SUIT_NAMES[led]})")
+        if t.first_trick_banned & ~HEARTS_MASK and not t.first_trick_banned & HEARTS_MASK:
+            raise FirstTrickPoints("no Q♠ on the first trick")
+        raise FirstTrickPoints("no hearts or Q♠ on the first trick")
+
+    def can_play(self, seat: int, card: int) -> bool:
+        """Whether ``play(seat, card)`` would be accepted."""
+        return _accepts(self.verify_play, seat, card)
+
+    def play(self, seat: int, card: int) -> list[Event]:
+        """Play ``card`` from ``seat``; returns what happened."""
+        self.verify_play(seat, card)
+        events: list[Event] = [CardPlayed(seat, card, self.trick_index)]
+        was_broken = self.broken
+        self.apply_unchecked(card)
+        if self.broken and not was_broken:
+            events.append(HeartsBroken(seat))
+        if not self.trick or self.phase is not Phase.PLAY:
+            leader, cards, winner = self.history[-1]
+            events.append(
+                TrickWon(
+                    len(self.history) - 1,
+                    leader,
+                    winner,
+                    cards,
+                    sum(self.rules.tables.penalty[c] for c in cards),
+                )
+            )
+            if self.phase is Phase.MOON_CHOICE:
+                assert self.shooter is not None  # set with the phase, never by a client
+                events.append(MoonChoiceNeeded(self.shooter))
+            elif self.phase is Phase.DONE:
+                events.append(self._scored())
+        return events
+
+    def apply_unchecked(self, card: int) -> None:
+        """Play ``card`` for the seat to move without any check (search path)."""
+        seat = self.turn
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.plays.append(card)
+        self.trick.append(card)
+        if not self.broken and bit & self.rules.tables.breakers:
+            self.broken = True
+        n = self.players
+        if len(self.trick) < n:
+            self.turn = (seat + 1) % n
+            return
+        trick = self.trick
+        led = SUIT_OF[trick[0]]
+        best, at = trick[0], 0
+        for i in range(1, n):
+            c = trick[i]
+            if c > best and SUIT_OF[c] == led:
+                best, at = c, i
+        winner = (self.leader + at) % n
+        self.taken[winner] |= mask_of(trick)
+        self.history.append((self.leader, tuple(trick), winner))
+        self.trick = []
+        self.trick_index += 1
+        self.turn = self.leader = winner
+        if self.trick_index == self.rules.tables.hand_size:
+            self._finish()
+
+    def _finish(self) -> None:
+        t = self.rules.tables
+        moon = t.moon_cards
+        self.shooter = next((s for s, m in enumerate(self.taken) if m & moon == moon), None)
+        if self.shooter is not None and self.rules.moon == "choice":
+            self.phase = Phase.MOON_CHOICE
+            return
+        self.moon_choice = self.rules.moon if self.shooter is not None else None
+        self._score()
+
+    def _score(self) -> None:
+        raw = self.points_taken()
+        if self.shooter is not None:
+            worth = self.rules.tables.moon_points
+            if self.moon_choice == "add":
+                raw = [p + worth for p in raw]
+                raw[self.shooter] -= 2 * worth
+            else:
+                raw[self.shooter] -= 2 * worth
+        self.scores = tuple(raw)
+        self.phase = Phase.DONE
+
+    def _scored(self) -> HandScored:
+        assert self.scores is not None  # _score() ran: the phase is DONE
+        return HandScored(self.hand_number, self.scores, self.shooter, self.moon_choice)
+
+    # -- the moon choice -------------------------------------------------
+
+    def verify_moon_choice(self, seat: int, choice: str) -> None:
+        """Raise unless ``seat`` may choose ``choice`` ("add" or "subtract")."""
+        self._check_seat(seat)
+        if self.phase is not Phase.MOON_CHOICE:
+            raise BadMoonChoice("there is no moon choice to make")
+        if seat != self.shooter:
+            raise BadMoonChoice("only the player who shot the moon chooses")
+        if choice not in MOON_CHOICES:
+            raise BadMoonChoice("choose add (others +26) or subtract (you -26)")
+
+    def can_choose_moon(self, seat: int, choice: str) -> bool:
+        """Whether ``choose_moon(seat, choice)`` would be accepted."""
+        return _accepts(self.verify_moon_choice, seat, choice)
+
+    def choose_moon(self, seat: int, choice: str) -> list[Event]:
+        """The shooter's choice: "add" (others +26) or "subtract" (self -26)."""
+        self.verify_moon_choice(seat, choice)
+        self.moon_choice = choice
+        self._score()
+        return [self._scored()]
+
+    # -- helpers ---------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RuleViolation("there is no such seat")
+
+
+_PHASE_REFUSALS = {
+    Phase.PASS: "cards are being passed; play starts after the pass",
+    Phase.MOON_CHOICE: "the hand is over; the moon shooter is choosing the scoring",
+    Phase.DONE: "the hand is over",
+}
+
+
+def _label(c: object) -> str:
+    return card_label(c) if isinstance(c, int) and 0 <= c < 52 else "that card"
+
+
+def _accepts(verify: Callable[..., None], *args: Any) -> bool:
+    try:
+        verify(*args)
+    except RuleViolation:
+        return False
+    return True

@@ -1,0 +1,158 @@
+"""Hand records: write a hand as JSON, read one back, replay and verify it.
+
+The format is documented in docs/hand-record.md::
+
+    {"rules": {...}, "hand": 1, "deal": [[13 cards], ...], "passes": [[3 cards], ...],
+     "plays": ["2C", ...], "moon_choice": "add" | "subtract"}
+
+A record may be partial (passes missing or incomplete, fewer plays); a
+replay stops where the record stops. The same replay restores a stored table
+(``game_from_json``), so what the server persists is exactly what
+``hearts verify`` checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card, card_text, cards_of, mask_of
+from .errors import BadMoonChoice, RecordError, RuleViolation
+from .game import Game
+from .hand import Hand, Phase
+from .rules import Rules, RulesError
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    """The JSON record of ``hand`` as far as it has been played."""
+    rec: dict[str, Any] = {
+        "rules": hand.rules.to_json(),
+        "hand": hand.hand_number,
+        "deal": [[card_text(c) for c in cards_of(m)] for m in hand.dealt],
+    }
+    if hand.offset and hand.rules.pass_count and any(p is not None for p in hand.passes):
+        rec["passes"] = [
+            None if p is None else [card_text(c) for c in cards_of(p)] for p in hand.passes
+        ]
+    rec["plays"] = [card_text(c) for c in hand.plays]
+    if hand.rules.moon == "choice" and hand.moon_choice is not None:
+        rec["moon_choice"] = hand.moon_choice
+    return rec
+
+
+def _cards(value: object, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{what} must be a list of cards")
+    try:
+        return [card(t) for t in value]
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"{what}: {exc}") from None
+
+
+class Illegal(Exception):
+    """A record step the rules refuse: where (``step``) and why."""
+
+    def __init__(self, step: int | str, violation: RuleViolation) -> None:
+        super().__init__(violation.message)
+        self.step = step
+        self.violation = violation
+
+
+def replay(record: object) -> Hand:
+    """Rebuild the hand a record describes, as far as it goes.
+
+    Raises ``RecordError`` for a record that cannot be read and ``Illegal``
+    (with the step) for the first move the rules refuse.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a hand record must be a JSON object")
+    unknown = sorted(set(record) - {"rules", "hand", "deal", "passes", "plays", "moon_choice"})
+    if unknown:
+        raise RecordError(f"unknown record field {unknown[0]!r}")
+    try:
+        rules = Rules.from_json(record.get("rules"))
+    except (RulesError, TypeError) as exc:
+        raise RecordError(f"rules: {exc}") from None
+    number = record.get("hand", 1)
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise RecordError("hand must be a positive integer")
+    deal = record.get("deal")
+    if not isinstance(deal, list):
+        raise RecordError("deal must be a list of hands")
+    try:
+        hand = Hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal])
+    except ValueError as exc:
+        raise RecordError(f"deal: {exc}") from None
+    plays = record.get("plays", [])
+    play_cards = _cards(plays, "plays")
+    passes = record.get("passes")
+    if passes is not None:
+        if not isinstance(passes, list) or len(passes) > hand.players:
+            raise RecordError(f"passes must be a list of up to {hand.players} entries")
+        parsed = [None if p is None else _cards(p, "passes") for p in passes]
+        for seat, cards in enumerate(parsed):
+            if cards is None:
+                continue
+            try:
+                hand.pass_cards(seat, cards)
+            except RuleViolation as exc:
+                raise Illegal("pass", exc) from None
+    for k, c in enumerate(play_cards):
+        try:
+            hand.play(hand.turn, c)
+        except RuleViolation as exc:
+            raise Illegal(k, exc) from None
+    choice = record.get("moon_choice")
+    if choice is not None:
+        if hand.phase is Phase.MOON_CHOICE:
+            try:
+                hand.choose_moon(hand.shooter if hand.shooter is not None else 0, choice)
+            except RuleViolation as exc:
+                raise Illegal("moon_choice", exc) from None
+        elif hand.phase is Phase.DONE and choice != hand.moon_choice:
+            raise Illegal("moon_choice", BadMoonChoice("there is no moon choice to make"))
+    return hand
+
+
+def verify_record(record: object) -> dict[str, Any]:
+    """The ``hearts verify`` answer for one record (see docs/hand-record.md).
+
+    Raises ``RecordError`` for a record that cannot be read.
+    """
+    try:
+        hand = replay(record)
+    except Illegal as exc:
+        return {"ok": False, "step": exc.step, "error": exc.violation.message}
+    if hand.phase is Phase.DONE:
+        return {"ok": True, "complete": True, "points": list(hand.scores or ())}
+    out: dict[str, Any] = {"ok": True, "complete": False, "phase": hand.phase.value}
+    if hand.phase is Phase.PLAY:
+        out["to_move"] = hand.turn
+        out["legal"] = [card_text(c) for c in hand.legal_cards()]
+    elif hand.phase is Phase.MOON_CHOICE:
+        out["to_move"] = hand.shooter
+    return out
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """The whole game as JSON: rules, totals, past hand scores, current hand."""
+    return {
+        "rules": game.rules.to_json(),
+        "totals": list(game.totals),
+        "hand_scores": [list(s) for s in game.hand_scores],
+        "winner": game.winner,
+        "hand": hand_record(game.hand) if game.hand is not None else None,
+    }
+
+
+def game_from_json(data: dict[str, Any]) -> Game:
+    """Rebuild a game stored with ``game_to_json`` (replays the current hand)."""
+    game = Game(Rules.from_json(data["rules"]))
+    game.totals = [int(t) for t in data["totals"]]
+    game.hand_scores = [tuple(int(p) for p in s) for s in data["hand_scores"]]
+    game.winner = data.get("winner")
+    if data.get("hand") is not None:
+        try:
+            game.hand = replay(data["hand"])
+        except Illegal as exc:
+            raise RecordError(f"stored hand does not replay: {exc}") from None
+    return game
