@@ -1,0 +1,1 @@
+"""The table server: an asyncio adapter around the engine (see DESIGN.md)."""

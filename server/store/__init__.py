@@ -1,0 +1,1 @@
+"""Table stores: ``MemoryStore`` (embedded default) and ``RedisStore``."""
