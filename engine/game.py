@@ -21,12 +21,13 @@ from .rules import Rules
 class Game:
     """A game of several hands. Mutable; the server keeps one per table."""
 
-    __slots__ = ("hand", "hand_scores", "rules", "totals", "winner")
+    __slots__ = ("hand", "hand_scores", "rules", "shooters", "totals", "winner")
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules or Rules()
         self.totals: list[int] = [0] * self.rules.players
         self.hand_scores: list[tuple[int, ...]] = []
+        self.shooters: list[int | None] = []
         self.hand: Hand | None = None
         self.winner: int | None = None
 
@@ -89,12 +90,13 @@ class Game:
     def _after(self, events: list[Event]) -> list[Event]:
         for e in events:
             if isinstance(e, HandScored):
-                events.extend(self._close_hand(e.points))
+                events.extend(self._close_hand(e.points, e.shooter))
                 break
         return events
 
-    def _close_hand(self, points: tuple[int, ...]) -> list[Event]:
+    def _close_hand(self, points: tuple[int, ...], shooter: int | None) -> list[Event]:
         self.hand_scores.append(points)
+        self.shooters.append(shooter)
         for s, p in enumerate(points):
             self.totals[s] += p
         if not self._end_reached():

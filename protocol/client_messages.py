@@ -1,0 +1,221 @@
+"""Messages a client sends. Each is a request: it carries ``id`` and gets
+exactly one reply (``ok``, ``error`` or a specific reply) with the same id."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from .common import (
+    MAX_CHAT_CHARS,
+    MAX_TABLE_NAME_CHARS,
+    BotLevel,
+    Card,
+    Name,
+    RequestId,
+    RulesModel,
+    SeatSpec,
+    WireModel,
+)
+
+Token = Annotated[str, StringConstraints(min_length=16, max_length=128)]
+InviteCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=16)]
+SeatIndex = Annotated[int, Field(ge=0, le=5)]
+
+
+class Request(WireModel):
+    """Common fields of every client message."""
+
+    id: RequestId
+
+
+class Hello(Request):
+    """First message of a connection: protocol version, display name and the
+    player token from an earlier ``welcome`` (omit it the first time)."""
+
+    type: Literal["hello"] = "hello"
+    version: int
+    name: Name
+    player_token: Token | None = None
+    client: Annotated[str, StringConstraints(max_length=40)] = ""
+
+
+class CreateTable(Request):
+    """Create a table and sit at seat 0 as its host. ``seats`` names the other
+    seats in play order from the host's left: ``open`` or a bot level."""
+
+    type: Literal["create_table"] = "create_table"
+    name: Annotated[
+        str, StringConstraints(strip_whitespace=True, max_length=MAX_TABLE_NAME_CHARS)
+    ] = ""
+    public: bool = False
+    rules: RulesModel = RulesModel()
+    seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
+
+
+class ListTables(Request):
+    """Public tables waiting for players."""
+
+    type: Literal["list_tables"] = "list_tables"
+
+
+class JoinTable(Request):
+    """Join by invite code, at ``seat`` or the first open seat."""
+
+    type: Literal["join_table"] = "join_table"
+    code: InviteCode
+    seat: SeatIndex | None = None
+
+
+class TakeSeat(Request):
+    """Move to another open seat before the game starts."""
+
+    type: Literal["take_seat"] = "take_seat"
+    seat: SeatIndex
+
+
+class LeaveSeat(Request):
+    """Give up your seat (before the game: it opens; during it: a bot takes over)."""
+
+    type: Literal["leave_seat"] = "leave_seat"
+
+
+class AddBot(Request):
+    """Host: put a bot of ``level`` on an open seat."""
+
+    type: Literal["add_bot"] = "add_bot"
+    seat: SeatIndex
+    level: BotLevel
+
+
+class RemoveBot(Request):
+    """Host: open a bot's seat again (before the game starts)."""
+
+    type: Literal["remove_bot"] = "remove_bot"
+    seat: SeatIndex
+
+
+class Kick(Request):
+    """Host: remove the human at ``seat`` (a bot takes the seat in a game)."""
+
+    type: Literal["kick"] = "kick"
+    seat: SeatIndex
+
+
+class StartGame(Request):
+    """Host: start; empty seats become bots (Medium)."""
+
+    type: Literal["start_game"] = "start_game"
+
+
+class PassCards(Request):
+    """Lock your pass: exactly the rules' count of cards from your hand."""
+
+    type: Literal["pass_cards"] = "pass_cards"
+    cards: tuple[Card, ...] = Field(max_length=13)
+
+
+class PlayCard(Request):
+    """Play a card on your turn."""
+
+    type: Literal["play_card"] = "play_card"
+    card: Card
+
+
+class MoonChoice(Request):
+    """After shooting the moon, when the rules let you choose."""
+
+    type: Literal["moon_choice"] = "moon_choice"
+    choice: Literal["add", "subtract"]
+
+
+class Ready(Request):
+    """Ready for the next hand ("Next hand")."""
+
+    type: Literal["ready"] = "ready"
+
+
+class Rematch(Request):
+    """Host, after game over: a new game at the same table and seats."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+class Chat(Request):
+    """A chat line to the table."""
+
+    type: Literal["chat"] = "chat"
+    text: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CHAT_CHARS)
+    ]
+
+
+class Resume(Request):
+    """Reattach to a seat after a drop or a reload; ``last_seq`` is the
+    number of the last event you saw (0 for none)."""
+
+    type: Literal["resume"] = "resume"
+    table_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    seat_token: Token
+    last_seq: int = Field(default=0, ge=0)
+
+
+class Watch(Request):
+    """Watch a table as a spectator (public information only)."""
+
+    type: Literal["watch"] = "watch"
+    code: InviteCode
+
+
+class Leave(Request):
+    """Stop receiving the table's events (your seat stays yours until the
+    grace period passes; use ``leave_seat`` to give it up)."""
+
+    type: Literal["leave"] = "leave"
+
+
+class GetRecords(Request):
+    """The finished hands of your table as hand records."""
+
+    type: Literal["get_records"] = "get_records"
+
+
+class GetStats(Request):
+    """Your statistics."""
+
+    type: Literal["get_stats"] = "get_stats"
+
+
+class Ping(Request):
+    """Liveness check; answered with ``ok``."""
+
+    type: Literal["ping"] = "ping"
+
+
+ClientMessage = Annotated[
+    Hello
+    | CreateTable
+    | ListTables
+    | JoinTable
+    | TakeSeat
+    | LeaveSeat
+    | AddBot
+    | RemoveBot
+    | Kick
+    | StartGame
+    | PassCards
+    | PlayCard
+    | MoonChoice
+    | Ready
+    | Rematch
+    | Chat
+    | Resume
+    | Watch
+    | Leave
+    | GetRecords
+    | GetStats
+    | Ping,
+    Field(discriminator="type"),
+]
+"""Every message a client may send, told apart by ``type``."""

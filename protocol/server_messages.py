@@ -1,0 +1,279 @@
+"""Messages the server sends.
+
+Replies answer one request and carry its ``id``. Table events carry ``seq``,
+numbered per table from 1 with no gaps *in the table's log*; a seat may not be
+sent every number (a pass between two other seats is not its business), so
+clients use ``seq`` only to say where to resume from. After each accepted
+action a seat receives that action's events and then a ``snapshot`` whose
+view is the truth at that ``seq``: clients render snapshots and use events
+for animation and announcements.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .common import Card, RequestId, WireModel
+from .view import PassDirection, SeatInfo, SeatView
+
+# -- replies -----------------------------------------------------------------
+
+
+class Welcome(WireModel):
+    """Reply to ``hello``. Keep ``player_token`` secret: it proves who you are."""
+
+    type: Literal["welcome"] = "welcome"
+    id: RequestId
+    version: int
+    player_id: str
+    player_token: str
+    server: str
+
+
+class Ok(WireModel):
+    """A request was accepted (or had already been, for a repeated id)."""
+
+    type: Literal["ok"] = "ok"
+    id: RequestId
+
+
+class Error(WireModel):
+    """A request was refused; nothing changed. ``code`` is stable (see
+    docs/protocol.md), ``message`` is a sentence for the player. ``id`` is
+    null when the frame could not be read far enough to find it."""
+
+    type: Literal["error"] = "error"
+    id: RequestId | None = None
+    code: str
+    message: str
+
+
+class Seated(WireModel):
+    """Reply to ``create_table``, ``join_table``, ``resume`` and ``watch``:
+    where you sit. ``seat_token`` is secret and proves the seat on ``resume``
+    (empty for spectators and on ``resume``)."""
+
+    type: Literal["seated"] = "seated"
+    id: RequestId
+    table_id: str
+    code: str
+    seat: int | None
+    seat_token: str = ""
+    join_path: str
+
+
+class TableSummary(WireModel):
+    """A public table in the lobby listing."""
+
+    table_id: str
+    code: str
+    name: str
+    host: str
+    open_seats: int
+    bots: int
+    rules: dict[str, object]
+
+
+class Tables(WireModel):
+    """Reply to ``list_tables``."""
+
+    type: Literal["tables"] = "tables"
+    id: RequestId
+    tables: tuple[TableSummary, ...]
+
+
+class Records(WireModel):
+    """Reply to ``get_records``: hand records (docs/hand-record.md) as JSON text."""
+
+    type: Literal["records"] = "records"
+    id: RequestId
+    records: tuple[str, ...]
+
+
+class Stats(WireModel):
+    """Reply to ``get_stats``."""
+
+    type: Literal["stats"] = "stats"
+    id: RequestId
+    games: int
+    wins: int
+    hands: int
+    average_points: float
+    moons: int
+    queens: int
+
+
+# -- table events ------------------------------------------------------------
+
+
+class Snapshot(WireModel):
+    """Your whole view of the table at event ``seq``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    seq: int
+    view: SeatView
+
+
+class SeatChanged(WireModel):
+    """A seat changed: joined, left, connected, went away, bot added or covering."""
+
+    type: Literal["seat_changed"] = "seat_changed"
+    seq: int
+    seat: SeatInfo
+    change: Literal["joined", "left", "connected", "away", "bot", "covering", "kicked", "opened"]
+
+
+class GameStarted(WireModel):
+    """The host started the game (or a rematch)."""
+
+    type: Literal["game_started"] = "game_started"
+    seq: int
+
+
+class HandDealt(WireModel):
+    """A new hand; ``cards`` are yours (empty for spectators)."""
+
+    type: Literal["hand_dealt"] = "hand_dealt"
+    seq: int
+    hand_number: int
+    direction: PassDirection
+    cards: tuple[Card, ...]
+
+
+class PassLocked(WireModel):
+    """``seat`` has chosen its cards to pass."""
+
+    type: Literal["pass_locked"] = "pass_locked"
+    seq: int
+    seat: int
+
+
+class CardsReceived(WireModel):
+    """The cards passed to you, and from whom (sent to the receiver only)."""
+
+    type: Literal["cards_received"] = "cards_received"
+    seq: int
+    from_seat: int
+    cards: tuple[Card, ...]
+
+
+class PlayBegins(WireModel):
+    """Passing is over; ``leader`` holds 2♣ and leads."""
+
+    type: Literal["play_begins"] = "play_begins"
+    seq: int
+    leader: int
+
+
+class CardPlayed(WireModel):
+    """``seat`` played ``card`` to trick ``trick`` (0-based)."""
+
+    type: Literal["card_played"] = "card_played"
+    seq: int
+    seat: int
+    card: Card
+    trick: int
+
+
+class HeartsBroken(WireModel):
+    """Hearts may be led from now on."""
+
+    type: Literal["hearts_broken"] = "hearts_broken"
+    seq: int
+    seat: int
+
+
+class TrickWon(WireModel):
+    """A trick is complete; ``cards`` in play order from ``leader``."""
+
+    type: Literal["trick_won"] = "trick_won"
+    seq: int
+    trick: int
+    leader: int
+    winner: int
+    cards: tuple[Card, ...]
+    points: int
+
+
+class MoonChoiceNeeded(WireModel):
+    """``seat`` shot the moon and chooses how it scores."""
+
+    type: Literal["moon_choice_needed"] = "moon_choice_needed"
+    seq: int
+    seat: int
+
+
+class HandScored(WireModel):
+    """The hand's points (after moon scoring) and the new totals."""
+
+    type: Literal["hand_scored"] = "hand_scored"
+    seq: int
+    hand_number: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    shooter: int | None
+    moon_choice: Literal["add", "subtract"] | None
+
+
+class GameOver(WireModel):
+    """The game is over; ``winner`` has the lowest total."""
+
+    type: Literal["game_over"] = "game_over"
+    seq: int
+    totals: tuple[int, ...]
+    winner: int
+
+
+class ChatMessage(WireModel):
+    """A chat line (``seat`` null for a spectator)."""
+
+    type: Literal["chat_message"] = "chat_message"
+    seq: int
+    seat: int | None
+    name: str
+    text: str
+
+
+TableEvent = (
+    SeatChanged
+    | GameStarted
+    | HandDealt
+    | PassLocked
+    | CardsReceived
+    | PlayBegins
+    | CardPlayed
+    | HeartsBroken
+    | TrickWon
+    | MoonChoiceNeeded
+    | HandScored
+    | GameOver
+    | ChatMessage
+)
+
+ServerMessage = Annotated[
+    Welcome
+    | Ok
+    | Error
+    | Seated
+    | Tables
+    | Records
+    | Stats
+    | Snapshot
+    | SeatChanged
+    | GameStarted
+    | HandDealt
+    | PassLocked
+    | CardsReceived
+    | PlayBegins
+    | CardPlayed
+    | HeartsBroken
+    | TrickWon
+    | MoonChoiceNeeded
+    | HandScored
+    | GameOver
+    | ChatMessage,
+    Field(discriminator="type"),
+]
+"""Every message the server may send, told apart by ``type``."""

@@ -1,0 +1,160 @@
+"""Redaction: the only code that decides what a seat may see.
+
+``seat_view`` builds every ``SeatView`` (players, bots and spectators alike)
+from the full ``TableState``; ``redact_event`` turns one logged event (which
+may hold every hand) into what one seat may be sent, or None. What a seat may
+know (RULES.md, DESIGN.md property 3): its own hand, the cards it passed and
+where, the cards it received and from whom, every card played, who took what
+and everything public about the seats. Spectators (``seat=None``) get only the
+public part. Nothing else in the project builds views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import card_text, cards_of
+from engine.hand import Hand, Phase
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+from protocol.view import HandResult, PlayedCard, SeatInfo, SeatView, TrickRecord
+
+from .table_state import TableState
+
+
+def _texts(mask: int) -> tuple[str, ...]:
+    return tuple(card_text(c) for c in cards_of(mask))
+
+
+def seat_info(table: TableState, i: int) -> SeatInfo:
+    """The public description of seat ``i``."""
+    seat = table.seats[i]
+    hand = table.game.hand if table.game else None
+    return SeatInfo(
+        seat=i,
+        kind=seat.kind,
+        name=seat.name,
+        bot_level=seat.bot_level if seat.kind == "bot" else None,  # type: ignore[arg-type]
+        host=i == table.host_seat,
+        connected=seat.connected or seat.kind == "bot",
+        away=seat.away,
+        bot_covering=seat.covering,
+        cards_left=hand.hands[i].bit_count() if hand else 0,
+        points_hand=hand.points_taken()[i] if hand else 0,
+        passed=bool(hand and hand.phase is Phase.PASS and hand.passes[i] is not None),
+        ready=seat.ready,
+    )
+
+
+def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[PlayedCard, ...]:
+    return tuple(PlayedCard(seat=(leader + k) % n, card=card_text(c)) for k, c in enumerate(cards))
+
+
+def seat_view(table: TableState, seat: int | None) -> SeatView:
+    """Everything ``seat`` may know now (``None``: a spectator)."""
+    game = table.game
+    hand: Hand | None = game.hand if game else None
+    n = table.players
+    view: dict[str, Any] = {
+        "table_id": table.table_id,
+        "code": table.code,
+        "name": table.name,
+        "public": table.public,
+        "rules": RulesModel.from_rules(table.rules),
+        "seq": table.seq,
+        "seat": seat,
+        "host_seat": table.host_seat,
+        "seats": tuple(seat_info(table, i) for i in range(n)),
+        "status": table.status,
+    }
+    if game is not None:
+        view["totals"] = tuple(game.totals)
+        view["hands"] = tuple(
+            HandResult(
+                hand_number=k + 1,
+                points=pts,
+                shooter=game.shooters[k] if k < len(game.shooters) else None,
+            )
+            for k, pts in enumerate(game.hand_scores)
+        )
+        view["winner"] = game.winner
+    if hand is not None:
+        view.update(_hand_part(hand, seat, n))
+    return SeatView(**view)
+
+
+def _hand_part(hand: Hand, seat: int | None, n: int) -> dict[str, Any]:
+    part: dict[str, Any] = {
+        "hand_number": hand.hand_number,
+        "phase": hand.phase.value,
+        "pass_direction": hand.direction,
+        "turn": hand.turn if hand.phase is Phase.PLAY else None,
+        "trick_leader": hand.leader if hand.phase is Phase.PLAY else None,
+        "trick": _played(hand.leader, hand.trick, n),
+        "tricks": tuple(
+            TrickRecord(
+                leader=leader,
+                cards=_played(leader, cards, n),
+                winner=winner,
+                points=sum(hand.rules.tables.penalty[c] for c in cards),
+            )
+            for leader, cards, winner in hand.history
+        ),
+        "hearts_broken": hand.broken,
+        "points_hand": tuple(hand.points_taken()),
+        "moon_shooter": hand.shooter if hand.phase in (Phase.MOON_CHOICE, Phase.DONE) else None,
+    }
+    if seat is None:
+        return part
+    part["hand"] = _texts(hand.hands[seat])
+    passed = hand.passes[seat]
+    if passed is not None:
+        part["passed"] = _texts(passed)
+        part["passed_to"] = hand.receiver_of(seat)
+    if hand.phase is not Phase.PASS and hand.offset:
+        part["received"] = _texts(hand.received[seat])
+        part["received_from"] = hand.giver_to(seat)
+        part["received_marked"] = hand.trick_index == 0 and hand.phase is Phase.PLAY
+    if hand.phase is Phase.PASS and passed is None:
+        part["legal"] = part["hand"]
+    elif hand.phase is Phase.PLAY and hand.turn == seat:
+        part["legal"] = _texts(hand.legal_mask(seat))
+    return part
+
+
+def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | None:
+    """What ``seat`` may be sent of one logged event (None: nothing)."""
+    kind = event["type"]
+    if kind == "hand_dealt":
+        cards = tuple(event["hands"][seat]) if seat is not None else ()
+        return sm.HandDealt(
+            seq=event["seq"],
+            hand_number=event["hand_number"],
+            direction=event["direction"],
+            cards=cards,
+        )
+    if kind == "cards_passed":
+        if seat is None or seat != event["receiver"]:
+            return None
+        return sm.CardsReceived(
+            seq=event["seq"], from_seat=event["giver"], cards=tuple(event["cards"])
+        )
+    model = _PUBLIC_EVENTS.get(kind)
+    if model is None:
+        return None
+    return model.model_validate(event)  # type: ignore[no-any-return]
+
+
+_PUBLIC_EVENTS: dict[str, Any] = {
+    "seat_changed": sm.SeatChanged,
+    "game_started": sm.GameStarted,
+    "pass_locked": sm.PassLocked,
+    "play_begins": sm.PlayBegins,
+    "card_played": sm.CardPlayed,
+    "hearts_broken": sm.HeartsBroken,
+    "trick_won": sm.TrickWon,
+    "moon_choice_needed": sm.MoonChoiceNeeded,
+    "hand_scored": sm.HandScored,
+    "game_over": sm.GameOver,
+    "chat_message": sm.ChatMessage,
+}

@@ -1,0 +1,169 @@
+"""A table's full state: seats, the game, the event counter; and its storage form.
+
+This is everything the server knows about a table, hidden cards included. It
+never leaves the server: ``server.redaction`` builds what each seat may see.
+``to_bytes``/``from_bytes`` are the blob the store keeps under a version; the
+game inside is stored as ``engine.record.game_to_json`` so a restored table is
+replayed by the same code that verifies hand records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.game import Game
+from engine.hand import Phase
+from engine.record import game_from_json, game_to_json
+from engine.rules import Rules
+
+SeatKind = Literal["open", "human", "bot"]
+TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
+BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+COVER_LEVEL = "medium"  # the bot that plays for an away human
+REMEMBERED_REQUESTS = 32
+
+
+def hash_token(token: str) -> str:
+    """What we store instead of a seat token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str | None) -> bool:
+    """Constant-time check of a presented token against a stored hash."""
+    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
+
+
+@dataclass
+class Seat:
+    """One seat of a table (server side: includes the token hash)."""
+
+    kind: SeatKind = "open"
+    name: str = ""
+    bot_level: str | None = None
+    player_id: str | None = None
+    token_hash: str | None = None
+    connected: bool = False
+    away: bool = False
+    covering: bool = False
+    ready: bool = False
+    # Request ids already applied for this seat, newest last, with the reply
+    # kind; a repeated id is answered again without being applied twice.
+    recent: list[str] = field(default_factory=list)
+
+    @property
+    def is_bot_turn(self) -> bool:
+        """Whether a bot decides for this seat (a bot, or one covering)."""
+        return self.kind == "bot" or (self.kind == "human" and self.covering)
+
+    @property
+    def decision_level(self) -> str:
+        """The bot level that decides for this seat."""
+        return self.bot_level or COVER_LEVEL
+
+    def to_json(self) -> dict[str, Any]:
+        """Storage form."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot_level": self.bot_level,
+            "player_id": self.player_id,
+            "token_hash": self.token_hash,
+            "connected": self.connected,
+            "away": self.away,
+            "covering": self.covering,
+            "ready": self.ready,
+            "recent": self.recent,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        """Inverse of ``to_json``."""
+        return cls(**data)
+
+
+@dataclass
+class TableState:
+    """Everything about one table."""
+
+    table_id: str
+    code: str
+    name: str
+    public: bool
+    rules: Rules
+    seed: int
+    seats: list[Seat]
+    host_seat: int = 0
+    status: TableStatus = "waiting"
+    game: Game | None = None
+    games_played: int = 0
+    seq: int = 0
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    def hand_phase(self) -> Phase | None:
+        """The current hand's phase, if a hand exists."""
+        return self.game.hand.phase if self.game and self.game.hand else None
+
+    def deal_rng(self) -> random.Random:
+        """The seeded RNG of the next deal: reproducible after a restart."""
+        number = self.game.hand_number + 1 if self.game else 1
+        return random.Random(f"{self.seed}:{self.games_played}:{number}")
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat a presented seat token proves, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and token_matches(token, seat.token_hash):
+                return i
+        return None
+
+    def open_seats(self) -> list[int]:
+        """Seats nobody holds."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+
+    def to_json(self) -> dict[str, Any]:
+        """Storage form (JSON-able)."""
+        return {
+            "table_id": self.table_id,
+            "code": self.code,
+            "name": self.name,
+            "public": self.public,
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "seats": [s.to_json() for s in self.seats],
+            "host_seat": self.host_seat,
+            "status": self.status,
+            "game": game_to_json(self.game) if self.game else None,
+            "games_played": self.games_played,
+            "seq": self.seq,
+        }
+
+    def to_bytes(self) -> bytes:
+        """The blob the store keeps."""
+        return json.dumps(self.to_json(), separators=(",", ":")).encode()
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> TableState:
+        """Rebuild from the stored blob (replays the current hand)."""
+        data = json.loads(blob)
+        return cls(
+            table_id=data["table_id"],
+            code=data["code"],
+            name=data["name"],
+            public=data["public"],
+            rules=Rules.from_json(data["rules"]),
+            seed=data["seed"],
+            seats=[Seat.from_json(s) for s in data["seats"]],
+            host_seat=data["host_seat"],
+            status=data["status"],
+            game=game_from_json(data["game"]) if data["game"] else None,
+            games_played=data["games_played"],
+            seq=data["seq"],
+        )
