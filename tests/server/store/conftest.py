@@ -1,0 +1,131 @@
+"""Fixtures: every store behaviour runs against ``MemoryStore`` and ``RedisStore``.
+
+The Redis store gets a fresh random key prefix per test and its keys are
+deleted afterwards. Redis is expected on ``HEARTS_TEST_REDIS_URL`` (default
+``redis://127.0.0.1:6379/0``). When it does not answer, the Redis cases are
+skipped with the reason on a developer machine but FAIL in CI (``CI`` set to
+anything but empty/0/false): a CI run must never go green without them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import pytest
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from server.store import MemoryStore, RedisStore
+
+REDIS_URL = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+# A small cap so trimming is exercised with a handful of events.
+CAP = 8
+
+
+def in_ci() -> bool:
+    """Whether we run in CI, where a missing Redis is a failure."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+class FakeClock:
+    """A clock the test moves by hand (the memory store's expiry reads it)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward."""
+        self.now += seconds
+
+
+@dataclass
+class Harness:
+    """A store under test plus what a test needs to look behind it."""
+
+    kind: str
+    store: MemoryStore | RedisStore
+    clock: FakeClock | None = None
+    raw: Redis | None = None
+
+    async def assert_expires(self, table_id: str, code: str, seconds: int) -> None:
+        """Check that the table, every key of it, vanishes ``seconds`` from now.
+
+        Memory: move the injected clock to just before and then to the
+        deadline. Redis: every key of the table carries a TTL of at most
+        ``seconds`` (TTL is -2 for a missing key, -1 for one without expiry).
+        """
+        store = self.store
+        if self.clock is not None:
+            self.clock.advance(seconds - 0.5)
+            assert await store.load_table(table_id) is not None
+            self.clock.advance(0.5)
+            assert await store.load_table(table_id) is None
+            assert await store.table_id_for_code(code) is None
+            assert await store.hand_records(table_id) == []
+            assert await store.events_since(table_id, 0) is None
+            assert table_id not in await store.table_ids()
+            return
+        assert self.raw is not None and isinstance(store, RedisStore)
+        keys = [
+            f"{store.prefix}table:{table_id}",
+            f"{store.prefix}events:{table_id}",
+            f"{store.prefix}records:{table_id}",
+            f"{store.prefix}code:{code}",
+        ]
+        ttls = {key: await self.raw.ttl(key) for key in keys}
+        assert all(0 < ttl <= seconds for ttl in ttls.values()), ttls
+
+
+async def _connect_raw() -> Redis:
+    """A plain client on the test Redis, or skip/fail as the module docstring says."""
+    raw = Redis.from_url(REDIS_URL)
+    try:
+        await raw.ping()
+    except RedisError as exc:
+        await raw.aclose()
+        reason = f"Redis does not answer at {REDIS_URL} ({exc.__class__.__name__})"
+        if in_ci():
+            pytest.fail(f"{reason}; CI is set, so this is a failure, not a skip")
+        pytest.skip(f"{reason}; start redis-server (or run `make test`) to run these")
+    return raw
+
+
+@asynccontextmanager
+async def redis_harness(max_events: int = CAP) -> AsyncIterator[Harness]:
+    """A ``RedisStore`` on a fresh prefix whose keys are deleted afterwards."""
+    raw = await _connect_raw()
+    prefix = f"hearts-test:{secrets.token_hex(8)}:"
+    store = RedisStore(REDIS_URL, prefix=prefix, max_events=max_events)
+    try:
+        yield Harness("redis", store, raw=raw)
+    finally:
+        await store.close()
+        keys = [key async for key in raw.scan_iter(match=f"{prefix}*")]
+        if keys:
+            await raw.delete(*keys)
+        await raw.aclose()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+    """Each store in turn (the test runs once per implementation)."""
+    if request.param == "memory":
+        clock = FakeClock()
+        yield Harness("memory", MemoryStore(max_events=CAP, clock=clock), clock=clock)
+        return
+    async with redis_harness() as redis_case:
+        yield redis_case
+
+
+@pytest.fixture
+async def redis_case() -> AsyncIterator[Harness]:
+    """The Redis store alone, for Redis-specific tests."""
+    async with redis_harness() as case:
+        yield case

@@ -1,0 +1,194 @@
+"""What only the Redis store has: error conversion, retry safety, bad data."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+from server.store import RedisStore, StatsDelta, StoreConflict, StoreError
+from tests.server.store.conftest import Harness
+
+
+def _redis(case: Harness) -> tuple[RedisStore, Any]:
+    assert isinstance(case.store, RedisStore) and case.raw is not None
+    return case.store, case.raw
+
+
+async def test_unreachable_redis_raises_store_error_with_a_safe_message() -> None:
+    # Nothing listens on port 1: every call fails to connect.
+    store = RedisStore("redis://127.0.0.1:1/0", retries=1, timeout=1.0)
+    calls: list[Callable[[], Awaitable[object]]] = [
+        store.ping,
+        lambda: store.create_table("t", "C", b"s"),
+        lambda: store.load_table("t"),
+        lambda: store.commit("t", 1, b"s", [b"e"]),
+        lambda: store.events_since("t", 0),
+        store.list_public,
+        lambda: store.add_hand_record("t", b"r"),
+        lambda: store.add_stats("p", StatsDelta(hands=1)),
+        store.table_ids,
+    ]
+    try:
+        for call in calls:
+            with pytest.raises(StoreError) as caught:
+                await call()
+            assert not isinstance(caught.value, RedisError)
+            assert not isinstance(caught.value, StoreConflict)
+            assert str(caught.value) == "the table store is unreachable"
+            # The redis-py error stays chained for the server's log.
+            assert isinstance(caught.value.__cause__, RedisConnectionError)
+    finally:
+        await store.close()
+
+
+async def test_commit_whose_reply_was_lost_is_retried_and_applied_once(
+    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    real = store._commit_script
+    attempts = 0
+
+    async def reply_lost_once(keys: list[str], args: list[Any]) -> Any:
+        nonlocal attempts
+        attempts += 1
+        result = await real(keys, args)
+        if attempts == 1:
+            raise RedisConnectionError("connection lost before the reply")
+        return result
+
+    monkeypatch.setattr(store, "_commit_script", reply_lost_once)
+    assert await store.commit("t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
+    assert attempts == 2
+    loaded = await store.load_table("t1")
+    assert loaded is not None and (loaded.version, loaded.last_seq) == (2, 2)
+    events = await store.events_since("t1", 0)
+    assert events is not None and [e.body for e in events] == [b"e1", b"e2"]
+
+
+async def test_commit_token_tells_a_repeat_from_a_rival(redis_case: Harness) -> None:
+    store, _ = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    first = await store._commit_with_token("t1", 1, b"s2", [b"e1"], "token-a")
+    repeat = await store._commit_with_token("t1", 1, b"s2", [b"e1"], "token-a")
+    assert first == repeat == (2, 1)
+    with pytest.raises(StoreConflict):
+        await store._commit_with_token("t1", 1, b"rival", [b"rival"], "token-b")
+    events = await store.events_since("t1", 0)
+    assert events is not None and [e.body for e in events] == [b"e1"]
+
+
+async def test_create_whose_reply_was_lost_is_not_a_conflict(
+    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = _redis(redis_case)
+    real = store._create_script
+    attempts = 0
+
+    async def reply_lost_once(keys: list[str], args: list[Any]) -> Any:
+        nonlocal attempts
+        attempts += 1
+        result = await real(keys, args)
+        if attempts == 1:
+            raise RedisConnectionError("connection lost before the reply")
+        return result
+
+    monkeypatch.setattr(store, "_create_script", reply_lost_once)
+    await store.create_table("t1", "C1", b"s1")
+    assert attempts == 2
+    assert await store.table_ids() == ["t1"]
+    # A genuine second create (a new call, a new token) is still refused.
+    with pytest.raises(StoreConflict):
+        await store.create_table("t1", "C2", b"s")
+
+
+async def test_non_idempotent_writes_are_sent_once(
+    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    real = store._record_script
+    attempts = 0
+
+    async def reply_lost(keys: list[str], args: list[Any]) -> Any:
+        nonlocal attempts
+        attempts += 1
+        await real(keys, args)
+        raise RedisConnectionError("connection lost before the reply")
+
+    monkeypatch.setattr(store, "_record_script", reply_lost)
+    with pytest.raises(StoreError):
+        await store.add_hand_record("t1", b"r1")
+    # Not resent: the record is there once, not twice.
+    assert attempts == 1
+    assert await store.hand_records("t1") == [b"r1"]
+
+
+async def test_malformed_table_hash_is_a_store_error(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await raw.hset(f"{store.prefix}table:t1", mapping={"state": b"s", "version": b"x"})
+    with pytest.raises(StoreError, match="malformed"):
+        await store.load_table("t1")
+
+
+async def test_failed_commit_script_leaves_the_state_alone(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    # A key of the wrong type where the log should be: XADD fails in the script.
+    await raw.set(f"{store.prefix}events:t1", b"not a stream")
+    with pytest.raises(StoreError, match="refused") as caught:
+        await store.commit("t1", 1, b"s2", [b"e1"])
+    assert not isinstance(caught.value, StoreConflict)
+    loaded = await store.load_table("t1")
+    assert loaded is not None and (loaded.version, loaded.state) == (1, b"s1")
+
+
+async def test_expired_tables_leave_the_indexes(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s")
+    await store.create_table("t2", "C2", b"s")
+    await store.set_public("t1", "C1", b"summary")
+    # What Redis does at the deadline: the table hash disappears by itself.
+    await raw.delete(f"{store.prefix}table:t1")
+    assert await store.table_ids() == ["t2"]
+    assert await store.list_public() == []
+    assert await raw.smembers(f"{store.prefix}tables") == {b"t2"}
+    assert await raw.zcard(f"{store.prefix}public") == 0
+
+
+async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s")
+    await store.commit("t1", 1, b"s", [b"e"])
+    await store.add_hand_record("t1", b"r")
+    await store.set_public("t1", "C1", b"x")
+    await store.add_stats("p1", StatsDelta(hands=1))
+    keys = {key.decode() async for key in raw.scan_iter(match=f"{store.prefix}*")}
+    suffixes = {key.removeprefix(store.prefix) for key in keys}
+    assert suffixes == {
+        "table:t1",
+        "events:t1",
+        "records:t1",
+        "code:C1",
+        "tables",
+        "public",
+        "created",
+        "stats:p1",
+    }
+
+
+async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"old")
+    await store.commit("t1", 1, b"old", [b"old-event"])
+    await store.add_hand_record("t1", b"old-record")
+    # Expiry removed the hash and code first; the log and records linger.
+    await raw.delete(f"{store.prefix}table:t1", f"{store.prefix}code:C1")
+    await store.create_table("t1", "C1", b"new")
+    assert await store.events_since("t1", 0) == []
+    assert await store.hand_records("t1") == []
+    assert await store.commit("t1", 1, b"new2", [b"new-event"]) == (2, 1)
