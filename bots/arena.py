@@ -1,0 +1,300 @@
+"""The arena: bot levels play hands against each other and we count.
+
+Each hand runs exactly as on the server: the engine's ``Game``/``Hand``
+inside a ``server.table_state.TableState``, every seat's ``SeatView`` built
+by ``server.redaction.seat_view``, every decision made by ``bots.api.decide``
+and applied through the engine's checked actions. Bots only ever get views.
+
+Hands are independent deals (hand number ``i + 1`` for deal ``i``, so the
+pass direction cycles). With ``duplicate`` every deal is replayed once per
+rotation of the line-up, so each level plays every seat on the same cards;
+the paired differences per deal (``pairs``) then cancel most of the luck of
+the deal. Results do not depend on ``jobs``: every deal and every decision
+has its own seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any
+
+from engine.cards import QUEEN_SPADES, card
+from engine.game import Game
+from engine.hand import Hand, Phase
+from engine.rules import Rules
+from server.redaction import seat_view
+from server.table_state import Seat, TableState
+
+from .api import LEVELS, decide, needs_decision
+from .budget import Budget
+
+
+@dataclass(frozen=True, slots=True)
+class DealTask:
+    """One deal to play (all its rotations): picklable for the pool."""
+
+    lineup: tuple[str, ...]
+    seed: int
+    deal: int
+    duplicate: bool
+    budget: Budget | None
+    rules: dict[str, Any]
+
+
+@dataclass(slots=True)
+class HandOutcome:
+    """One hand played: who sat where and what happened."""
+
+    deal: int
+    rotation: int
+    levels: tuple[str, ...]
+    points: tuple[int, ...]
+    shooter: int | None
+    queen: int | None
+    decision_ms: tuple[tuple[float, ...], ...]
+
+
+@dataclass(slots=True)
+class LevelStats:
+    """Figures for one level over a run."""
+
+    points: list[int] = field(default_factory=list)
+    moons: int = 0
+    queens: int = 0
+    decision_ms: list[float] = field(default_factory=list)
+
+
+def deal_hands(rules: Rules, seed: int, deal: int) -> list[int]:
+    """The cards of deal number ``deal`` (0-based) of a run with ``seed``."""
+    return Hand.deal(rules, deal + 1, random.Random(f"arena:{seed}:{deal}")).hands[:]
+
+
+def arena_table(rules: Rules, levels: Sequence[str], seed: int) -> TableState:
+    """A table of bots, as the server would hold it, with a fresh game."""
+    seats = [
+        Seat(kind="bot", name=f"{level.title()} bot", bot_level=level, connected=True)
+        for level in levels
+    ]
+    return TableState(
+        table_id="arena",
+        code="ARENA",
+        name="Arena",
+        public=False,
+        rules=rules,
+        seed=seed,
+        seats=seats,
+        status="playing",
+        game=Game(rules),
+    )
+
+
+def play_hand(
+    rules: Rules,
+    levels: Sequence[str],
+    hands: Sequence[int],
+    hand_number: int,
+    seed: str,
+    budget: Budget | None = None,
+) -> tuple[Hand, list[list[float]]]:
+    """Play one hand between ``levels`` (one per seat) from a given deal.
+
+    Returns the finished hand and each seat's decision times in ms.
+    """
+    table = arena_table(rules, levels, 0)
+    game = table.game
+    assert game is not None  # arena_table always starts one
+    # Independent deals: the hand number only picks the pass direction.
+    game.hand = Hand(rules, hand_number, hands)
+    hand = game.hand
+    times: list[list[float]] = [[] for _ in levels]
+    step = 0
+    while hand.phase is not Phase.DONE:
+        if hand.phase is Phase.PASS:
+            seats = [s for s in range(len(levels)) if hand.passes[s] is None]
+        elif hand.phase is Phase.PLAY:
+            seats = [hand.turn]
+        else:
+            assert hand.shooter is not None  # the phase is MOON_CHOICE
+            seats = [hand.shooter]
+        for seat in seats:
+            view = seat_view(table, seat)
+            if needs_decision(view) is None:
+                raise RuntimeError(f"seat {seat} has nothing to decide")
+            rng = random.Random(f"{seed}:{seat}:{step}")
+            start = time.perf_counter()
+            d = decide(view, levels[seat], rng, budget)
+            times[seat].append((time.perf_counter() - start) * 1000.0)
+            step += 1
+            table.seq += 1
+            if d.kind == "pass":
+                game.pass_cards(seat, [card(t) for t in d.cards])
+            elif d.kind == "play":
+                assert d.card is not None  # a play decision carries its card
+                game.play(seat, card(d.card))
+            else:
+                assert d.moon is not None  # a moon decision carries the choice
+                game.choose_moon(seat, d.moon)
+    return hand, times
+
+
+def play_deal(task: DealTask) -> list[HandOutcome]:
+    """Every rotation of one deal (one rotation unless duplicate)."""
+    rules = Rules.from_json(task.rules)
+    n = rules.players
+    hands = deal_hands(rules, task.seed, task.deal)
+    rotations = range(n) if task.duplicate else [task.deal % n]
+    out = []
+    for r in rotations:
+        levels = tuple(task.lineup[(s - r) % n] for s in range(n))
+        hand, times = play_hand(
+            rules, levels, hands, task.deal + 1, f"bot:{task.seed}:{task.deal}:{r}", task.budget
+        )
+        assert hand.scores is not None  # the hand is DONE
+        queen = next((s for s, m in enumerate(hand.taken) if m >> QUEEN_SPADES & 1), None)
+        out.append(
+            HandOutcome(
+                deal=task.deal,
+                rotation=r,
+                levels=levels,
+                points=hand.scores,
+                shooter=hand.shooter,
+                queen=queen,
+                decision_ms=tuple(tuple(t) for t in times),
+            )
+        )
+    return out
+
+
+def run_deals(
+    lineup: Sequence[str],
+    deals: int,
+    seed: int,
+    duplicate: bool = False,
+    jobs: int = 1,
+    budget: Budget | None = None,
+    rules: Rules | None = None,
+    progress: bool = False,
+) -> Iterator[HandOutcome]:
+    """Play ``deals`` deals and yield every hand played, in deal order."""
+    rules = rules or Rules()
+    if len(lineup) != rules.players:
+        raise ValueError(f"the line-up needs {rules.players} levels")
+    for level in lineup:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}")
+    tasks = [
+        DealTask(tuple(lineup), seed, d, duplicate, budget, rules.to_json()) for d in range(deals)
+    ]
+    done = 0
+    if jobs <= 1:
+        results: Iterator[list[HandOutcome]] = map(play_deal, tasks)
+        for outcome in results:
+            done += 1
+            if progress:
+                print(f"\r{done}/{deals} deals", end="", file=sys.stderr, flush=True)
+            yield from outcome
+    else:
+        with Pool(jobs) as pool:
+            for outcome in pool.imap(play_deal, tasks, chunksize=1):
+                done += 1
+                if progress:
+                    print(f"\r{done}/{deals} deals", end="", file=sys.stderr, flush=True)
+                yield from outcome
+    if progress:
+        print(file=sys.stderr)
+
+
+def _ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    n = len(values)
+    if not n:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return math.nan
+    i = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[i]
+
+
+def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
+    """The arena's figures as a JSON-able dict (see docs/bots.md)."""
+    stats: dict[str, LevelStats] = {}
+    per_deal: dict[int, dict[str, list[int]]] = {}
+    for o in outcomes:
+        for seat, level in enumerate(o.levels):
+            st = stats.setdefault(level, LevelStats())
+            st.points.append(o.points[seat])
+            st.moons += o.shooter == seat
+            st.queens += o.queen == seat
+            st.decision_ms.extend(o.decision_ms[seat])
+            per_deal.setdefault(o.deal, {}).setdefault(level, []).append(o.points[seat])
+    levels: dict[str, Any] = {}
+    for level, st in stats.items():
+        mean, low, high = _ci95([float(p) for p in st.points])
+        ms = sorted(st.decision_ms)
+        levels[level] = {
+            "hands": len(st.points),
+            "mean_points": round(mean, 3),
+            "ci95": [round(low, 3), round(high, 3)],
+            "moons": st.moons,
+            "queens": st.queens,
+            "decision_ms": {
+                "p50": round(_percentile(ms, 0.50), 2),
+                "p95": round(_percentile(ms, 0.95), 2),
+                "max": round(ms[-1], 2) if ms else math.nan,
+            },
+        }
+    names = sorted(stats)
+    pairs: dict[str, Any] = {}
+    for a in names:
+        for b in names:
+            if a >= b:
+                continue
+            diffs = [
+                sum(d[a]) / len(d[a]) - sum(d[b]) / len(d[b])
+                for d in per_deal.values()
+                if a in d and b in d
+            ]
+            if diffs:
+                mean, low, high = _ci95(diffs)
+                pairs[f"{a}-{b}"] = {
+                    "deals": len(diffs),
+                    "mean_diff": round(mean, 3),
+                    "ci95": [round(low, 3), round(high, 3)],
+                }
+    return {"levels": levels, "pairs": pairs, "hands": len(outcomes), "deals": deals}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The figures as a small text table."""
+    lines = [
+        f"{report['deals']} deals, {report['hands']} hands",
+        f"{'level':8} {'hands':>6} {'points/hand':>12} {'95% CI':>17} {'moons':>6} "
+        f"{'Q♠':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}",
+    ]
+    for level, f in sorted(report["levels"].items()):
+        ms = f["decision_ms"]
+        lines.append(
+            f"{level:8} {f['hands']:6d} {f['mean_points']:12.3f} "
+            f"{f['ci95'][0]:8.3f}-{f['ci95'][1]:<8.3f} {f['moons']:6d} {f['queens']:6d} "
+            f"{ms['p50']:8.1f} {ms['p95']:8.1f} {ms['max']:8.1f}"
+        )
+    for name, p in sorted(report["pairs"].items()):
+        lines.append(
+            f"{name}: {p['mean_diff']:+.3f} points/hand per deal "
+            f"(95% CI {p['ci95'][0]:+.3f} .. {p['ci95'][1]:+.3f}, {p['deals']} deals)"
+        )
+    return "\n".join(lines)

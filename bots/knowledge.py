@@ -1,0 +1,170 @@
+"""What one seat knows, as bitmasks: the ``SeatView`` turned into ints once.
+
+Every bot starts a decision by building a ``Knowledge`` from its view. Nothing
+here looks anywhere but the view, so whatever a bot derives from it is a fair
+inference a human at the same seat could make:
+
+* ``played``: every card on the table or in a finished trick;
+* ``known[s]``: cards seat ``s`` surely holds (the cards we passed to it that
+  it has not played yet);
+* ``allowed[s]``: cards seat ``s`` may still hold. It starts as every unseen
+  card and shrinks with each inference:
+
+  - a seat that did not follow the led suit holds none of it (a void);
+  - a seat that led a heart before hearts were broken held only hearts
+    (RULES.md rule 6: otherwise the lead would have been refused);
+  - a seat that discarded a first-trick-banned card (a heart or Q♠ under the
+    standard rules) on the first trick held nothing but banned cards (rule 5).
+
+  Hands only shrink during play, so a restriction learnt at one trick still
+  holds for the rest of the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import HEARTS_MASK, SUIT_MASKS, SUIT_OF, card
+from protocol.view import SeatView
+
+from .rulebook import Rulebook
+
+
+def mask_of_texts(texts: tuple[str, ...] | list[str]) -> int:
+    """The bitmask of a list of card texts (``"QS"``)."""
+    m = 0
+    for t in texts:
+        m |= 1 << card(t)
+    return m
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """One seat's knowledge of the current hand, as ints and bitmasks."""
+
+    seat: int
+    players: int
+    rules: Rulebook
+    phase: str | None
+    hand_number: int
+    pass_direction: str | None
+    hand: int
+    legal: int
+    passed: int
+    passed_to: int | None
+    received: int
+    received_from: int | None
+    played: int
+    trick: list[int]
+    trick_leader: int
+    turn: int | None
+    trick_index: int
+    broken: bool
+    taken: list[int]
+    points: list[int]
+    cards_left: list[int]
+    known: list[int]
+    allowed: list[int]
+    totals: list[int]
+    moon_shooter: int | None
+
+    @property
+    def unseen(self) -> int:
+        """Cards in the other seats' hands (neither ours nor played)."""
+        return self.rules.deck & ~self.hand & ~self.played
+
+    @property
+    def position(self) -> int:
+        """How many cards are already in the current trick."""
+        return len(self.trick)
+
+    def void_suits(self, seat: int) -> list[int]:
+        """Suits ``seat`` is known to hold none of (among still-unseen cards)."""
+        unseen = self.unseen
+        return [
+            s for s in range(4) if unseen & SUIT_MASKS[s] and not self.allowed[seat] & SUIT_MASKS[s]
+        ]
+
+
+def knowledge_of(view: SeatView) -> Knowledge:
+    """Turn a seat's view into bitmasks and inferences (see the module doc).
+
+    Raises ``ValueError`` for a spectator's view (no seat).
+    """
+    if view.seat is None:
+        raise ValueError("a bot needs a seat's view, not a spectator's")
+    rules = Rulebook.from_model(view.rules)
+    t = rules
+    n = t.players
+    seat = view.seat
+    hand = mask_of_texts(view.hand)
+    allowed = [t.deck & ~hand for _ in range(n)]
+    allowed[seat] = hand
+    taken = [0] * n
+    played = 0
+    broken = False
+    banned = t.first_trick_banned
+    tricks: list[tuple[int, list[tuple[int, int]], int | None]] = [
+        (tr.leader, [(p.seat, card(p.card)) for p in tr.cards], tr.winner) for tr in view.tricks
+    ]
+    current = [(p.seat, card(p.card)) for p in view.trick]
+    if current or view.trick_leader is not None:
+        leader = view.trick_leader if view.trick_leader is not None else current[0][0]
+        tricks.append((leader, current, None))
+    for index, (_leader, plays, winner) in enumerate(tricks):
+        led = -1
+        trick_mask = 0
+        for pos, (s, c) in enumerate(plays):
+            bit = 1 << c
+            trick_mask |= bit
+            if pos == 0:
+                led = SUIT_OF[c]
+                if index > 0 and not broken and bit & HEARTS_MASK:
+                    allowed[s] &= HEARTS_MASK
+            elif SUIT_OF[c] != led:
+                allowed[s] &= ~SUIT_MASKS[led]
+                if index == 0 and bit & banned:
+                    allowed[s] &= banned
+            # The engine breaks hearts the moment a breaker is played; only
+            # the next lead can notice, so tracking it per card is exact.
+            if bit & t.breakers:
+                broken = True
+        played |= trick_mask
+        if winner is not None:
+            taken[winner] |= trick_mask
+    passed = mask_of_texts(view.passed)
+    received = mask_of_texts(view.received)
+    known = [0] * n
+    if view.passed_to is not None and view.phase != "pass":
+        known[view.passed_to] = passed & ~played
+    for s in range(n):
+        if s != seat:
+            allowed[s] = (allowed[s] & ~played) | known[s]
+    cards_left = [info.cards_left for info in view.seats]
+    return Knowledge(
+        seat=seat,
+        players=n,
+        rules=rules,
+        phase=view.phase,
+        hand_number=view.hand_number,
+        pass_direction=view.pass_direction,
+        hand=hand,
+        legal=mask_of_texts(view.legal),
+        passed=passed,
+        passed_to=view.passed_to,
+        received=received,
+        received_from=view.received_from,
+        played=played,
+        trick=[c for _, c in current],
+        trick_leader=view.trick_leader if view.trick_leader is not None else 0,
+        turn=view.turn,
+        trick_index=len(view.tricks),
+        broken=view.hearts_broken or broken,
+        taken=taken,
+        points=list(view.points_hand) if view.points_hand else [0] * n,
+        cards_left=cards_left,
+        known=known,
+        allowed=allowed,
+        totals=list(view.totals) if view.totals else [0] * n,
+        moon_shooter=view.moon_shooter,
+    )

@@ -1,0 +1,172 @@
+"""Medium: the habits of a careful player (seed 000, "Поради").
+
+* pass the cards hardest to get rid of (``bots.passing.careful_pass``);
+* void a club or diamond suit early: discard from the shortest suit;
+* keep low cards to duck late: duck with the *highest* card that still loses;
+* without Q♠, lead low spades to smoke it out;
+* dump Q♠ (and A♠/K♠ while Q♠ is out), then the highest hearts, on others;
+* count the cards: a lead is chosen by how many lower cards are still out;
+* stop a moon: when another seat has all the points so far, take a heart
+  from it and never feed it points;
+* shoot the moon itself when its hand can win every trick that matters.
+
+Medium is deterministic: the same view always gives the same card.
+"""
+
+from __future__ import annotations
+
+from engine.cards import QUEEN_SPADES, SUIT_OF, cards_of
+
+from .bits import (
+    HEARTS_MASK,
+    HIGH_SPADES,
+    LOW_SPADES,
+    NOT_QS,
+    QS_BIT,
+    SUIT_MASKS,
+    below,
+    highest,
+    lowest,
+    rank,
+)
+from .knowledge import Knowledge
+from .moon import moon_threat, shooting
+
+
+def trick_state(k: Knowledge) -> tuple[int, int, int]:
+    """The current trick's best card, the seat winning it and its cards."""
+    best = k.trick[0]
+    at = 0
+    mask = 0
+    for i, c in enumerate(k.trick):
+        mask |= 1 << c
+        if SUIT_OF[c] == SUIT_OF[best] and c > best:
+            best, at = c, i
+    return best, (k.trick_leader + at) % k.players, mask
+
+
+def medium_play(k: Knowledge) -> int:
+    """Medium's card for its turn (``k.legal`` must not be empty)."""
+    legal = k.legal
+    if legal.bit_count() == 1:
+        return lowest(legal)
+    if shooting(k):
+        return moon_play(k)
+    if not k.trick:
+        return lead(k)
+    f = legal & SUIT_MASKS[SUIT_OF[k.trick[0]]]
+    if f:
+        return follow(k, f)
+    return discard(k, legal)
+
+
+def lead(k: Knowledge) -> int:
+    """A lead likely to lose the trick; low spades to smoke out Q♠."""
+    legal = k.legal
+    hand = k.hand
+    unseen = k.unseen
+    queen_out = bool(unseen & QS_BIT)
+    low = legal & LOW_SPADES
+    if queen_out and low:
+        high = (hand & HIGH_SPADES).bit_count()
+        if not high or (hand & LOW_SPADES).bit_count() >= high + 3:
+            return lowest(low)
+    best_card = -1
+    best_key: tuple[int, int, int] = (1 << 30, 0, 0)
+    for suit in range(4):
+        m = legal & SUIT_MASKS[suit]
+        if not m:
+            continue
+        c = lowest(m & NOT_QS or m)
+        out = unseen & SUIT_MASKS[suit]
+        lower_out = (out & below(c)).bit_count()
+        penalty = 0
+        if not out:
+            penalty += 100  # nobody can follow: we win and eat the discards
+        if suit == 3 and hand & QS_BIT:
+            penalty += 50  # never invite the spade that drops Q♠ on us
+        if c == QUEEN_SPADES:
+            penalty += 200
+        if suit == 3 and queen_out and c > QUEEN_SPADES:
+            penalty += 60  # leading A♠/K♠ while Q♠ is out
+        key = (lower_out * 4 + penalty, m.bit_count(), c)
+        if key < best_key:
+            best_key, best_card = key, c
+    return best_card if best_card >= 0 else lowest(legal)
+
+
+def follow(k: Knowledge, f: int) -> int:
+    """Follow suit with ``f`` (the legal cards of the led suit)."""
+    best, winner, trick_mask = trick_state(k)
+    last = len(k.trick) == k.players - 1
+    points = bool(trick_mask & k.rules.point_cards)
+    under = f & below(best)
+    threat = moon_threat(k)
+    if threat is not None and winner == threat and (points or trick_mask & HEARTS_MASK):
+        over = f & ~below(best)
+        if over:
+            return highest(over & NOT_QS or over)  # take a point to stop the moon
+    if k.trick_index == 0 and k.rules.first_trick_banned & HEARTS_MASK:
+        return highest(f)  # the first trick carries no points: shed a high club
+    if SUIT_OF[best] == 3 and f & QS_BIT and best > QUEEN_SPADES:
+        return QUEEN_SPADES  # A♠ or K♠ is winning: drop the queen under it
+    if last and not points:
+        # Winning costs nothing: shed the highest card (never the queen).
+        return highest(f & NOT_QS or f)
+    if under:
+        return highest(under)
+    safe = f & NOT_QS or f
+    if last:
+        return highest(safe)
+    return lowest(safe)
+
+
+def discard(k: Knowledge, legal: int) -> int:
+    """Throw away a card when void in the led suit."""
+    _best, winner, _ = trick_state(k)
+    threat = moon_threat(k)
+    feeding = threat is not None and winner == threat
+    if not feeding:
+        if legal & QS_BIT:
+            return QUEEN_SPADES
+        if k.unseen & QS_BIT and legal & HIGH_SPADES:
+            return highest(legal & HIGH_SPADES)
+        hearts = legal & HEARTS_MASK
+        if hearts:
+            return highest(hearts)
+    safe = legal & ~k.rules.point_cards or legal
+    return shed(k, safe)
+
+
+def shed(k: Knowledge, cards: int) -> int:
+    """The most dangerous card of ``cards``: high, and from a short suit
+    (discarding from the shortest suit voids it soonest)."""
+    best_card = -1
+    best_key = (-1, 0)
+    for suit in range(4):
+        m = cards & SUIT_MASKS[suit]
+        if not m:
+            continue
+        c = highest(m)
+        lower_out = (k.unseen & SUIT_MASKS[suit] & below(c)).bit_count()
+        held = (k.hand & SUIT_MASKS[suit]).bit_count()
+        key = (lower_out * 2 + rank(c) - held, c)
+        if key > best_key:
+            best_key, best_card = key, c
+    return best_card
+
+
+def moon_play(k: Knowledge) -> int:
+    """Play for every point: lead and follow high, discard low non-points."""
+    legal = k.legal
+    if not k.trick:
+        return max(
+            cards_of(legal), key=lambda c: (rank(c), (k.hand & SUIT_MASKS[c // 13]).bit_count())
+        )
+    f = legal & SUIT_MASKS[SUIT_OF[k.trick[0]]]
+    if f:
+        best, _, _ = trick_state(k)
+        over = f & ~below(best)
+        return highest(over) if over else lowest(f)
+    safe = legal & ~k.rules.point_cards or legal
+    return min(cards_of(safe), key=lambda c: (rank(c), c))

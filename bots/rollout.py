@@ -1,0 +1,190 @@
+"""A fast heuristic playout: every seat plays like a sensible, simple player.
+
+The Hard bot values a card by playing many imagined deals to the end, so the
+quality of those imagined games decides how good its estimates are, and
+their speed decides how many it can afford. Uniformly random playouts are
+fast but wildly pessimistic (random players eat the Q♠ all the time), so
+each seat here follows a few cheap rules instead, reading only its own
+hand, the trick and the cards already played (never another seat's hand):
+
+* lead: a low spade to smoke out Q♠ when it is still out and we hold no
+  high spade; otherwise the lowest card of the suit where the fewest lower
+  cards are still out (the lead most likely to lose), shortest suit first,
+  and never spades while holding Q♠;
+* follow: duck with the highest card that still loses; when forced to win,
+  win with the lowest card unless we play last, then shed the highest;
+  playing last to a trick without points, win it with the highest card;
+* discard: Q♠, then A♠/K♠ while Q♠ is out, then the highest heart, then
+  the highest card left.
+
+Optionally (``noise > 0``) a seat plays a uniformly random legal card with
+that probability, which keeps the imagined opponents from being perfectly
+predictable.
+
+The loop is the same shape as ``engine.playout.random_playout``: ints and
+bitmasks only, no objects built per card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.cards import QUEEN_SPADES, SUIT_MASKS, SUIT_OF
+from engine.playout import random_card
+
+from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, NOT_HEARTS, NOT_QS, QS_BIT
+from .rulebook import Rulebook
+
+_SUITS = (0, 1, 2, 3)
+
+
+def lead_card(h: int, legal: int, played: int) -> int:
+    """The rollout policy's lead from hand ``h`` (``legal`` the leadable part)."""
+    if not played & QS_BIT and not h & (QS_BIT | HIGH_SPADES):
+        low = legal & LOW_SPADES
+        if low:
+            return low.bit_length() - 1
+    out = ~played & ~h
+    best_c = -1
+    best_key = 1 << 30
+    for s in _SUITS:
+        m = legal & SUIT_MASKS[s]
+        if not m:
+            continue
+        c = (m & -m).bit_length() - 1
+        others = out & SUIT_MASKS[s]
+        # Nobody else can follow (4096): we would win it and eat the discards.
+        key = (others & ((1 << c) - 1)).bit_count() * 16 + m.bit_count() if others else 4096
+        if s == 3 and h & QS_BIT and c != QUEEN_SPADES:
+            key += 1024
+        if c == QUEEN_SPADES:
+            key += 8192
+        if key < best_key:
+            best_key = key
+            best_c = c
+    return best_c
+
+
+def discard_card(h: int, played: int) -> int:
+    """The rollout policy's discard (void in the led suit) from ``h``."""
+    if h & QS_BIT:
+        return QUEEN_SPADES
+    if not played & QS_BIT:
+        hs = h & HIGH_SPADES
+        if hs:
+            return hs.bit_length() - 1
+    hh = h & HEARTS_MASK
+    if hh:
+        return hh.bit_length() - 1
+    best_c = -1
+    best_rank = -1
+    for s in _SUITS:
+        m = h & SUIT_MASKS[s]
+        if m:
+            c = m.bit_length() - 1
+            r = c - s * 13
+            if r > best_rank:
+                best_rank = r
+                best_c = c
+    return best_c
+
+
+def heuristic_playout(
+    t: Rulebook,
+    hands: list[int],
+    taken: list[int],
+    trick: list[int],
+    leader: int,
+    trick_index: int,
+    broken: bool,
+    played: int,
+    rnd: Callable[[], float],
+    noise: float = 0.0,
+) -> list[int]:
+    """Play a position to the end with the heuristic policy; return ``taken``.
+
+    ``hands`` and ``taken`` are modified in place (pass copies). ``trick``
+    holds the cards of the current trick from ``leader`` on (it may be full:
+    then it is resolved first). ``played`` is every card played so far,
+    the current trick included.
+    """
+    n = t.players
+    size = t.hand_size
+    banned = ~t.first_trick_banned
+    breakers = t.breakers
+    points = t.point_cards
+    first_lead = t.first_lead
+    ti = trick_index
+    pos = len(trick)
+    turn = (leader + pos) % n
+    lo = best = tmask = 0
+    winner = leader
+    if pos:
+        lo = SUIT_OF[trick[0]] * 13
+        best = trick[0]
+        for i, c in enumerate(trick):
+            tmask |= 1 << c
+            if c > best and lo <= c < lo + 13:
+                best = c
+                winner = (leader + i) % n
+        if pos == n:
+            taken[winner] |= tmask
+            if tmask & breakers:
+                broken = True
+            ti += 1
+            turn = winner
+            pos = 0
+    last = n - 1
+    while ti < size:
+        h = hands[turn]
+        if not pos:
+            if ti == 0:
+                c = first_lead
+            else:
+                legal = h if broken or not h & NOT_HEARTS else h & NOT_HEARTS
+                if noise and rnd() < noise:
+                    c = random_card(legal, rnd)
+                else:
+                    c = lead_card(h, legal, played)
+            lo = SUIT_OF[c] * 13
+            best = c
+            winner = turn
+            tmask = 1 << c
+        else:
+            f = h & (0x1FFF << lo)
+            if f:
+                if noise and rnd() < noise:
+                    c = random_card(f, rnd)
+                elif pos == last and not tmask & points:
+                    cand = f & NOT_QS or f
+                    c = cand.bit_length() - 1
+                else:
+                    below = f & ((1 << best) - 1)
+                    if below:
+                        c = below.bit_length() - 1
+                    elif pos == last:
+                        cand = f & NOT_QS or f
+                        c = cand.bit_length() - 1
+                    else:
+                        cand = f & NOT_QS or f
+                        c = (cand & -cand).bit_length() - 1
+                if c > best:
+                    best = c
+                    winner = turn
+            else:
+                d = h & banned if ti == 0 and h & banned else h
+                c = random_card(d, rnd) if noise and rnd() < noise else discard_card(d, played)
+            tmask |= 1 << c
+        hands[turn] = h ^ (1 << c)
+        played |= 1 << c
+        pos += 1
+        if pos < n:
+            turn = turn + 1 if turn < last else 0
+            continue
+        taken[winner] |= tmask
+        if tmask & breakers:
+            broken = True
+        ti += 1
+        turn = winner
+        pos = 0
+    return taken

@@ -1,0 +1,139 @@
+"""Hard's search: sample the hidden cards, play each candidate out, average.
+
+For one decision the search
+
+1. groups the legal cards into classes of equivalent cards (``candidates``):
+   two cards of a suit are interchangeable when every card ranked between
+   them is ours or already played; Q♠ and a bonus card always stand alone,
+   because their points differ from their neighbours';
+2. draws ``budget.worlds`` deals of the hidden cards with ``DealSampler``
+   (uniform over every deal consistent with the seat's knowledge);
+3. in each deal plays every candidate and finishes the hand with the
+   heuristic playout (``bots.rollout``) — the same deals for every
+   candidate, so the comparison is not drowned by the luck of the deal;
+4. scores each finished deal by what the bot wants (``Objective``) and picks
+   the candidate with the best average.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.cards import SUIT_MASKS, cards_of
+
+from .budget import Budget
+from .knowledge import Knowledge
+from .moon import game_ends
+from .rollout import heuristic_playout
+from .sampler import DealSampler
+
+ROLLOUT_NOISE = 0.0
+"""Chance that an imagined player plays a random card (see bots.rollout)."""
+
+WIN_VALUE = 60.0
+"""What winning (or losing) the game is worth, in hand points, when this
+hand may end it: enough to prefer the game over a few points."""
+
+
+def candidates(k: Knowledge) -> list[int]:
+    """One representative (the lowest) per class of equivalent legal cards."""
+    gone = k.played | k.hand
+    loners = 1 << 49  # Q♠
+    if k.rules.bonus >= 0:
+        loners |= 1 << k.rules.bonus
+    reps: list[int] = []
+    for suit in range(4):
+        prev = -1
+        for c in cards_of(k.legal & SUIT_MASKS[suit]):
+            between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1) if prev >= 0 else 0
+            same = prev >= 0 and not between & ~gone and not (1 << c | 1 << prev) & loners
+            if not same:
+                reps.append(c)
+            prev = c
+    return reps
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    """How the bot values a finished hand.
+
+    Normally minus its own points (the moon included: a moon it shoots is 0
+    or -26, one shot against it +26). When this hand may end the game, a
+    game won or lost is worth ``WIN_VALUE`` on top.
+    """
+
+    seat: int
+    totals: tuple[int, ...]
+    endgame: bool
+    end: str
+    end_at: int
+    hands_played: int
+
+    def value(self, pts: list[int]) -> float:
+        """The bot's value of the hand's final points per seat."""
+        mine = -float(pts[self.seat])
+        if not self.endgame:
+            return mine
+        new = [t + p for t, p in zip(self.totals, pts, strict=True)]
+        if not game_ends(new, self.end, self.end_at, self.hands_played + 1):
+            return mine
+        others = min(v for s, v in enumerate(new) if s != self.seat)
+        return mine + (WIN_VALUE if new[self.seat] < others else -WIN_VALUE)
+
+
+def objective_of(k: Knowledge, hands_played: int) -> Objective:
+    """The objective for this seat given the game so far."""
+    r = k.rules
+    totals = tuple(k.totals)
+    if r.end == "hands":
+        endgame = hands_played + 1 >= r.end_at
+    else:
+        endgame = max(totals) + 2 * r.moon_points >= r.end_at
+    return Objective(k.seat, totals, endgame, r.end, r.end_at, hands_played)
+
+
+def search_play(
+    k: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    hands_played: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> int:
+    """The card with the best average value over sampled deals."""
+    cands = candidates(k)
+    if len(cands) == 1:
+        return cands[0]
+    sampler = DealSampler(k)
+    rb = k.rules
+    me = k.seat
+    value = objective_of(k, hands_played).value
+    sums = [0.0] * len(cands)
+    deadline = clock() + budget.max_seconds if budget.max_seconds else None
+    rnd = rng.random
+    taken = k.taken
+    trick = k.trick
+    for _ in range(budget.worlds):
+        hands = sampler.sample(rng)
+        for i, c in enumerate(cands):
+            hs = hands[:]
+            hs[me] ^= 1 << c
+            tk = heuristic_playout(
+                rb,
+                hs,
+                taken[:],
+                [*trick, c],
+                k.trick_leader,
+                k.trick_index,
+                k.broken,
+                k.played | 1 << c,
+                rnd,
+                ROLLOUT_NOISE,
+            )
+            sums[i] += value(rb.hand_points(tk))
+        if deadline is not None and clock() > deadline:
+            break
+    best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
+    return cands[best]

@@ -1,0 +1,93 @@
+"""``hearts arena``: bot levels play hands against each other; print figures.
+
+    hearts arena --players hard,medium,medium,medium --hands 200 --seed 1 \\
+        --duplicate --jobs 2 [--json]
+
+``--hands`` counts deals; with ``--duplicate`` each deal is played once per
+rotation of the line-up (4 hands per deal). See docs/bots.md for the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``arena`` subcommand to ``hearts``'s subparsers."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "arena", help="bot levels play hands against each other; print figures"
+    )
+    p.add_argument(
+        "--players",
+        default="hard,medium,medium,medium",
+        help="comma-separated levels, one per seat (easy, medium, hard)",
+    )
+    p.add_argument("--hands", type=int, default=100, help="number of deals to play")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay every deal with the line-up rotated through every seat",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--worlds", type=int, default=None, help="Hard: sampled deals per decision")
+    p.add_argument("--max-seconds", type=float, default=None, help="Hard: time cap per decision")
+    p.add_argument("--progress", action="store_true", help="show progress on stderr")
+    return p
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """Run ``hearts arena`` with parsed ``args``; returns the exit status."""
+    from bots.arena import format_report, run_deals, summarize
+    from bots.budget import Budget
+
+    lineup = [x.strip() for x in args.players.split(",") if x.strip()]
+    if args.hands < 1:
+        raise SystemExit("hearts arena: --hands must be at least 1")
+    budget = None
+    if args.worlds is not None or args.max_seconds is not None:
+        default = Budget()
+        budget = Budget(
+            worlds=args.worlds if args.worlds is not None else default.worlds,
+            max_seconds=args.max_seconds if args.max_seconds is not None else default.max_seconds,
+        )
+    try:
+        outcomes = list(
+            run_deals(
+                lineup,
+                args.hands,
+                args.seed,
+                duplicate=args.duplicate,
+                jobs=args.jobs,
+                budget=budget,
+                progress=args.progress,
+            )
+        )
+    except ValueError as exc:
+        raise SystemExit(f"hearts arena: {exc}") from None
+    report = summarize(outcomes, args.hands)
+    report["lineup"] = lineup
+    report["seed"] = args.seed
+    report["duplicate"] = args.duplicate
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the arena on its own (``python -m client.cli.arena ARGS``)."""
+    parser = argparse.ArgumentParser(prog="hearts")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_arena_parser(sub)
+    args = sys.argv[1:] if argv is None else argv
+    return run_arena(parser.parse_args(["arena", *args]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
