@@ -1,0 +1,149 @@
+"""Fast random playouts (engine/playout.py) against the checked ``Hand``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import cards_of
+from engine.hand import Hand, Phase
+from engine.playout import random_card, random_hand, random_pass, random_playout, score_taken
+from engine.rules import Rules
+
+from .support import (
+    MOON_DEAL,
+    MOON_PLAYS,
+    build_deal,
+    cached_rules,
+    make_hand,
+    mask,
+    play_script,
+    random_rules,
+    refused,
+    snapshot,
+)
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def fixed(*values: float) -> Callable[[], float]:
+    """An ``rnd`` returning ``values`` in turn."""
+    it = iter(values)
+    return lambda: next(it)
+
+
+def checked_playout(hand: Hand, rng: random.Random) -> list[int]:
+    """What ``random_playout`` promises, through the checked path: each card
+    uniformly among ``legal_cards()`` (index ``int(rng.random() * count)``,
+    the first lead being forced and drawing nothing), "add" for a moon choice."""
+    hand = hand.copy()
+    while hand.phase is Phase.PLAY:
+        legal = hand.legal_cards()
+        if hand.trick_index == 0 and not hand.trick:
+            assert len(legal) == 1
+            choice = legal[0]
+        else:
+            choice = legal[int(rng.random() * len(legal))]
+        hand.play(hand.turn, choice)
+    if hand.phase is Phase.MOON_CHOICE:
+        assert hand.shooter is not None
+        hand.choose_moon(hand.shooter, "add")
+    assert hand.scores is not None
+    return list(hand.scores)
+
+
+def test_random_card_picks_the_kth_lowest_card() -> None:
+    m = mask("2C 9D QS AH")  # display order 2C 9D AH QS
+    assert random_card(m, fixed(0.0)) == cards_of(m)[0]
+    assert random_card(m, fixed(0.5)) == cards_of(m)[2]
+    assert random_card(m, fixed(0.9999)) == cards_of(m)[3]
+
+
+def test_random_card_is_roughly_uniform() -> None:
+    rng = random.Random(5)
+    m = mask("2C 9D QS AH")
+    counts = dict.fromkeys(cards_of(m), 0)
+    for _ in range(4000):
+        counts[random_card(m, rng.random)] += 1
+    assert all(850 < n < 1150 for n in counts.values())
+
+
+def test_a_playout_needs_the_play_phase() -> None:
+    rules = Rules()
+    hand = Hand(rules, 1, build_deal(["", "", "", ""], rules))
+    with refused(ValueError, "random_playout needs a hand in the play phase"):
+        random_playout(hand, random.Random(1))
+
+
+@pytest.mark.parametrize(
+    ("moon", "points"),
+    [("add", [0, 26, 26, 26]), ("subtract", [-26, 0, 0, 0]), ("choice", [0, 26, 26, 26])],
+)
+def test_every_playout_of_the_one_suit_deal_is_a_moon(moon: str, points: list[int]) -> None:
+    # seat 0 leads clubs every trick and nobody else holds one
+    hand = make_hand(MOON_DEAL, cached_rules(pass_cycle=("hold",), moon=moon))
+    for seed in range(5):
+        assert random_playout(hand, random.Random(seed)) == points
+
+
+def test_a_playout_leaves_the_hand_unchanged() -> None:
+    hand = make_hand(["", "", "", ""])
+    play_script(hand, "2C")
+    before = snapshot(hand)
+    random_playout(hand, random.Random(3))
+    assert snapshot(hand) == before
+
+
+def test_score_taken_matches_the_hands_own_scoring() -> None:
+    hand = make_hand(MOON_DEAL, cached_rules(pass_cycle=("hold",), moon="subtract"))
+    play_script(hand, MOON_PLAYS)
+    assert hand.scores is not None
+    assert score_taken(hand, hand.taken) == list(hand.scores)
+
+
+def test_random_pass_gives_three_different_held_cards() -> None:
+    rules = Rules()
+    rng = random.Random(11)
+    hand = Hand.deal(rules, 1, rng)
+    for seat in range(4):
+        chosen = random_pass(hand, seat, rng)
+        assert len(set(chosen)) == 3
+        assert hand.can_pass(seat, chosen)
+
+
+def test_random_hand_passes_then_plays_out() -> None:
+    rng = random.Random(2)
+    hand = Hand.deal(Rules(), 1, rng)
+    points = random_hand(hand, rng)
+    assert hand.phase is Phase.PLAY  # passed in place, played out on copies
+    assert all(p is not None for p in hand.passes)
+    assert sum(h.bit_count() for h in hand.hands) == 52
+    assert sum(points) in (26, 78)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, cut=st.floats(min_value=0.0, max_value=1.0))
+def test_a_playout_makes_the_moves_the_checked_hand_would(seed: int, cut: float) -> None:
+    # From a random position (any trick, mid-trick too) under random rules,
+    # the fast playout and a checked replay that draws the same random
+    # numbers reach the same points and consume the same numbers: any
+    # card the checked hand refused would have raised, any different
+    # legal set would have shifted the choices.
+    rng = random.Random(seed)
+    hand = Hand.deal(random_rules(rng), rng.randint(1, 8), rng)
+    if hand.phase is Phase.PASS:
+        for seat in range(hand.players):
+            hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), hand.rules.pass_count))
+    total = hand.rules.tables.hand_size * hand.players
+    for _ in range(int(cut * (total - 1))):
+        hand.play(hand.turn, rng.choice(hand.legal_cards()))
+    fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
+    before = snapshot(hand)
+    fast = random_playout(hand, fast_rng)
+    assert snapshot(hand) == before
+    assert fast == checked_playout(hand, slow_rng)
+    assert fast_rng.getstate() == slow_rng.getstate()
