@@ -18,16 +18,22 @@ inference a human at the same seat could make:
 
   Hands only shrink during play, so a restriction learnt at one trick still
   holds for the rest of the hand.
+
+* ``likely[s]``: ``allowed[s]`` narrowed by what a careful player's play
+  suggests, not proves: a seat that discarded another card while void in
+  the led suit, or played under A♠/K♠ without dropping Q♠, probably has no
+  Q♠ (anyone sensible gets rid of it there). Hard samples from ``likely``
+  and falls back to ``allowed`` when the two disagree with the counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import HEARTS_MASK, SUIT_MASKS, SUIT_OF, card
+from engine.cards import HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, SUIT_OF, card
 from protocol.view import SeatView
 
-from .rulebook import Rulebook
+from .rulebook import QS_BIT, Rulebook
 
 
 def mask_of_texts(texts: tuple[str, ...] | list[str]) -> int:
@@ -65,6 +71,7 @@ class Knowledge:
     cards_left: list[int]
     known: list[int]
     allowed: list[int]
+    likely: list[int]
     totals: list[int]
     moon_shooter: int | None
 
@@ -100,6 +107,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     hand = mask_of_texts(view.hand)
     allowed = [t.deck & ~hand for _ in range(n)]
     allowed[seat] = hand
+    likely = allowed[:]
     taken = [0] * n
     played = 0
     broken = False
@@ -114,17 +122,26 @@ def knowledge_of(view: SeatView) -> Knowledge:
     for index, (_leader, plays, winner) in enumerate(tricks):
         led = -1
         trick_mask = 0
+        top = -1
         for pos, (s, c) in enumerate(plays):
             bit = 1 << c
+            queen_out = not (played | trick_mask) & QS_BIT
             trick_mask |= bit
             if pos == 0:
                 led = SUIT_OF[c]
+                top = c
                 if index > 0 and not broken and bit & HEARTS_MASK:
                     allowed[s] &= HEARTS_MASK
             elif SUIT_OF[c] != led:
                 allowed[s] &= ~SUIT_MASKS[led]
                 if index == 0 and bit & banned:
                     allowed[s] &= banned
+                if queen_out and c != QUEEN_SPADES and not (index == 0 and banned & QS_BIT):
+                    likely[s] &= ~QS_BIT  # it would have dumped the queen
+            else:
+                if queen_out and top > QUEEN_SPADES and c < QUEEN_SPADES:
+                    likely[s] &= ~QS_BIT  # it would have dropped the queen under A/K
+                top = max(top, c)
             # The engine breaks hearts the moment a breaker is played; only
             # the next lead can notice, so tracking it per card is exact.
             if bit & t.breakers:
@@ -140,6 +157,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     for s in range(n):
         if s != seat:
             allowed[s] = (allowed[s] & ~played) | known[s]
+            likely[s] = (likely[s] & allowed[s]) | known[s]
     cards_left = [info.cards_left for info in view.seats]
     return Knowledge(
         seat=seat,
@@ -165,6 +183,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
         cards_left=cards_left,
         known=known,
         allowed=allowed,
+        likely=likely,
         totals=list(view.totals) if view.totals else [0] * n,
         moon_shooter=view.moon_shooter,
     )

@@ -36,14 +36,19 @@ from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, NOT_HEARTS, NOT_QS, QS_B
 from .rulebook import Rulebook
 
 _SUITS = (0, 1, 2, 3)
+MOON_ALERT = 7
+"""Points one seat must hold alone before the others start stopping a moon."""
 
 
 def lead_card(h: int, legal: int, played: int) -> int:
     """The rollout policy's lead from hand ``h`` (``legal`` the leadable part)."""
-    if not played & QS_BIT and not h & (QS_BIT | HIGH_SPADES):
+    if not played & QS_BIT and not h & QS_BIT:
         low = legal & LOW_SPADES
         if low:
-            return low.bit_length() - 1
+            high = (h & HIGH_SPADES).bit_count()
+            # Smoke out the queen unless our own A/K♠ would catch it.
+            if not high or low.bit_count() >= high + 2:
+                return low.bit_length() - 1
     out = ~played & ~h
     best_c = -1
     best_key = 1 << 30
@@ -51,12 +56,16 @@ def lead_card(h: int, legal: int, played: int) -> int:
         m = legal & SUIT_MASKS[s]
         if not m:
             continue
-        c = (m & -m).bit_length() - 1
+        cand = m & NOT_QS or m
+        c = (cand & -cand).bit_length() - 1
         others = out & SUIT_MASKS[s]
         # Nobody else can follow (4096): we would win it and eat the discards.
         key = (others & ((1 << c) - 1)).bit_count() * 16 + m.bit_count() if others else 4096
-        if s == 3 and h & QS_BIT and c != QUEEN_SPADES:
-            key += 1024
+        if s == 3:
+            if h & QS_BIT and c != QUEEN_SPADES:
+                key += 1024  # never invite the spade that drops Q♠ on us
+            elif c > QUEEN_SPADES and not played & QS_BIT:
+                key += 2048  # A/K♠ lead while the queen is out
         if c == QUEEN_SPADES:
             key += 8192
         if key < best_key:
@@ -113,12 +122,25 @@ def heuristic_playout(
     banned = ~t.first_trick_banned
     breakers = t.breakers
     points = t.point_cards
+    moon_cards = t.moon_cards
     first_lead = t.first_lead
+    # The first trick carries no points under the standard rule: follow it
+    # with the highest card to get rid of it.
+    first_high = bool(t.first_trick_banned & HEARTS_MASK)
     ti = trick_index
     pos = len(trick)
     turn = (leader + pos) % n
     lo = best = tmask = 0
     winner = leader
+    # The only seat with points so far (-1: nobody yet, -2: several) and its
+    # points: others take a point from it rather than let it shoot the moon.
+    holder = -1
+    hpts = 0
+    for s, m in enumerate(taken):
+        m &= moon_cards
+        if m:
+            holder = s if holder == -1 else -2
+            hpts = (m & HEARTS_MASK).bit_count() + (13 if m & QS_BIT else 0)
     if pos:
         lo = SUIT_OF[trick[0]] * 13
         best = trick[0]
@@ -127,15 +149,24 @@ def heuristic_playout(
             if c > best and lo <= c < lo + 13:
                 best = c
                 winner = (leader + i) % n
+    last = n - 1
+    while True:
         if pos == n:
             taken[winner] |= tmask
             if tmask & breakers:
                 broken = True
+            m = tmask & moon_cards
+            if m and holder != -2:
+                if holder == -1 or holder == winner:
+                    holder = winner
+                    hpts += (m & HEARTS_MASK).bit_count() + (13 if m & QS_BIT else 0)
+                else:
+                    holder = -2
             ti += 1
+            if ti == size:
+                break
             turn = winner
             pos = 0
-    last = n - 1
-    while ti < size:
         h = hands[turn]
         if not pos:
             if ti == 0:
@@ -151,10 +182,16 @@ def heuristic_playout(
             winner = turn
             tmask = 1 << c
         else:
+            threat = winner == holder and hpts >= MOON_ALERT and holder != turn
             f = h & (0x1FFF << lo)
             if f:
                 if noise and rnd() < noise:
                     c = random_card(f, rnd)
+                elif threat and tmask & points and f >> best:
+                    over = f & ~((1 << best) - 1)
+                    c = (over & NOT_QS or over).bit_length() - 1
+                elif ti == 0 and first_high:
+                    c = f.bit_length() - 1
                 elif pos == last and not tmask & points:
                     cand = f & NOT_QS or f
                     c = cand.bit_length() - 1
@@ -173,6 +210,8 @@ def heuristic_playout(
                     winner = turn
             else:
                 d = h & banned if ti == 0 and h & banned else h
+                if threat:
+                    d = d & ~points or d  # do not feed a moon
                 c = random_card(d, rnd) if noise and rnd() < noise else discard_card(d, played)
             tmask |= 1 << c
         hands[turn] = h ^ (1 << c)
@@ -180,11 +219,4 @@ def heuristic_playout(
         pos += 1
         if pos < n:
             turn = turn + 1 if turn < last else 0
-            continue
-        taken[winner] |= tmask
-        if tmask & breakers:
-            broken = True
-        ti += 1
-        turn = winner
-        pos = 0
     return taken

@@ -55,12 +55,15 @@ def _multinomial(parts: tuple[int, ...]) -> int:
 class DealSampler:
     """Uniform deals of the hidden cards consistent with ``knowledge``."""
 
-    def __init__(self, knowledge: Knowledge) -> None:
+    def __init__(self, knowledge: Knowledge, masks: list[int] | None = None) -> None:
         """Group the hidden cards into classes and check a deal exists.
 
-        Raises ``InconsistentKnowledge`` when none does.
+        ``masks`` are the cards each seat may hold (default:
+        ``knowledge.allowed``). Raises ``InconsistentKnowledge`` when no
+        deal fits.
         """
         k = knowledge
+        allowed = masks if masks is not None else k.allowed
         self.seat = k.seat
         self.players = k.players
         self.others = [s for s in range(k.players) if s != k.seat]
@@ -79,7 +82,7 @@ class DealSampler:
         for c in cards_of(hidden):
             key = 0
             for i, s in enumerate(self.others):
-                if k.allowed[s] >> c & 1:
+                if allowed[s] >> c & 1:
                     key |= 1 << i
             if not key:
                 raise InconsistentKnowledge("a hidden card fits no seat")
@@ -165,3 +168,13 @@ class DealSampler:
                 hands[self.others[i]] |= m
                 room[i] -= p
         return hands
+
+
+def plausible_sampler(knowledge: Knowledge) -> DealSampler:
+    """A sampler over the deals a careful player's reading makes plausible
+    (``knowledge.likely``), or over every possible deal when no plausible one
+    exists (an opponent did something surprising)."""
+    try:
+        return DealSampler(knowledge, knowledge.likely)
+    except InconsistentKnowledge:
+        return DealSampler(knowledge)

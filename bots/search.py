@@ -25,10 +25,17 @@ from dataclasses import dataclass
 from engine.cards import SUIT_MASKS, cards_of
 
 from .budget import Budget
+from .endgame import EndgameSolver
 from .knowledge import Knowledge
 from .moon import game_ends
 from .rollout import heuristic_playout
-from .sampler import DealSampler
+from .sampler import plausible_sampler
+
+ENDGAME_CARDS = 3
+"""With this many cards left in our hand, deals are solved exactly."""
+
+ENDGAME_WORLDS = 60
+"""Deals sampled for an exact endgame (few hidden cards: few distinct deals)."""
 
 ROLLOUT_NOISE = 0.0
 """Chance that an imagined player plays a random card (see bots.rollout)."""
@@ -106,7 +113,7 @@ def search_play(
     cands = candidates(k)
     if len(cands) == 1:
         return cands[0]
-    sampler = DealSampler(k)
+    sampler = plausible_sampler(k)
     rb = k.rules
     me = k.seat
     value = objective_of(k, hands_played).value
@@ -115,24 +122,35 @@ def search_play(
     rnd = rng.random
     taken = k.taken
     trick = k.trick
-    for _ in range(budget.worlds):
+    worlds = budget.worlds
+    solver: EndgameSolver | None = None
+    if k.hand.bit_count() <= ENDGAME_CARDS:
+        solver = EndgameSolver(rb, me)
+        worlds = min(worlds, ENDGAME_WORLDS)
+    for _ in range(worlds):
         hands = sampler.sample(rng)
         for i, c in enumerate(cands):
-            hs = hands[:]
-            hs[me] ^= 1 << c
-            tk = heuristic_playout(
-                rb,
-                hs,
-                taken[:],
-                [*trick, c],
-                k.trick_leader,
-                k.trick_index,
-                k.broken,
-                k.played | 1 << c,
-                rnd,
-                ROLLOUT_NOISE,
-            )
-            sums[i] += value(rb.hand_points(tk))
+            if solver is not None:
+                pts = solver.play(
+                    hands, taken[:], trick[:], k.trick_leader, k.trick_index, k.broken, c
+                )
+            else:
+                hs = hands[:]
+                hs[me] ^= 1 << c
+                tk = heuristic_playout(
+                    rb,
+                    hs,
+                    taken[:],
+                    [*trick, c],
+                    k.trick_leader,
+                    k.trick_index,
+                    k.broken,
+                    k.played | 1 << c,
+                    rnd,
+                    ROLLOUT_NOISE,
+                )
+                pts = rb.hand_points(tk)
+            sums[i] += value(pts)
         if deadline is not None and clock() > deadline:
             break
     best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
