@@ -122,7 +122,9 @@ class SeatChanged(WireModel):
     type: Literal["seat_changed"] = "seat_changed"
     seq: int
     seat: SeatInfo
-    change: Literal["joined", "left", "connected", "away", "bot", "covering", "kicked", "opened"]
+    change: Literal[
+        "joined", "left", "connected", "away", "bot", "covering", "kicked", "opened", "ready"
+    ]
 
 
 class GameStarted(WireModel):

@@ -27,6 +27,41 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     bench_engine.add_argument("--seed", type=int, default=1)
     bench_engine.add_argument("--json", action="store_true", help="print one JSON object")
+    serve = sub.add_parser(
+        "serve", help="run the table server (WebSocket, browser client, /healthz)"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--redis", metavar="URL", help="store tables in Redis (default: in memory)")
+    serve.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat is held")
+    serve.add_argument(
+        "--next-hand-delay",
+        type=float,
+        default=None,
+        help="deal after S seconds even if not all ready",
+    )
+    serve.add_argument(
+        "--bot-workers", type=int, default=None, help="bot processes (default: cores)"
+    )
+    serve.add_argument("--bot-budget-ms", type=int, default=900, help="Hard bot time per move")
+    serve.add_argument("--log-level", default="INFO")
+
+    from .headless import add_headless_arguments
+
+    host = sub.add_parser("host", help="create a table and play it")
+    add_headless_arguments(host)
+    host.add_argument(
+        "--seats", default="open,open,open", help="other seats from your left: open or a bot level"
+    )
+    host.add_argument("--rules", help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50)")
+    host.add_argument("--public", action="store_true", help="list the table in the lobby")
+    host.add_argument("--table-name", default="")
+    join = sub.add_parser("join", help="join a table by its invite code")
+    join.add_argument("code")
+    join.add_argument("--seat", type=int, default=None)
+    add_headless_arguments(join)
+    resume = sub.add_parser("resume", help="reattach to the seat in your session file")
+    add_headless_arguments(resume)
     return parser
 
 
@@ -41,6 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .bench_engine import run_bench_engine
 
         return run_bench_engine(seconds=args.seconds, seed=args.seed, as_json=args.json)
+    if args.command in ("host", "join", "resume"):
+        from .headless import run_headless
+
+        return run_headless(args.command, args)
+    if args.command == "serve":
+        from .serve import run_serve
+
+        return run_serve(args)
     raise SystemExit(f"hearts: unknown command {args.command}")  # argparse prevents this
 
 

@@ -141,5 +141,8 @@ class TableStore(Protocol):
     async def table_ids(self) -> list[str]:
         """Every stored table id (used to resume tables after a restart)."""
 
+    async def ping(self) -> None:
+        """Raise ``StoreError`` unless the store answers (readiness)."""
+
     async def close(self) -> None:
         """Release connections."""

@@ -1,0 +1,50 @@
+"""Deciding moves for a seat from its view: bots for ``--autoplay``.
+
+The headless commands and the terminal UI's "autoplay" use the same bots the
+server seats, through the same view a human client receives.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from bots.api import decide_move
+from protocol.view import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move in wire terms."""
+
+    kind: Literal["pass", "play", "moon", "ready"]
+    cards: tuple[str, ...] = ()
+    card: str = ""
+    choice: str = ""
+
+
+def needs_move(view: SeatView) -> bool:
+    """Whether the seat of ``view`` has something to decide now."""
+    me = view.seat
+    if me is None:
+        return False
+    if view.status == "between_hands":
+        return not view.seats[me].ready
+    if view.status != "playing":
+        return False
+    if view.phase == "pass":
+        return bool(view.legal) and not view.passed
+    if view.phase == "play":
+        return view.turn == me and bool(view.legal)
+    if view.phase == "moon_choice":
+        return view.moon_shooter == me
+    return False
+
+
+def choose_move(view: SeatView, level: str, rng: random.Random, budget_ms: int = 900) -> Move:
+    """The move the bot ``level`` makes for this view."""
+    if view.status == "between_hands":
+        return Move("ready")
+    move = decide_move(view, level, rng, budget_ms)
+    return Move(move.kind, cards=tuple(move.cards), card=move.card, choice=move.choice)

@@ -1,0 +1,226 @@
+"""``hearts host``/``join``/``resume`` with ``--autoplay``: play a seat by bot
+and print every event as a JSON line (for scripts and tests).
+
+The first line is ``{"type": "table", "code", "seat", "table_id"}``; the last
+is ``{"type": "game_over", "totals", "winner"}``; the exit status is 0 at game
+over. Every finished hand's record is appended to ``--records FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+from protocol.view import SeatView
+
+from ..autoplay import choose_move, needs_move
+from ..session import ClientSession, RequestFailed, default_session_file
+
+
+def parse_rules(text: str | None) -> RulesModel:
+    """``--rules`` as JSON (``{"moon": "choice"}``) or ``key=value,key=value``."""
+    if not text:
+        return RulesModel()
+    text = text.strip()
+    if text.startswith("{"):
+        return RulesModel.model_validate_json(text)
+    data: dict[str, Any] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if value.isdigit():
+            data[key] = int(value)
+        elif value in ("true", "false"):
+            data[key] = value == "true"
+        elif value in ("null", "none"):
+            data[key] = None
+        elif key == "pass_cycle":
+            data[key] = value.split("+")
+        else:
+            data[key] = value
+    return RulesModel.model_validate(data)
+
+
+def add_headless_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by host, join and resume."""
+    p.add_argument("--server", default="ws://127.0.0.1:8765/ws", help="the server's WebSocket URL")
+    p.add_argument("--name", default="Player")
+    p.add_argument("--autoplay", metavar="LEVEL", choices=("easy", "medium", "hard"))
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument("--records", metavar="FILE", help="append finished hands' records here")
+    p.add_argument("--session-file", metavar="FILE", help="where tokens are kept")
+    p.add_argument("--seed", type=int, default=None, help="seed of the autoplay bot")
+    p.add_argument("--budget-ms", type=int, default=300, help="autoplay bot time per move")
+
+
+class Autoplayer:
+    """Plays one seat by bot until game over, printing JSON lines."""
+
+    def __init__(self, session: ClientSession, args: argparse.Namespace) -> None:
+        self.session = session
+        self.level = args.autoplay or "medium"
+        self.as_json = args.json
+        self.records = Path(args.records) if args.records else None
+        self.rng = random.Random(args.seed)
+        self.budget_ms = args.budget_ms
+        self.acted_at = -1
+        self.records_written = 0
+        self.start_when_full = False
+
+    def emit(self, data: dict[str, Any]) -> None:
+        """One JSON line (or a short text line without --json)."""
+        if self.as_json:
+            print(json.dumps(data, ensure_ascii=False), flush=True)
+        else:
+            print(" ".join(f"{k}={v}" for k, v in data.items()), flush=True)
+
+    async def run(self) -> int:
+        """Consume events until game over; returns the exit status."""
+        async for msg in self.session.events():
+            if isinstance(msg, sm.Snapshot):
+                await self._on_view(msg.view)
+                continue
+            if isinstance(msg, BaseModel) and getattr(msg, "type", "") != "snapshot":
+                self.emit(msg.model_dump(mode="json"))
+            if isinstance(msg, sm.HandScored):
+                await self._write_records()
+            if isinstance(msg, sm.GameOver):
+                self.session.forget_table()
+                return 0
+        return 1
+
+    async def _on_view(self, view: SeatView) -> None:
+        if (
+            self.start_when_full
+            and view.status == "waiting"
+            and all(s.kind != "open" for s in view.seats)
+        ):
+            self.start_when_full = False
+            await self._try(cm.StartGame(id=self.session.next_id()))
+            return
+        if not needs_move(view) or view.seq == self.acted_at:
+            return
+        self.acted_at = view.seq
+        # The bot runs in a thread so a long think never stalls the socket.
+        move = await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
+        rid = self.session.next_id()
+        if move.kind == "ready":
+            await self._try(cm.Ready(id=rid))
+        elif move.kind == "pass":
+            await self._try(cm.PassCards(id=rid, cards=move.cards))
+        elif move.kind == "moon":
+            await self._try(cm.MoonChoice(id=rid, choice=move.choice))  # type: ignore[arg-type]
+        else:
+            await self._try(cm.PlayCard(id=rid, card=move.card))
+
+    async def _try(self, message: cm.Request) -> None:
+        try:
+            await self.session.request(message)
+        except RequestFailed as exc:
+            self.emit({"type": "refused", "code": exc.code, "message": exc.message})
+
+    async def _write_records(self) -> None:
+        if self.records is None:
+            return
+        reply = await self.session.request(cm.GetRecords(id=self.session.next_id()))
+        assert isinstance(reply, sm.Records)  # the server answers get_records with records
+        new = reply.records[self.records_written :]
+        with self.records.open("a", encoding="utf-8") as out:
+            for record in new:
+                out.write(record + "\n")
+        self.records_written += len(new)
+
+
+def _session(args: argparse.Namespace) -> ClientSession:
+    path = Path(args.session_file) if args.session_file else default_session_file()
+    return ClientSession(args.server, args.name, session_file=path)
+
+
+async def _host(args: argparse.Namespace) -> int:
+    session = _session(args)
+    session.forget_table()
+    await session.connect()
+    player = Autoplayer(session, args)
+    try:
+        seats = tuple(s.strip() for s in args.seats.split(","))
+        reply = await session.request(
+            cm.CreateTable(
+                id=session.next_id(),
+                name=args.table_name or "",
+                public=args.public,
+                rules=parse_rules(args.rules),
+                seats=seats,
+            )
+        )
+        assert isinstance(reply, sm.Seated)  # create_table is answered with seated
+        player.emit(
+            {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
+        )
+        player.start_when_full = True
+        return await player.run()
+    finally:
+        await session.close()
+
+
+async def _join(args: argparse.Namespace) -> int:
+    session = _session(args)
+    session.forget_table()
+    await session.connect()
+    player = Autoplayer(session, args)
+    try:
+        reply = await session.request(
+            cm.JoinTable(id=session.next_id(), code=args.code, seat=args.seat)
+        )
+        assert isinstance(reply, sm.Seated)  # join_table is answered with seated
+        player.emit(
+            {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
+        )
+        return await player.run()
+    finally:
+        await session.close()
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    session = _session(args)
+    if not session.saved.table_id:
+        print("hearts resume: no saved seat to resume", file=sys.stderr)
+        return 2
+    await session.connect()
+    player = Autoplayer(session, args)
+    try:
+        player.emit(
+            {
+                "type": "table",
+                "code": session.code,
+                "seat": session.seat,
+                "table_id": session.table_id,
+            }
+        )
+        return await player.run()
+    finally:
+        await session.close()
+
+
+def run_headless(command: str, args: argparse.Namespace) -> int:
+    """Entry for host/join/resume with --autoplay."""
+    runner = {"host": _host, "join": _join, "resume": _resume}[command]
+    try:
+        return asyncio.run(runner(args))
+    except RequestFailed as exc:
+        print(f"hearts {command}: {exc.message} ({exc.code})", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"hearts {command}: cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,30 @@
+"""``hearts serve``: run the table server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    from server.app import serve_forever
+    from server.config import ServerConfig
+
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        redis_url=args.redis,
+        grace_seconds=args.grace,
+        next_hand_delay=args.next_hand_delay,
+        bot_workers=args.bot_workers,
+        bot_budget_ms=args.bot_budget_ms,
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
+        asyncio.run(serve_forever(config))
+    return 0

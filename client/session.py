@@ -1,0 +1,331 @@
+"""The client session every client of ours uses (terminal UI, headless
+commands, tests, benchmarks).
+
+It connects, says hello, numbers requests, matches replies to requests, keeps
+the last event number, and when the connection drops it reconnects with
+backoff, says hello again with the same player token, resumes its seat with
+the seat token and re-sends requests still waiting for a reply under their
+original ids (the server does not apply a repeated id twice).
+
+Events and snapshots arrive on ``events()``; replies are returned by
+``request()``. Tokens can be kept in a session file so that ``hearts resume``
+or a restarted command reattaches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.codec import decode_server, encode
+from protocol.common import PROTOCOL_VERSION
+
+log = logging.getLogger("hearts.client")
+
+REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+
+
+class RequestFailed(Exception):
+    """The server refused a request: ``code`` and ``message`` from its ``error``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SessionClosed(Exception):
+    """The session was closed (or could not reconnect in time)."""
+
+
+def default_session_file() -> Path:
+    """``$XDG_CONFIG_HOME/hearts/session.json`` (``~/.config`` by default)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "hearts" / "session.json"
+
+
+@dataclass
+class SavedSession:
+    """What the session file keeps: who we are and where we sit."""
+
+    server: str = ""
+    name: str = ""
+    player_token: str | None = None
+    table_id: str | None = None
+    code: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    last_seq: int = 0
+
+    @classmethod
+    def load(cls, path: Path | None) -> SavedSession:
+        """Read the file; an empty session if missing or unreadable."""
+        if path is None or not path.exists():
+            return cls()
+        try:
+            data = json.loads(path.read_text())
+            return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        except (OSError, ValueError, TypeError):
+            return cls()
+
+    def save(self, path: Path | None) -> None:
+        """Write the file (private: it holds secrets)."""
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.__dict__, indent=1))
+        tmp.chmod(0o600)
+        tmp.replace(path)
+
+
+@dataclass
+class _Pending:
+    message: BaseModel
+    future: asyncio.Future[BaseModel] = field(repr=False)
+
+
+class ClientSession:
+    """A connection to a Hearts server that survives drops."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        session_file: Path | None = None,
+        reconnect: bool = True,
+        max_backoff: float = 5.0,
+        give_up_after: float = 120.0,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.session_file = session_file
+        self.saved = SavedSession.load(session_file)
+        if self.saved.server and self.saved.server != url:
+            self.saved = SavedSession()  # tokens of another server are useless here
+        self.saved.server = url
+        self.saved.name = name
+        self.reconnect = reconnect
+        self.max_backoff = max_backoff
+        self.give_up_after = give_up_after
+        self.player_id = ""
+        self.connected = asyncio.Event()
+        self.last_view: sm.SeatView | None = None  # type: ignore[name-defined]
+        self._ws: ClientConnection | None = None
+        self._prefix = secrets.token_hex(4)
+        self._counter = 0
+        self._pending: dict[str, _Pending] = {}
+        self._events: asyncio.Queue[BaseModel | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # -- public API ----------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """Our seat at the current table."""
+        return self.saved.seat
+
+    @property
+    def table_id(self) -> str | None:
+        """The table we sit at."""
+        return self.saved.table_id
+
+    @property
+    def code(self) -> str | None:
+        """The current table's invite code."""
+        return self.saved.code
+
+    async def connect(self) -> None:
+        """Connect and say hello (and resume a saved seat, if any)."""
+        await self._open()
+        self._reader = asyncio.create_task(self._read_forever())
+
+    async def close(self) -> None:
+        """Close the connection and stop reconnecting."""
+        self._closed = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
+        for pending in self._pending.values():
+            if not pending.future.done():
+                pending.future.set_exception(SessionClosed("the session was closed"))
+        self._events.put_nowait(None)
+
+    def next_id(self) -> str:
+        """A request id unique to this session (safe to repeat after a drop)."""
+        self._counter += 1
+        return f"{self._prefix}-{self._counter}"
+
+    async def request(self, message: cm.Request, timeout: float = 30.0) -> BaseModel:
+        """Send a request (its ``id`` must come from ``next_id``) and wait for
+        its reply; raises ``RequestFailed`` on an ``error`` reply."""
+        rid = str(message.id)
+        for attempt in range(8):
+            future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
+            self._pending[rid] = _Pending(message, future)
+            await self._send(message)
+            try:
+                reply = await asyncio.wait_for(future, timeout)
+            finally:
+                self._pending.pop(rid, None)
+            if not (isinstance(reply, sm.Error) and reply.code == "rate_limited"):
+                break
+            # The server refused it unread: the same id may be sent again.
+            await asyncio.sleep(0.1 * 2**attempt)
+        if isinstance(reply, sm.Error):
+            raise RequestFailed(reply.code, reply.message)
+        if isinstance(reply, sm.Seated):
+            self._seated(reply)
+        return reply
+
+    async def events(self) -> AsyncIterator[BaseModel]:
+        """Table events and snapshots, in arrival order, until closed."""
+        while True:
+            item = await self._events.get()
+            if item is None:
+                return
+            yield item
+
+    def forget_table(self) -> None:
+        """Drop the saved seat (after game over or leaving)."""
+        self.saved.table_id = self.saved.code = self.saved.seat_token = None
+        self.saved.seat = None
+        self.saved.last_seq = 0
+        self.saved.save(self.session_file)
+
+    # -- internals -------------------------------------------------------------
+
+    def _seated(self, reply: sm.Seated) -> None:
+        if reply.table_id != self.saved.table_id:
+            self.saved.last_seq = 0
+        self.saved.table_id = reply.table_id
+        self.saved.code = reply.code
+        self.saved.seat = reply.seat
+        if reply.seat_token:
+            self.saved.seat_token = reply.seat_token
+        self.saved.save(self.session_file)
+
+    async def _send(self, message: BaseModel) -> None:
+        if self._ws is None:
+            return  # sent again on reconnect
+        with contextlib.suppress(ConnectionClosed):
+            await self._ws.send(encode(message))
+
+    async def _open(self) -> None:
+        self._ws = await connect(self.url, max_size=4 * 1024 * 1024, open_timeout=10)
+        hello = cm.Hello(
+            id=self.next_id(),
+            version=PROTOCOL_VERSION,
+            name=self.name,
+            player_token=self.saved.player_token,
+            client="hearts-python",
+        )
+        await self._ws.send(encode(hello))
+        while True:
+            reply = decode_server(await self._ws.recv())
+            if isinstance(reply, sm.Error):
+                raise RequestFailed(reply.code, reply.message)
+            if isinstance(reply, sm.Welcome):
+                break
+        self.player_id = reply.player_id
+        self.saved.player_token = reply.player_token
+        self.saved.save(self.session_file)
+        if self.saved.table_id and self.saved.seat_token:
+            resume = cm.Resume(
+                id=self.next_id(),
+                table_id=self.saved.table_id,
+                seat_token=self.saved.seat_token,
+                last_seq=self.saved.last_seq,
+            )
+            future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
+            self._pending[str(resume.id)] = _Pending(resume, future)
+            await self._ws.send(encode(resume))
+        for pending in list(self._pending.values()):
+            if not isinstance(pending.message, cm.Resume):
+                await self._ws.send(encode(pending.message))
+        self.connected.set()
+
+    async def _read_forever(self) -> None:
+        while not self._closed:
+            ws = self._ws
+            try:
+                if ws is None:
+                    raise ConnectionClosed(None, None)
+                async for frame in ws:
+                    self._dispatch(decode_server(frame))
+                raise ConnectionClosed(None, None)
+            except (ConnectionClosed, OSError):
+                self.connected.clear()
+                if self._closed or not self.reconnect:
+                    break
+                await self._reconnect()
+        self._events.put_nowait(None)
+
+    async def _reconnect(self) -> None:
+        delay = 0.1
+        waited = 0.0
+        while not self._closed:
+            try:
+                await self._open()
+                log.info("reconnected to %s", self.url)
+                self._events.put_nowait(_Reconnected())
+                return
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
+                if waited > self.give_up_after:
+                    self._closed = True
+                    return
+                await asyncio.sleep(delay)  # backoff between attempts (not synchronisation)
+                waited += delay
+                delay = min(self.max_backoff, delay * 2)
+            except RequestFailed as exc:
+                if exc.code == "bad_token" or exc.code == "no_such_table":
+                    self.forget_table()
+                    continue
+                raise
+
+    def _dispatch(self, msg: Any) -> None:
+        if isinstance(msg, REPLY_TYPES):
+            pending = self._pending.get(str(msg.id)) if msg.id is not None else None
+            if pending is not None and not pending.future.done():
+                if isinstance(pending.message, cm.Resume):
+                    self._pending.pop(str(msg.id), None)
+                    if isinstance(msg, sm.Error):
+                        self.forget_table()
+                        self._events.put_nowait(msg)
+                    return
+                pending.future.set_result(msg)
+            elif isinstance(msg, sm.Error):
+                self._events.put_nowait(msg)
+            return
+        seq = getattr(msg, "seq", None)
+        if isinstance(seq, int) and seq > self.saved.last_seq:
+            self.saved.last_seq = seq
+        if isinstance(msg, sm.Snapshot):
+            self.last_view = msg.view
+        self._events.put_nowait(msg)
+
+
+class _Reconnected(BaseModel):
+    """Put on the event stream after a reconnect (for UIs to show it)."""
+
+    type: str = "reconnected"
+
+
+Reconnected = _Reconnected

@@ -1,0 +1,93 @@
+"""Starting and stopping a server: store, bots, lobby, HTTP and WebSocket on one port."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+
+from .bot_runner import BotRunner
+from .config import ServerConfig
+from .connection import Connection
+from .http import HttpRoutes
+from .lobby import Lobby
+from .store import open_store
+from .store.base import TableStore
+
+log = logging.getLogger("hearts.server")
+
+
+@dataclass
+class RunningServer:
+    """A started server; ``close()`` stops it."""
+
+    config: ServerConfig
+    store: TableStore
+    bots: BotRunner
+    lobby: Lobby
+    ws_server: Server
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL clients connect to."""
+        return f"ws://{self.host}:{self.port}/ws"
+
+    async def close(self) -> None:
+        """Stop accepting, stop the tables, release the store and bot workers."""
+        self.ws_server.close()
+        await self.ws_server.wait_closed()
+        await self.lobby.close()
+        await self.store.close()
+        self.bots.close()
+
+
+async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> RunningServer:
+    """Start serving; port 0 picks a free port (see ``RunningServer.port``)."""
+    store = open_store(config.redis_url)
+    bots = bots or BotRunner(config.bot_workers, config.bot_budget_ms)
+    lobby = Lobby(store, bots, config)
+    resumed = await lobby.resume_all()
+    if resumed:
+        log.info("resumed %d tables from the store", resumed)
+
+    async def ready() -> bool:
+        try:
+            await store.ping()
+        except Exception:  # any failure means "not ready"; the probe must answer
+            return False
+        return True
+
+    async def handler(ws: ServerConnection) -> None:
+        await Connection(ws, lobby, config).run()
+
+    ws_server = await serve(
+        handler,
+        config.host,
+        config.port,
+        process_request=HttpRoutes(ready),
+        max_size=config.transport_max_bytes,
+        max_queue=64,
+    )
+    sock = next(iter(ws_server.sockets))
+    host, port = sock.getsockname()[:2]
+    return RunningServer(config, store, bots, lobby, ws_server, host, port)
+
+
+async def serve_forever(config: ServerConfig) -> None:
+    """Run until SIGINT/SIGTERM."""
+    server = await start_server(config)
+    print(
+        f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url})", flush=True
+    )
+    stop = asyncio.get_running_loop().create_future()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+    try:
+        await stop
+    finally:
+        await server.close()

@@ -1,0 +1,243 @@
+"""One client connection: read frames, turn them into jobs, send replies.
+
+Each connection has its own bounded send queue drained by its own writer
+task, so a slow client never stalls a table: when its queue is full the
+connection is closed (it can resume with its seat token). Frames are checked
+in this order: rate (token bucket), size, msgpack, message shape; a refused
+frame gets an ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+
+from pydantic import BaseModel
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from engine.errors import ClientError
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.codec import decode_client, encode, request_id_of
+from protocol.common import PROTOCOL_VERSION
+from protocol.errors import BadVersion, ProtocolError
+
+from .config import ServerConfig
+from .errors import HelloRequired, LimitError, NotAllowed
+from .lobby import Lobby
+from .store.base import StoreError
+from .table_actor import Job, TableActor
+
+log = logging.getLogger("hearts.connection")
+
+
+class TokenBucket:
+    """Requests per second with a burst allowance."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def player_id_of(token: str) -> str:
+    """A player's public id, derived from their secret token."""
+    return hashlib.sha256(b"player:" + token.encode()).hexdigest()[:16]
+
+
+class Connection:
+    """A client connected over WebSocket."""
+
+    def __init__(self, ws: ServerConnection, lobby: Lobby, config: ServerConfig) -> None:
+        self.ws = ws
+        self.lobby = lobby
+        self.config = config
+        self.name = ""
+        self.player_id = ""
+        self.actor: TableActor | None = None
+        self.seat: int | None = None
+        self._said_hello = False
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=config.send_queue)
+        self._bucket = TokenBucket(config.rate_per_second, config.rate_burst)
+        self._strikes = 0
+        self._tables_created = 0
+        self._closing = False
+        self._closer: asyncio.Task[None] | None = None
+
+    # -- the Watcher protocol ------------------------------------------------
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message; close the connection if the client cannot keep up."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self._closing = True
+            log.info("closing a slow client (%s)", self.name or "?")
+            self._closer = asyncio.create_task(self.ws.close(1008, "too slow: send queue full"))
+
+    def attached(self, actor: TableActor, seat: int | None) -> None:
+        """The table attached us at ``seat``."""
+        self.actor = actor
+        self.seat = seat
+
+    # -- the loops -------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the connection until it closes."""
+        writer = asyncio.create_task(self._write())
+        try:
+            async for frame in self.ws:
+                await self._handle(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
+            if self.actor is not None:
+                self.actor.post(Job("detach", conn=self))
+
+    async def _write(self) -> None:
+        while True:
+            frame = await self._queue.get()
+            try:
+                await self.ws.send(frame)
+            except ConnectionClosed:
+                return
+
+    async def _handle(self, frame: bytes | str) -> None:
+        if not self._bucket.take():
+            self._strikes += 1
+            if self._strikes > self.config.max_strikes:
+                await self.ws.close(1008, "too many requests")
+                return
+            self.send(
+                sm.Error(
+                    id=request_id_of(frame),
+                    code="rate_limited",
+                    message="slow down: too many requests",
+                )
+            )
+            return
+        try:
+            msg = decode_client(frame, self.config.max_frame_bytes)
+        except ProtocolError as exc:
+            self.send(sm.Error(id=request_id_of(frame), code=exc.code, message=exc.message))
+            return
+        try:
+            await self._route(msg)
+        except ClientError as exc:
+            self.send(sm.Error(id=msg.id, code=exc.code, message=exc.message))
+        except StoreError as exc:
+            log.warning("store error: %s", exc)
+            self.send(
+                sm.Error(
+                    id=msg.id, code=exc.code, message="the game store is unavailable; try again"
+                )
+            )
+        except Exception:
+            log.exception("request %s failed", msg.type)
+            self.send(
+                sm.Error(
+                    id=msg.id, code="internal_error", message="something went wrong on our side"
+                )
+            )
+
+    async def _route(self, msg: cm.ClientMessage) -> None:
+        if isinstance(msg, cm.Hello):
+            self._hello(msg)
+            return
+        if not self._said_hello:
+            raise HelloRequired("say hello first")
+        match msg:
+            case cm.Ping():
+                self.send(sm.Ok(id=msg.id))
+            case cm.CreateTable():
+                if self._tables_created >= self.config.max_tables_per_connection:
+                    raise LimitError("you have created enough tables for now", "too_many_tables")
+                await self._leave_table()
+                await self.lobby.create_table(self, msg)
+                self._tables_created += 1
+            case cm.ListTables():
+                self.send(sm.Tables(id=msg.id, tables=await self.lobby.list_public()))
+            case cm.JoinTable():
+                actor = await self.lobby.actor_for_code(msg.code)
+                await self._switch_to(actor)
+                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "join"}))
+            case cm.Resume():
+                actor = await self.lobby.actor_for_id(msg.table_id)
+                await self._switch_to(actor)
+                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "resume"}))
+            case cm.Watch():
+                actor = await self.lobby.actor_for_code(msg.code)
+                await self._switch_to(actor)
+                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "watch"}))
+            case cm.Leave():
+                await self._leave_table()
+                self.send(sm.Ok(id=msg.id))
+            case cm.GetStats():
+                stats = await self.lobby.store.get_stats(self.player_id)
+                self.send(
+                    sm.Stats(
+                        id=msg.id,
+                        games=stats.games,
+                        wins=stats.wins,
+                        hands=stats.hands,
+                        average_points=round(stats.average_points, 2),
+                        moons=stats.moons,
+                        queens=stats.queens,
+                    )
+                )
+            case cm.GetRecords():
+                if self.actor is None or self.seat is None:
+                    raise NotAllowed("join a seat at a table to fetch its hand records")
+                records = await self.lobby.store.hand_records(self.actor.table_id)
+                self.send(sm.Records(id=msg.id, records=tuple(r.decode() for r in records)))
+            case _:
+                if self.actor is None:
+                    raise NotAllowed("join a table first")
+                await self.actor.call(Job("request", conn=self, message=msg))
+
+    def _hello(self, msg: cm.Hello) -> None:
+        if msg.version != PROTOCOL_VERSION:
+            raise BadVersion(
+                f"this server speaks protocol version {PROTOCOL_VERSION}, not {msg.version}"
+            )
+        token = msg.player_token or secrets.token_urlsafe(24)
+        self.name = msg.name
+        self.player_id = player_id_of(token)
+        self._said_hello = True
+        self.send(
+            sm.Welcome(
+                id=msg.id,
+                version=PROTOCOL_VERSION,
+                player_id=self.player_id,
+                player_token=token,
+                server=self.config.server_name,
+            )
+        )
+
+    async def _switch_to(self, actor: TableActor) -> None:
+        if self.actor is not None and self.actor is not actor:
+            await self._leave_table()
+
+    async def _leave_table(self) -> None:
+        if self.actor is not None:
+            actor, self.actor, self.seat = self.actor, None, None
+            await actor.call(Job("detach", conn=self))

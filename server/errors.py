@@ -1,0 +1,73 @@
+"""Errors the server answers with (a branch of engine.errors' tree)::
+
+    ClientError
+    ├── HelloRequired     hello_required    a request before ``hello``
+    ├── AuthError         bad_token         a seat token that proves nothing
+    ├── NotFound          no_such_table     unknown code or table id
+    ├── NotAllowed        not_allowed       not the host, not seated, …
+    ├── TableFull         table_full        no open seat / the seat is taken
+    ├── NotNow            not_now           the table is not in the right state
+    ├── BadRules          bad_rules         rules options that cannot be played
+    └── LimitError        rate_limited, too_many_tables, slow_consumer
+    ServerFault
+    └── StoreError, StoreConflict           (server.store.base)
+
+Client errors carry a stable ``code`` and a sentence; server faults reach
+clients only as ``internal_error`` ("something went wrong on our side").
+"""
+
+from __future__ import annotations
+
+from engine.errors import ClientError
+
+
+class HelloRequired(ClientError):
+    """The connection has not said hello yet."""
+
+    code = "hello_required"
+
+
+class AuthError(ClientError):
+    """A seat token that does not prove a seat of that table."""
+
+    code = "bad_token"
+
+
+class NotFound(ClientError):
+    """No such table (unknown code or id, or it has expired)."""
+
+    code = "no_such_table"
+
+
+class NotAllowed(ClientError):
+    """You may not do that here (not the host, not seated, a spectator…)."""
+
+    code = "not_allowed"
+
+
+class TableFull(ClientError):
+    """No open seat, or the seat asked for is taken."""
+
+    code = "table_full"
+
+
+class NotNow(ClientError):
+    """The table is not in a state where that makes sense."""
+
+    code = "not_now"
+
+
+class LimitError(ClientError):
+    """A limit was hit; ``code`` says which."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, code: str = "rate_limited") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class BadRules(ClientError):
+    """Rules options that cannot be played together."""
+
+    code = "bad_rules"

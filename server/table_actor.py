@@ -1,0 +1,481 @@
+"""The table actor: one asyncio task owns one table (DESIGN.md property 2).
+
+Everything that changes a table arrives as a ``Job`` in the actor's inbox:
+client requests, bot moves, connections attaching and dropping, timers. The
+actor applies jobs one at a time, in order::
+
+    job ─► intent (server.table_intents: check, then mutate, or raise)
+        ─► commit (number the events, store state + events with compare-and-set)
+        ─► reply to the requester (ok / seated / error)
+        ─► fan out: each watcher gets its redacted events, then a snapshot
+        ─► follow-ups: ask bots to move, arm timers
+
+A refused intent changes nothing. If the store refuses the commit, the state
+is rolled back to the last committed blob, so memory never runs ahead of what
+is stored: acknowledged means durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
+
+from engine.errors import ClientError
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+
+from . import table_intents as intents
+from .bot_runner import BotMove, BotRunner
+from .config import ServerConfig
+from .errors import AuthError, NotAllowed
+from .redaction import redact_event, seat_view
+from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
+from .table_state import TableState
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = logging.getLogger("hearts.table")
+
+Outcome = tuple[list[dict[str, Any]], BaseModel | None, list[Callable[[], None]]]
+"""What a job produced: events to commit, the reply, actions after the commit."""
+
+
+class Watcher(Protocol):
+    """A connection attached to a table (player or spectator)."""
+
+    name: str
+    player_id: str
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message; never blocks."""
+
+    def attached(self, actor: TableActor, seat: int | None) -> None:
+        """The actor attached this connection at ``seat``."""
+
+
+@dataclass
+class Job:
+    """One thing for the actor to do."""
+
+    kind: str
+    conn: Watcher | None = None
+    message: Any = None
+    seat: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    done: asyncio.Future[None] | None = None
+
+
+class TableActor:
+    """Owns one table: its state, its watchers, its bots and timers."""
+
+    def __init__(
+        self,
+        state: TableState,
+        version: int,
+        store: TableStore,
+        bots: BotRunner,
+        config: ServerConfig,
+        lobby: Lobby | None = None,
+    ) -> None:
+        self.state = state
+        self.version = version
+        self.store = store
+        self.bots = bots
+        self.config = config
+        self._blob = state.to_bytes()
+        self._inbox: asyncio.Queue[Job] = asyncio.Queue()
+        self._watchers: dict[Watcher, int | None] = {}
+        self._thinking: set[int] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._lobby = lobby
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.state.table_id
+
+    def start(self, loaded: bool = True) -> None:
+        """Start the actor's task. A table ``loaded`` from the store resumes
+        its duties: its humans count as dropped until they resume, and bots
+        carry on where they were."""
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+        if loaded:
+            self.post(Job("resume_duties"))
+
+    async def stop(self) -> None:
+        """Stop the task and cancel timers (the state stays in the store)."""
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def post(self, job: Job) -> None:
+        """Queue a job (never blocks)."""
+        self._inbox.put_nowait(job)
+
+    async def call(self, job: Job) -> None:
+        """Queue a job and wait until it has been applied (or refused)."""
+        job.done = asyncio.get_running_loop().create_future()
+        self.post(job)
+        await job.done
+
+    # -- the loop --------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._inbox.get()
+            try:
+                await self._process(job)
+            except Exception:  # a bug in one job must not kill the table
+                log.exception("table %s: job %s failed", self.table_id, job.kind)
+                self._rollback()
+                self._reply_error(job, "internal_error", "something went wrong on our side")
+            finally:
+                if job.done is not None and not job.done.done():
+                    job.done.set_result(None)
+
+    async def _process(self, job: Job) -> None:
+        handler = getattr(self, f"_job_{job.kind}")
+        try:
+            outcome: Outcome = handler(job)
+        except ClientError as exc:
+            self._reply_error(job, exc.code, exc.message)
+            return
+        events, reply, after = outcome
+        if events:
+            try:
+                await self._commit(events)
+            except StoreError as exc:
+                log.warning("table %s: commit failed: %s", self.table_id, exc)
+                self._rollback()
+                self._reply_error(job, exc.code, "the table could not be saved; try again")
+                if isinstance(exc, StoreConflict):
+                    await self._reload()
+                return
+        if reply is not None and job.conn is not None:
+            job.conn.send(reply)
+        if events:
+            self._fan_out(events)
+        for action in after:
+            action()
+        if job.kind == "attach" and job.extra["mode"] == "resume" and job.conn is not None:
+            await self._replay_to(job.conn, self._watchers.get(job.conn), job.message.last_seq)
+        if events:
+            await self._side_effects(events)
+        self._duties()
+
+    async def _commit(self, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            self.state.seq += 1
+            e["seq"] = self.state.seq
+        blob = self.state.to_bytes()
+        bodies = [json.dumps(e, separators=(",", ":")).encode() for e in events]
+        self.version, _ = await self.store.commit(self.table_id, self.version, blob, bodies)
+        self._blob = blob
+
+    def _rollback(self) -> None:
+        self.state = TableState.from_bytes(self._blob)
+
+    async def _reload(self) -> None:
+        stored = await self.store.load_table(self.table_id)
+        if stored is not None:
+            self.state = TableState.from_bytes(stored.state)
+            self.version = stored.version
+            self._blob = stored.state
+
+    def _reply_error(self, job: Job, code: str, message: str) -> None:
+        if job.conn is not None and job.message is not None:
+            job.conn.send(sm.Error(id=job.message.id, code=code, message=message))
+
+    def _ok(self, job: Job) -> sm.Ok | None:
+        return sm.Ok(id=job.message.id) if job.message is not None else None
+
+    # -- fan-out ---------------------------------------------------------
+
+    def _fan_out(self, events: list[dict[str, Any]]) -> None:
+        views: dict[int | None, sm.Snapshot] = {}
+        for conn, seat in list(self._watchers.items()):
+            for e in events:
+                msg = redact_event(e, seat)
+                if msg is not None:
+                    conn.send(msg)
+            if seat not in views:
+                views[seat] = sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat))
+            conn.send(views[seat])
+
+    def _snapshot_to(self, conn: Watcher, seat: int | None) -> None:
+        conn.send(sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat)))
+
+    async def _side_effects(self, events: list[dict[str, Any]]) -> None:
+        """Hand records and statistics, after the commit (best effort)."""
+        if self._lobby is not None and any(
+            e["type"] in ("seat_changed", "game_started") for e in events
+        ):
+            try:
+                await self._lobby.refresh_listing(self)
+            except StoreError as exc:
+                log.warning("table %s: could not update the lobby: %s", self.table_id, exc)
+        for e in events:
+            try:
+                if e["type"] == "hand_scored":
+                    await self._hand_finished(e)
+                elif e["type"] == "game_over":
+                    await self._game_finished(e)
+            except StoreError as exc:
+                log.warning("table %s: could not store records/stats: %s", self.table_id, exc)
+
+    async def _hand_finished(self, e: dict[str, Any]) -> None:
+        from engine.record import hand_record
+
+        game = self.state.game
+        if game is None or game.hand is None:
+            return
+        hand = game.hand
+        record = json.dumps(hand_record(hand), separators=(",", ":")).encode()
+        await self.store.add_hand_record(self.table_id, record)
+        queen_taker = next(
+            (s for s, m in enumerate(hand.taken) if m >> 49 & 1), None
+        )  # Q♠ is card 49 (engine.cards.QUEEN_SPADES)
+        for i, seat in enumerate(self.state.seats):
+            if seat.kind == "human" and seat.player_id:
+                await self.store.add_stats(
+                    seat.player_id,
+                    StatsDelta(
+                        hands=1,
+                        points=e["points"][i],
+                        moons=int(e["shooter"] == i),
+                        queens=int(queen_taker == i),
+                    ),
+                )
+        await self.store.expire_table(self.table_id, self.config.table_ttl)
+
+    async def _game_finished(self, e: dict[str, Any]) -> None:
+        for i, seat in enumerate(self.state.seats):
+            if seat.kind == "human" and seat.player_id:
+                await self.store.add_stats(
+                    seat.player_id, StatsDelta(games=1, wins=int(e["winner"] == i))
+                )
+        await self.store.expire_table(self.table_id, self.config.finished_ttl)
+
+    # -- duties: bots and timers -------------------------------------------
+
+    def _duties(self) -> None:
+        state = self.state
+        for seat in intents.seats_to_decide(state):
+            if seat in self._thinking:
+                continue
+            self._thinking.add(seat)
+            view = seat_view(state, seat)
+            level = state.seats[seat].decision_level
+            seed = hash((state.seed, state.games_played, state.seq, seat)) & 0xFFFFFFFF
+            task = asyncio.create_task(self._think(seat, view, level, seed))
+            self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
+            task.add_done_callback(self._tasks.discard)
+        if (
+            state.status == "between_hands"
+            and self.config.next_hand_delay is not None
+            and "next_hand" not in self._timers
+        ):
+            number = state.game.hand_number if state.game else 0
+            self._arm(
+                "next_hand", self.config.next_hand_delay, Job("auto_deal", extra={"hand": number})
+            )
+
+    def _arm(self, key: str, delay: float, job: Job) -> None:
+        def fire() -> None:
+            self._timers.pop(key, None)
+            self.post(job)
+
+        self._timers[key] = asyncio.get_running_loop().call_later(delay, fire)
+
+    def _disarm(self, key: str) -> None:
+        handle = self._timers.pop(key, None)
+        if handle:
+            handle.cancel()
+
+    async def _think(self, seat: int, view: Any, level: str, seed: int) -> None:
+        move = await self.bots.decide(view, level, seed)
+        self.post(Job("bot_move", seat=seat, extra={"move": move}))
+
+    # -- jobs ----------------------------------------------------------------
+    # Each returns (events, reply, after-commit actions) or raises ClientError.
+
+    def _job_resume_duties(self, job: Job) -> Outcome:
+        # After a restart: humans are not connected until they resume.
+        events: list[dict[str, Any]] = []
+        for i, s in enumerate(self.state.seats):
+            if s.kind == "human" and s.connected:
+                events += intents.set_connected(self.state, i, False)
+                self._arm(f"grace{i}", self.config.grace_seconds, Job("grace", seat=i))
+        return events, None, []
+
+    def _job_bot_move(self, job: Job) -> Outcome:
+        seat = job.seat
+        assert seat is not None  # set by _think, never by a client
+        self._thinking.discard(seat)
+        move: BotMove = job.extra["move"]
+        if seat not in intents.seats_to_decide(self.state):
+            return [], None, []  # stale: the human came back or the phase moved on
+        try:
+            if move.kind == "pass":
+                events = intents.pass_cards(self.state, seat, move.cards)
+            elif move.kind == "moon":
+                events = intents.choose_moon(self.state, seat, move.choice)
+            else:
+                events = intents.play_card(self.state, seat, move.card)
+        except ClientError as exc:
+            log.warning("table %s: bot move refused (%s); recomputing", self.table_id, exc)
+            return [], None, []
+        return events, None, []
+
+    def _job_grace(self, job: Job) -> Outcome:
+        assert job.seat is not None  # armed by the actor itself
+        return intents.start_covering(self.state, job.seat), None, []
+
+    def _job_auto_deal(self, job: Job) -> Outcome:
+        game = self.state.game
+        if (
+            self.state.status != "between_hands"
+            or not game
+            or game.hand_number != job.extra["hand"]
+        ):
+            return [], None, []
+        return intents.deal(self.state), None, []
+
+    def _job_attach(self, job: Job) -> Outcome:
+        """A connection joins: as a new player (with a token), by resuming
+        with a seat token, or as a spectator."""
+        conn = job.conn
+        assert conn is not None  # the lobby always passes the connection
+        msg = job.message
+        mode = job.extra["mode"]
+        events: list[dict[str, Any]] = []
+        token = ""
+        seat: int | None
+        if mode == "join":
+            seat, token, events = intents.sit(self.state, conn.name, conn.player_id, msg.seat)
+        elif mode == "host":
+            seat, token = 0, job.extra["token"]
+        elif mode == "resume":
+            seat = self.state.seat_of_token(msg.seat_token)
+            if seat is None:
+                raise AuthError("that seat token does not belong to this table")
+            events = intents.set_connected(self.state, seat, True)
+        else:
+            seat = None
+        reply = sm.Seated(
+            id=msg.id,
+            table_id=self.table_id,
+            code=self.state.code,
+            seat=seat,
+            seat_token=token,
+            join_path=f"/t/{self.state.code}",
+        )
+
+        def attach() -> None:
+            if seat is not None:
+                self._disarm(f"grace{seat}")
+            self._watchers.pop(conn, None)
+            self._watchers[conn] = seat
+            conn.attached(self, seat)
+            if mode != "resume":  # a resume gets its missed events, then a snapshot
+                self._snapshot_to(conn, seat)
+
+        return events, reply, [attach]
+
+    async def _replay_to(self, conn: Watcher, seat: int | None, after: int) -> None:
+        """Send the events a resuming seat missed, then a snapshot."""
+        stored = await self.store.events_since(self.table_id, after)
+        for item in stored or []:
+            msg = redact_event(json.loads(item.body), seat)
+            if msg is not None:
+                conn.send(msg)
+        self._snapshot_to(conn, seat)
+
+    def _job_detach(self, job: Job) -> Outcome:
+        conn = job.conn
+        if conn is None or conn not in self._watchers:
+            return [], None, []
+        seat = self._watchers.pop(conn)
+        if seat is None or seat in self._watchers.values():
+            return [], None, []  # another connection still holds the seat
+        events = intents.set_connected(self.state, seat, False)
+        if events:
+            self._arm(f"grace{seat}", self.config.grace_seconds, Job("grace", seat=seat))
+        return events, None, []
+
+    def _job_request(self, job: Job) -> Outcome:
+        conn, msg = job.conn, job.message
+        assert conn is not None  # requests always come from a connection
+        seat = self._watchers.get(conn)
+        if conn not in self._watchers:
+            raise NotAllowed("you are not at this table")
+        state = self.state
+        if seat is not None and isinstance(msg.id, (int, str)):
+            key = f"{type(msg).__name__}:{msg.id}"
+            recent = state.seats[seat].recent
+            if key in recent:
+                return [], self._ok(job), []  # a repeat (after a reconnect): not applied twice
+        events = self._dispatch(msg, seat, conn)
+        if seat is not None and events and state.seats[seat].kind == "human":
+            recent = state.seats[seat].recent
+            recent.append(f"{type(msg).__name__}:{msg.id}")
+            del recent[:-32]
+        return events, self._ok(job), []
+
+    def _dispatch(self, msg: Any, seat: int | None, conn: Watcher) -> list[dict[str, Any]]:
+        s = self.state
+        match msg:
+            case cm.PassCards():
+                return intents.pass_cards(s, seat, msg.cards)
+            case cm.PlayCard():
+                return intents.play_card(s, seat, msg.card)
+            case cm.MoonChoice():
+                return intents.choose_moon(s, seat, msg.choice)
+            case cm.Ready():
+                return intents.ready(s, seat)
+            case cm.StartGame():
+                return intents.start_game(s, seat)
+            case cm.Rematch():
+                return intents.rematch(s, seat)
+            case cm.TakeSeat():
+                events = intents.move_seat(s, seat, msg.seat)
+                self._watchers[conn] = msg.seat
+                conn.attached(self, msg.seat)
+                return events
+            case cm.LeaveSeat():
+                events = intents.leave_seat(s, seat)
+                self._watchers[conn] = None
+                conn.attached(self, None)
+                return events
+            case cm.AddBot():
+                return intents.add_bot(s, seat, msg.seat, msg.level)
+            case cm.RemoveBot():
+                return intents.remove_bot(s, seat, msg.seat)
+            case cm.Kick():
+                events = intents.kick(s, seat, msg.seat)
+                for other, other_seat in list(self._watchers.items()):
+                    if other_seat == msg.seat:
+                        self._watchers[other] = None
+                        other.attached(self, None)
+                return events
+            case cm.Chat():
+                return intents.chat(s, seat, conn.name, msg.text)
+        raise NotAllowed(f"{msg.type} is not a table action")
+
+    def watchers(self) -> int:
+        """How many connections are attached."""
+        return len(self._watchers)

@@ -1,0 +1,282 @@
+"""Intents: how each request changes a ``TableState``, without any I/O.
+
+Every function checks first and changes after: it raises a ``ClientError``
+(a ``RuleViolation`` from the engine, or one of ``server.errors``) with
+nothing changed, or it mutates the state and returns the logged events (dicts
+without ``seq``; the actor numbers and commits them). The table actor is the
+only caller, one intent at a time.
+
+Table status, besides the hand's own phases (engine/hand.py)::
+
+    waiting ──start──► playing ──hand scored──► between_hands ──all ready──► playing
+                          │                          │
+                          └──────game over───────────┴──► game_over ──rematch──► playing
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from engine.cards import card
+from engine.events import Event, GameOver, HandScored
+from engine.game import Game
+from engine.hand import Phase
+
+from .errors import NotAllowed, NotNow, TableFull
+from .redaction import seat_info
+from .table_events import log_event
+from .table_state import BOT_NAMES, Seat, TableState, hash_token
+
+Events = list[dict[str, Any]]
+
+
+def _seat_event(table: TableState, seat: int, change: str) -> dict[str, Any]:
+    return {
+        "type": "seat_changed",
+        "seat": seat_info(table, seat).model_dump(mode="json"),
+        "change": change,
+    }
+
+
+def _engine_events(table: TableState, events: list[Event]) -> Events:
+    out: Events = []
+    for e in events:
+        out.append(log_event(e, table.game.totals if table.game else None))
+        if isinstance(e, HandScored) and table.game and not table.game.over:
+            table.status = "between_hands"
+            for s in table.seats:
+                s.ready = s.kind == "bot"
+        if isinstance(e, GameOver):
+            table.status = "game_over"
+    return out
+
+
+def _require_host(table: TableState, seat: int | None) -> None:
+    if seat != table.host_seat:
+        raise NotAllowed("only the host can do that")
+
+
+def _require_seat(seat: int | None) -> int:
+    if seat is None:
+        raise NotAllowed("spectators cannot do that; join a seat first")
+    return seat
+
+
+def _game(table: TableState) -> Game:
+    if table.game is None or table.status == "waiting":
+        raise NotNow("the game has not started yet")
+    return table.game
+
+
+# -- seats -------------------------------------------------------------------
+
+
+def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple[int, str, Events]:
+    """A player takes ``seat`` (or the first open one). Returns the seat, its
+    new secret token (only its hash is stored) and the events."""
+    open_seats = table.open_seats()
+    if seat is None:
+        if not open_seats:
+            raise TableFull("the table is full")
+        seat = open_seats[0]
+    elif not 0 <= seat < table.players or seat not in open_seats:
+        raise TableFull(f"seat {seat} is not open")
+    token = secrets.token_urlsafe(24)
+    table.seats[seat] = Seat(
+        kind="human",
+        name=name,
+        player_id=player_id,
+        token_hash=hash_token(token),
+        connected=True,
+    )
+    return seat, token, [_seat_event(table, seat, "joined")]
+
+
+def move_seat(table: TableState, seat: int | None, to: int) -> Events:
+    """Before the game: move to another open seat."""
+    seat = _require_seat(seat)
+    if table.status != "waiting":
+        raise NotNow("seats can only change before the game starts")
+    if seat == table.host_seat:
+        raise NotAllowed("the host stays at the host's seat")
+    if not 0 <= to < table.players or table.seats[to].kind != "open":
+        raise TableFull(f"seat {to} is not open")
+    table.seats[to], table.seats[seat] = table.seats[seat], Seat()
+    return [_seat_event(table, seat, "opened"), _seat_event(table, to, "joined")]
+
+
+def vacate(table: TableState, seat: int, change: str) -> Events:
+    """A human leaves (or is kicked): before the game the seat opens, during
+    it a Medium bot takes the seat for good."""
+    old = table.seats[seat]
+    if table.status == "waiting":
+        table.seats[seat] = Seat()
+    else:
+        table.seats[seat] = Seat(
+            kind="bot", name=f"{old.name} (bot)", bot_level="medium", ready=True
+        )
+    return [_seat_event(table, seat, change)]
+
+
+def leave_seat(table: TableState, seat: int | None) -> Events:
+    """The player gives up their seat."""
+    seat = _require_seat(seat)
+    if seat == table.host_seat and table.status == "waiting":
+        raise NotAllowed("the host cannot leave before the game starts")
+    return vacate(table, seat, "left")
+
+
+def kick(table: TableState, by: int | None, seat: int) -> Events:
+    """Host: remove the human at ``seat``."""
+    _require_host(table, by)
+    if not 0 <= seat < table.players or table.seats[seat].kind != "human" or seat == by:
+        raise NotAllowed("there is no other player at that seat")
+    return vacate(table, seat, "kicked")
+
+
+def add_bot(table: TableState, by: int | None, seat: int, level: str) -> Events:
+    """Host: a bot on an open seat."""
+    _require_host(table, by)
+    if table.status != "waiting":
+        raise NotNow("bots are added before the game starts")
+    if not 0 <= seat < table.players or table.seats[seat].kind != "open":
+        raise TableFull(f"seat {seat} is not open")
+    table.seats[seat] = Seat(kind="bot", name=BOT_NAMES[level], bot_level=level, ready=True)
+    return [_seat_event(table, seat, "bot")]
+
+
+def remove_bot(table: TableState, by: int | None, seat: int) -> Events:
+    """Host: open a bot's seat again."""
+    _require_host(table, by)
+    if table.status != "waiting":
+        raise NotNow("bots are removed before the game starts")
+    if not 0 <= seat < table.players or table.seats[seat].kind != "bot":
+        raise NotAllowed("there is no bot at that seat")
+    table.seats[seat] = Seat()
+    return [_seat_event(table, seat, "opened")]
+
+
+def set_connected(table: TableState, seat: int, connected: bool) -> Events:
+    """A seat's first connection arrived or its last one dropped."""
+    s = table.seats[seat]
+    if s.kind != "human" or s.connected == connected:
+        return []
+    s.connected = connected
+    s.away = not connected
+    if connected:
+        s.covering = False
+    return [_seat_event(table, seat, "connected" if connected else "away")]
+
+
+def start_covering(table: TableState, seat: int) -> Events:
+    """The grace period passed: a bot plays for the away human."""
+    s = table.seats[seat]
+    if s.kind != "human" or s.connected or s.covering:
+        return []
+    s.covering = True
+    s.ready = True
+    return [_seat_event(table, seat, "covering")]
+
+
+# -- the game ----------------------------------------------------------------
+
+
+def start_game(table: TableState, by: int | None) -> Events:
+    """Host: start; open seats become Medium bots."""
+    _require_host(table, by)
+    if table.status != "waiting":
+        raise NotNow("the game has already started")
+    events: Events = []
+    for i in table.open_seats():
+        table.seats[i] = Seat(kind="bot", name=BOT_NAMES["medium"], bot_level="medium", ready=True)
+        events.append(_seat_event(table, i, "bot"))
+    return events + _new_game(table)
+
+
+def rematch(table: TableState, by: int | None) -> Events:
+    """Host, after game over: a new game with the same seats."""
+    _require_host(table, by)
+    if table.status != "game_over":
+        raise NotNow("a rematch starts after the game is over")
+    table.games_played += 1
+    return _new_game(table)
+
+
+def _new_game(table: TableState) -> Events:
+    table.game = Game(table.rules)
+    table.status = "playing"
+    return [{"type": "game_started"}, *deal(table)]
+
+
+def deal(table: TableState) -> Events:
+    """Deal the next hand."""
+    game = table.game
+    if game is None:
+        raise NotNow("the game has not started yet")
+    rng = table.deal_rng()
+    table.status = "playing"
+    for s in table.seats:
+        s.ready = False
+    return _engine_events(table, game.start_hand(rng))
+
+
+def pass_cards(table: TableState, seat: int | None, cards: tuple[str, ...]) -> Events:
+    """Lock a pass."""
+    seat = _require_seat(seat)
+    game = _game(table)
+    return _engine_events(table, game.pass_cards(seat, [card(c) for c in cards]))
+
+
+def play_card(table: TableState, seat: int | None, card_text: str) -> Events:
+    """Play a card."""
+    seat = _require_seat(seat)
+    game = _game(table)
+    return _engine_events(table, game.play(seat, card(card_text)))
+
+
+def choose_moon(table: TableState, seat: int | None, choice: str) -> Events:
+    """The shooter's moon choice."""
+    seat = _require_seat(seat)
+    return _engine_events(table, _game(table).choose_moon(seat, choice))
+
+
+def ready(table: TableState, seat: int | None) -> Events:
+    """Ready for the next hand; deals when every present human is ready."""
+    seat = _require_seat(seat)
+    if table.status != "between_hands":
+        raise NotNow("there is no hand to wait for")
+    events: Events = []
+    if not table.seats[seat].ready:
+        table.seats[seat].ready = True
+        events.append(_seat_event(table, seat, "ready"))
+    if all_ready(table):
+        events += deal(table)
+    return events
+
+
+def all_ready(table: TableState) -> bool:
+    """Every human who is here has said ready (bots and covered seats always are)."""
+    present = [s for s in table.seats if s.kind == "human" and s.connected]
+    return bool(present) and all(s.ready for s in present)
+
+
+def chat(table: TableState, seat: int | None, name: str, text: str) -> Events:
+    """A chat line."""
+    return [{"type": "chat_message", "seat": seat, "name": name, "text": text}]
+
+
+def seats_to_decide(table: TableState) -> list[int]:
+    """Seats a bot must decide for now (bots and covered humans)."""
+    game = table.game
+    if game is None or game.hand is None or table.status != "playing":
+        return []
+    hand = game.hand
+    bots = [i for i, s in enumerate(table.seats) if s.is_bot_turn]
+    if hand.phase is Phase.PASS:
+        return [i for i in bots if hand.passes[i] is None]
+    if hand.phase is Phase.PLAY:
+        return [hand.turn] if hand.turn in bots else []
+    if hand.phase is Phase.MOON_CHOICE:
+        return [hand.shooter] if hand.shooter in bots else []
+    return []
