@@ -282,7 +282,9 @@ class Hand:
 
     def legal_pass_cards(self, seat: int) -> list[int]:
         """The cards ``seat`` may choose from for its pass (its hand), or []."""
-        if self.phase is not Phase.PASS or self.passes[seat] is not None:
+        if not 0 <= seat < self.players or self.phase is not Phase.PASS:
+            return []
+        if self.passes[seat] is not None:
             return []
         return cards_of(self.hands[seat])
 

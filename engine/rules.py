@@ -13,6 +13,7 @@ see docs/hand-record.md.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -90,7 +91,9 @@ class Rules:
     the standard game."""
 
     players: int = 4
-    pass_cycle: tuple[str, ...] = ("left", "right", "across", "hold")
+    # () means the usual cycle for the player count: left, right, across, hold
+    # with an even count; left, right, hold with an odd one (no seat is across).
+    pass_cycle: tuple[str, ...] = ()
     pass_count: int = 3
     moon: str = "add"
     first_trick: str = "no_points"
@@ -103,6 +106,13 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise RulesError("players must be between 3 and 6")
+        if self.pass_cycle == ():
+            default = (
+                ("left", "right", "hold")
+                if self.players % 2
+                else PASS_CYCLES["left,right,across,hold"]
+            )
+            object.__setattr__(self, "pass_cycle", default)
         if not self.pass_cycle or any(d not in PASS_DIRECTIONS for d in self.pass_cycle):
             raise RulesError("pass_cycle must list left, right, across or hold")
         if "across" in self.pass_cycle and self.players % 2:
@@ -117,59 +127,21 @@ class Rules:
             raise RulesError("end_at must be a positive number")
         if self.bonus_card is not None and self.bonus_card not in BONUS_CARDS:
             raise RulesError("bonus_card must be JD, TD or null")
-        object.__setattr__(self, "tables", self._build_tables())
+        object.__setattr__(
+            self,
+            "tables",
+            _build_tables(
+                self.players,
+                self.pass_cycle,
+                self.first_trick,
+                self.queen_breaks_hearts,
+                self.bonus_card,
+            ),
+        )
         if not isinstance(self.pass_count, int) or not (
             0 <= self.pass_count <= self.tables.hand_size
         ):
             raise RulesError("pass_count is out of range")
-
-    def _build_tables(self) -> RuleTables:
-        n = self.players
-        deck = FULL_DECK
-        for c in _TRIM_ORDER[: 52 % n]:
-            deck &= ~(1 << c)
-        clubs = deck & SUIT_MASK13
-        first_lead = (clubs & -clubs).bit_length() - 1  # 2♣, or 3♣ when 2♣ is out
-        penalty = [0] * 52
-        for c in range(HEARTS * 13, HEARTS * 13 + 13):
-            penalty[c] = 1
-        penalty[QUEEN_SPADES] = 13
-        bonus = -1
-        bonus_points = 0
-        if self.bonus_card is not None:
-            bonus = card(self.bonus_card)
-            bonus_points = -10
-            penalty[bonus] = bonus_points
-        suit_penalty = tuple(
-            tuple(sum(penalty[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-            for s in range(4)
-        )
-        moon_cards = (HEARTS_MASK | 1 << QUEEN_SPADES) & deck
-        if self.first_trick == "no_points":
-            banned = moon_cards
-        elif self.first_trick == "no_queen":
-            banned = 1 << QUEEN_SPADES
-        else:
-            banned = 0
-        breakers = HEARTS_MASK | (1 << QUEEN_SPADES if self.queen_breaks_hearts else 0)
-        offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
-        return RuleTables(
-            players=n,
-            deck=deck,
-            deck_cards=tuple(c for c in range(52) if deck >> c & 1),
-            hand_size=deck.bit_count() // n,
-            first_lead=first_lead,
-            penalty=tuple(penalty),
-            suit_penalty=suit_penalty,
-            moon_cards=moon_cards,
-            moon_points=sum(penalty[c] for c in range(52) if moon_cards >> c & 1),
-            point_cards=moon_cards | (1 << bonus if bonus >= 0 else 0),
-            first_trick_banned=banned,
-            breakers=breakers,
-            pass_offsets=tuple(offsets[d] for d in self.pass_cycle),
-            bonus=bonus,
-            bonus_points=bonus_points,
-        )
 
     def pass_direction(self, hand_number: int) -> str:
         """The pass direction of 1-based hand ``hand_number``."""
@@ -234,6 +206,65 @@ class Rules:
             if kwargs["bonus_card"] not in BONUS_CARDS:
                 raise RulesError("bonus_card must be JD, TD or null")
         return cls(**kwargs)
+
+
+@functools.cache
+def _build_tables(
+    players: int,
+    pass_cycle: tuple[str, ...],
+    first_trick: str,
+    queen_breaks_hearts: bool,
+    bonus_card: str | None,
+) -> RuleTables:
+    """The lookup tables of a rules combination. Cached: building them costs
+    milliseconds (8192-entry suit tables) and tables, hands and hand records
+    build rules objects often."""
+    n = players
+    deck = FULL_DECK
+    for c in _TRIM_ORDER[: 52 % n]:
+        deck &= ~(1 << c)
+    clubs = deck & SUIT_MASK13
+    first_lead = (clubs & -clubs).bit_length() - 1  # 2♣, or 3♣ when 2♣ is out
+    penalty = [0] * 52
+    for c in range(HEARTS * 13, HEARTS * 13 + 13):
+        penalty[c] = 1
+    penalty[QUEEN_SPADES] = 13
+    bonus = -1
+    bonus_points = 0
+    if bonus_card is not None:
+        bonus = card(bonus_card)
+        bonus_points = -10
+        penalty[bonus] = bonus_points
+    suit_penalty = tuple(
+        tuple(sum(penalty[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+        for s in range(4)
+    )
+    moon_cards = (HEARTS_MASK | 1 << QUEEN_SPADES) & deck
+    if first_trick == "no_points":
+        banned = moon_cards
+    elif first_trick == "no_queen":
+        banned = 1 << QUEEN_SPADES
+    else:
+        banned = 0
+    breakers = HEARTS_MASK | (1 << QUEEN_SPADES if queen_breaks_hearts else 0)
+    offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
+    return RuleTables(
+        players=n,
+        deck=deck,
+        deck_cards=tuple(c for c in range(52) if deck >> c & 1),
+        hand_size=deck.bit_count() // n,
+        first_lead=first_lead,
+        penalty=tuple(penalty),
+        suit_penalty=suit_penalty,
+        moon_cards=moon_cards,
+        moon_points=sum(penalty[c] for c in range(52) if moon_cards >> c & 1),
+        point_cards=moon_cards | (1 << bonus if bonus >= 0 else 0),
+        first_trick_banned=banned,
+        breakers=breakers,
+        pass_offsets=tuple(offsets[d] for d in pass_cycle),
+        bonus=bonus,
+        bonus_points=bonus_points,
+    )
 
 
 STANDARD = Rules()

@@ -64,9 +64,11 @@ def test_the_default_rules_are_the_standard_game() -> None:
     [
         ({"players": 2}, "players must be between 3 and 6"),
         ({"players": 7}, "players must be between 3 and 6"),
-        ({"pass_cycle": ()}, "pass_cycle must list left, right, across or hold"),
         ({"pass_cycle": ("left", "up")}, "pass_cycle must list left, right, across or hold"),
-        ({"players": 3}, "passing across needs an even number of players"),
+        (
+            {"players": 3, "pass_cycle": ("left", "across")},
+            "passing across needs an even number of players",
+        ),
         ({"moon": "double"}, "moon must be add, subtract or choice"),
         ({"first_trick": "hearts"}, "first_trick must be no_points, no_queen or anything"),
         ({"end": "time"}, "end must be points or hands"),
@@ -80,6 +82,22 @@ def test_rules_that_cannot_be_played_are_refused(options: dict[str, Any], senten
     with refused(RulesError, sentence):
         Rules(**options)
     assert issubclass(RulesError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("players", "cycle"),
+    [
+        (3, ("left", "right", "hold")),
+        (4, ("left", "right", "across", "hold")),
+        (5, ("left", "right", "hold")),
+        (6, ("left", "right", "across", "hold")),
+    ],
+)
+def test_the_default_pass_cycle_skips_across_when_no_seat_is_across(
+    players: int, cycle: tuple[str, ...]
+) -> None:
+    assert Rules(players=players).pass_cycle == cycle
+    assert Rules.from_json({"players": players}).pass_cycle == cycle
 
 
 @pytest.mark.parametrize(
