@@ -5,6 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.installed
 
 .PHONY: setup serve test check lint typecheck unit bench clean
 
@@ -14,7 +15,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test,bench]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The browser client's only package (@msgpack/msgpack), from the lock file.
+$(NPM_STAMP): package.json $(wildcard package-lock.json)
+	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+	touch $(NPM_STAMP)
+
+setup: $(STAMP) $(NPM_STAMP)
 
 serve: setup
 	$(BIN)/hearts serve --host 127.0.0.1 --port 8765
@@ -36,4 +42,4 @@ bench: setup
 	$(BIN)/hearts bench engine
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
