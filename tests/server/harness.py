@@ -1,0 +1,321 @@
+"""A raw WebSocket test client and a move chooser for the server tests.
+
+``WireClient`` speaks the protocol over a plain ``websockets`` connection and
+keeps every frame it receives (the raw bytes and the decoded message), so
+tests can both drive a seat and audit what the seat was sent. Nothing here
+sleeps to synchronise: waiting is always for a message, with a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.codec import decode_server, encode
+from protocol.common import PROTOCOL_VERSION, RulesModel
+from protocol.view import SeatView
+
+REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+TIMEOUT = 20.0
+SHORT_RULES = RulesModel(end="hands", end_at=1)
+TWO_HANDS = RulesModel(end="hands", end_at=2)
+
+
+@dataclass
+class Received:
+    """One frame a client received: raw bytes and the decoded message."""
+
+    raw: bytes
+    msg: Any
+
+
+@dataclass
+class WireClient:
+    """A protocol client on a raw WebSocket that records every frame."""
+
+    ws: ClientConnection
+    name: str = "P"
+    frames: list[Received] = field(default_factory=list)
+    player_token: str = ""
+    seat_token: str = ""
+    table_id: str = ""
+    code: str = ""
+    seat: int | None = None
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _reader: asyncio.Task[None] | None = None
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
+    close_code: int | None = None
+
+    # -- connecting ----------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        name: str = "P",
+        hello: bool = True,
+        player_token: str | None = None,
+        max_size: int | None = 4 * 1024 * 1024,
+    ) -> WireClient:
+        """Connect (and say hello unless ``hello`` is false)."""
+        ws = await connect(url, max_size=max_size, open_timeout=10)
+        client = cls(ws, name)
+        client._reader = asyncio.create_task(client._read())
+        if hello:
+            welcome = await client.call(
+                cm.Hello(
+                    id=client.next_id(),
+                    version=PROTOCOL_VERSION,
+                    name=name,
+                    player_token=player_token,
+                )
+            )
+            assert isinstance(welcome, sm.Welcome)
+            client.player_token = welcome.player_token
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                assert isinstance(frame, bytes), "the server sends binary frames only"
+                self.frames.append(Received(frame, decode_server(frame)))
+                self._changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            rcvd = self.ws.protocol.close_rcvd
+            self.close_code = rcvd.code if rcvd is not None else None
+            self.closed.set()
+            self._changed.set()
+
+    async def close(self) -> None:
+        """Close the socket and stop reading."""
+        await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(self._reader, TIMEOUT)
+
+    async def drop(self) -> None:
+        """Cut the TCP connection without a closing handshake (a network drop)."""
+        transport = self.ws.transport
+        transport.abort()
+        await asyncio.wait_for(self.closed.wait(), TIMEOUT)
+
+    # -- messages --------------------------------------------------------------
+
+    def next_id(self) -> int:
+        """A fresh request id for this client."""
+        return next(self._ids)
+
+    @property
+    def messages(self) -> list[Any]:
+        """Every decoded message so far."""
+        return [f.msg for f in self.frames]
+
+    async def send(self, message: BaseModel) -> None:
+        """Send a message without waiting for anything."""
+        await self.ws.send(encode(message))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        """Send an arbitrary frame."""
+        await self.ws.send(data)
+
+    async def wait_for(
+        self,
+        pred: Callable[[Any], bool],
+        start: int = 0,
+        timeout: float = TIMEOUT,
+    ) -> tuple[int, Any]:
+        """The first message at index >= ``start`` matching ``pred`` (and its
+        index), waiting for it to arrive."""
+
+        async def scan() -> tuple[int, Any]:
+            i = start
+            while True:
+                while i < len(self.frames):
+                    msg = self.frames[i].msg
+                    if pred(msg):
+                        return i, msg
+                    i += 1
+                if self.closed.is_set():
+                    raise ConnectionError(f"{self.name}: closed while waiting")
+                self._changed.clear()
+                await self._changed.wait()
+
+        return await asyncio.wait_for(scan(), timeout)
+
+    async def reply_to(self, rid: int | str | None, start: int = 0) -> Any:
+        """The reply carrying request id ``rid``."""
+        _, msg = await self.wait_for(
+            lambda m: isinstance(m, REPLY_TYPES) and m.id == rid, start=start
+        )
+        return msg
+
+    async def request(self, message: cm.Request) -> Any:
+        """Send a request and return its reply (``error`` included)."""
+        start = len(self.frames)
+        await self.send(message)
+        return await self.reply_to(message.id, start)
+
+    async def call(self, message: cm.Request) -> Any:
+        """Send a request; fail the test on an ``error`` reply."""
+        reply = await self.request(message)
+        assert not isinstance(reply, sm.Error), f"{message.type} refused: {reply}"
+        if isinstance(reply, sm.Seated):
+            self.table_id, self.code, self.seat = reply.table_id, reply.code, reply.seat
+            if reply.seat_token:
+                self.seat_token = reply.seat_token
+        return reply
+
+    async def error(self, message: cm.Request) -> sm.Error:
+        """Send a request that must be refused; return the error."""
+        reply = await self.request(message)
+        assert isinstance(reply, sm.Error), f"{message.type} was accepted: {reply}"
+        return reply
+
+    # -- views ---------------------------------------------------------------
+
+    @property
+    def view(self) -> SeatView:
+        """The latest snapshot's view."""
+        for f in reversed(self.frames):
+            if isinstance(f.msg, sm.Snapshot):
+                return f.msg.view
+        raise AssertionError(f"{self.name} has no snapshot yet")
+
+    @property
+    def seq(self) -> int:
+        """The latest snapshot's seq (0 before any)."""
+        for f in reversed(self.frames):
+            if isinstance(f.msg, sm.Snapshot):
+                return f.msg.seq
+        return 0
+
+    async def snapshot_where(
+        self, pred: Callable[[SeatView], bool], start: int = 0, timeout: float = TIMEOUT
+    ) -> SeatView:
+        """The first snapshot at index >= ``start`` whose view matches ``pred``."""
+        _, msg = await self.wait_for(
+            lambda m: isinstance(m, sm.Snapshot) and pred(m.view), start=start, timeout=timeout
+        )
+        return msg.view  # type: ignore[no-any-return]
+
+    # -- tables ----------------------------------------------------------------
+
+    async def create(
+        self,
+        seats: tuple[str, str, str] = ("open", "open", "open"),
+        rules: RulesModel = SHORT_RULES,
+        public: bool = False,
+        name: str = "",
+    ) -> sm.Seated:
+        """Create a table and sit as its host."""
+        reply = await self.call(
+            cm.CreateTable(
+                id=self.next_id(),
+                seats=seats,  # type: ignore[arg-type]
+                rules=rules,
+                public=public,
+                name=name,
+            )
+        )
+        assert isinstance(reply, sm.Seated)
+        return reply
+
+    async def join(self, code: str, seat: int | None = None) -> sm.Seated:
+        """Join a table by invite code."""
+        reply = await self.call(cm.JoinTable(id=self.next_id(), code=code, seat=seat))
+        assert isinstance(reply, sm.Seated)
+        return reply
+
+    async def start(self) -> None:
+        """Host: start the game."""
+        await self.call(cm.StartGame(id=self.next_id()))
+
+    async def records(self) -> tuple[str, ...]:
+        """The table's hand records."""
+        reply = await self.call(cm.GetRecords(id=self.next_id()))
+        assert isinstance(reply, sm.Records)
+        return reply.records
+
+
+# -- choosing moves ------------------------------------------------------------
+
+
+def needs_action(view: SeatView) -> bool:
+    """Whether the seat of ``view`` must act now (ready included)."""
+    me = view.seat
+    if me is None:
+        return False
+    if view.status == "between_hands":
+        return not view.seats[me].ready
+    if view.status != "playing":
+        return False
+    if view.phase == "pass":
+        return bool(view.legal) and not view.passed
+    if view.phase == "play":
+        return view.turn == me and bool(view.legal)
+    if view.phase == "moon_choice":
+        return view.moon_shooter == me
+    return False
+
+
+def choose(view: SeatView, rng: random.Random, rid: int | str) -> cm.Request:
+    """A legal request for what ``view`` asks of its seat."""
+    if view.status == "between_hands":
+        return cm.Ready(id=rid)
+    if view.phase == "pass":
+        cards = rng.sample(sorted(view.hand), view.rules.pass_count)
+        return cm.PassCards(id=rid, cards=tuple(cards))
+    if view.phase == "moon_choice":
+        return cm.MoonChoice(id=rid, choice="add")
+    return cm.PlayCard(id=rid, card=rng.choice(sorted(view.legal)))
+
+
+async def play_until(
+    client: WireClient,
+    rng: random.Random,
+    done: Callable[[SeatView], bool] = lambda v: v.status == "game_over",
+    on_action: Callable[[SeatView, cm.Request], None] | None = None,
+    timeout: float = 120.0,
+) -> SeatView:
+    """Play ``client``'s seat with legal random moves until ``done(view)``.
+
+    Acts on each new snapshot that asks something of the seat, at most once
+    per snapshot seq; returns the view that satisfied ``done``.
+    """
+
+    async def loop() -> SeatView:
+        index = 0
+        acted_at = -1
+        while True:
+            index, snap = await client.wait_for(
+                lambda m: isinstance(m, sm.Snapshot), start=index, timeout=timeout
+            )
+            index += 1
+            if any(isinstance(f.msg, sm.Snapshot) for f in client.frames[index:]):
+                continue  # a newer snapshot is already here: act on that one
+            view: SeatView = snap.view
+            if done(view):
+                return view
+            if needs_action(view) and view.seq != acted_at:
+                acted_at = view.seq
+                req = choose(view, rng, client.next_id())
+                if on_action is not None:
+                    on_action(view, req)
+                reply = await client.request(req)
+                assert not isinstance(reply, sm.Error), f"{req} refused: {reply}"
+
+    return await asyncio.wait_for(loop(), timeout)
