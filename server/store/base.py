@@ -102,8 +102,10 @@ class TableStore(Protocol):
         expected_version: int,
         state: bytes,
         events: list[bytes],
+        owner: str | None = None,
     ) -> tuple[int, int]:
-        """Atomically: if the stored version is ``expected_version``, write
+        """Atomically: if the stored version is ``expected_version`` (and,
+        when ``owner`` is given, that process holds the table's lease), write
         ``state`` at version ``expected_version + 1`` and append ``events``
         to the log, numbered after the last one. Returns ``(new_version,
         last_seq)``. Raises ``StoreConflict`` otherwise (nothing written)."""

@@ -104,8 +104,15 @@ class MemoryStore:
             return None
         return StoredTable(table_id, table.version, table.state, table.last_seq)
 
+    # ``owner`` is accepted for the interface's sake: a memory store lives in
+    # one process, which owns every table in it.
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: list[bytes]
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        owner: str | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set: write ``state`` and append ``events`` if the version
         is still ``expected_version``; ``StoreConflict`` otherwise (also for an

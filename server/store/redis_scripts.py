@@ -33,6 +33,7 @@ UNKNOWN_TABLE = -1
 VERSION_MOVED = -2
 ID_TAKEN = -3
 CODE_TAKEN = -4
+LEASE_LOST = -5
 
 # KEYS: hash, code key, tables set, events stream, records list, created counter
 # ARGV: table id, code, state, token
@@ -55,12 +56,15 @@ redis.call('SADD', KEYS[3], ARGV[1])
 return 1
 """
 
-# KEYS: hash, events stream
-# ARGV: expected version, state, token, max events, event bodies...
+# KEYS: hash, events stream, lease key
+# ARGV: expected version, state, token, max events, owner ("" = no lease), event bodies...
 # Returns {new_version, last_seq} or {status, stored_version}.
 COMMIT = """
 local cur = redis.call('HMGET', KEYS[1], 'version', 'last_seq', 'token')
 if not cur[1] then return {-1, 0} end
+-- Fencing (scale-out): a process that lost the table's lease must never
+-- write, even if it has not noticed yet (paused, slow).
+if ARGV[5] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[5] then return {-5, 0} end
 local version = tonumber(cur[1])
 local last = tonumber(cur[2])
 local expected = tonumber(ARGV[1])
@@ -72,7 +76,7 @@ if version ~= expected then
 end
 -- Events first: XADD is the only call here that could fail (it never does,
 -- ids only grow), and failing before HSET leaves the table as it was.
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   last = last + 1
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], last .. '-0', 'b', ARGV[i])
 end
@@ -81,7 +85,7 @@ redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version + 1,
 -- A table already set to expire may get its first events only now: the new
 -- stream must vanish with the table.
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 and #ARGV >= 5 then redis.call('PEXPIRE', KEYS[2], ttl) end
+if ttl > 0 and #ARGV >= 6 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return {version + 1, last}
 """
 

@@ -74,6 +74,7 @@ _REFUSALS = {
     lua.VERSION_MOVED: "table version moved on",
     lua.ID_TAKEN: "table id already taken",
     lua.CODE_TAKEN: "invite code already taken",
+    lua.LEASE_LOST: "this process no longer holds the table's lease",
 }
 
 
@@ -208,20 +209,41 @@ class RedisStore:
             raise _store_error(exc) from exc
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: list[bytes]
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        owner: str | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set in one script (see the module docstring);
-        ``StoreConflict`` if the version moved on or the table is unknown."""
+        ``StoreConflict`` if the version moved on, the table is unknown, or
+        ``owner`` is given and does not hold the table's lease."""
         return await self._commit_with_token(
-            table_id, expected_version, state, events, secrets.token_hex(16)
+            table_id, expected_version, state, events, secrets.token_hex(16), owner
         )
 
+    def lease_key(self, table_id: str) -> str:
+        """The key of a table's ownership lease (server.cluster)."""
+        return f"{self.prefix}lease:{table_id}"
+
+    @property
+    def redis(self) -> Redis:
+        """The connection pool (server.cluster shares it for leases)."""
+        return self._redis
+
     async def _commit_with_token(
-        self, table_id: str, expected_version: int, state: bytes, events: list[bytes], token: str
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        token: str,
+        owner: str | None = None,
     ) -> tuple[int, int]:
         """``commit`` with a given token: sent twice, it applies once."""
-        keys = [self._table_key(table_id), self._events_key(table_id)]
-        args: list[ScriptArg] = [expected_version, state, token, self.max_events]
+        keys = [self._table_key(table_id), self._events_key(table_id), self.lease_key(table_id)]
+        args: list[ScriptArg] = [expected_version, state, token, self.max_events, owner or ""]
         args.extend(events)
         first, second = await self._idempotent(lambda: self._commit_script(keys, args))
         if first < 0:

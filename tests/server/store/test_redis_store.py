@@ -192,3 +192,18 @@ async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Ha
     assert await store.events_since("t1", 0) == []
     assert await store.hand_records("t1") == []
     assert await store.commit("t1", 1, b"new2", [b"new-event"]) == (2, 1)
+
+
+async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    await raw.set(store.lease_key("t1"), "process-b")
+    # A stale owner (its lease taken by process-b) cannot write, even at the
+    # right version; nothing changes.
+    with pytest.raises(StoreConflict, match="lease"):
+        await store.commit("t1", 1, b"stale", [b"e"], owner="process-a")
+    loaded = await store.load_table("t1")
+    assert loaded is not None and (loaded.version, loaded.state, loaded.last_seq) == (1, b"s1", 0)
+    # The holder writes; without an owner (one process) there is no fence.
+    assert await store.commit("t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
+    assert await store.commit("t1", 2, b"s3", []) == (3, 1)
