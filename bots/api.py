@@ -29,9 +29,10 @@ from protocol.view import SeatView
 from .budget import Budget
 from .easy import easy_play
 from .knowledge import Knowledge, knowledge_of
-from .medium import medium_play
-from .moon import choose_moon
+from .medium import medium_play, moon_play
+from .moon import choose_moon, shooting
 from .passing import careful_pass, casual_pass
+from .passsearch import search_pass
 from .search import search_play
 
 Level = Literal["easy", "medium", "hard"]
@@ -157,11 +158,14 @@ class HardBot:
         self.hands_played = hands_played
 
     def choose_pass(self, k: Knowledge, rng: random.Random) -> list[int]:
-        """The careful player's pass."""
-        return careful_pass(k.hand, k.rules.pass_count)
+        """The sensible pass that plays out best (``bots.passsearch``)."""
+        return search_pass(k, rng, self.budget)
 
     def choose_play(self, k: Knowledge, rng: random.Random) -> int:
-        """The card best on average over sampled deals."""
+        """The card best on average over sampled deals; a hand that can win
+        every trick that matters plays for the moon instead."""
+        if shooting(k):
+            return moon_play(k)
         return search_play(k, rng, self.budget, self.hands_played)
 
     def choose_moon(self, k: Knowledge, rng: random.Random) -> str:

@@ -188,3 +188,9 @@ def swap_hidden(table: TableState, viewer: int, rng: random.Random) -> TableStat
     h.hands[a] ^= 1 << x | 1 << y
     h.hands[b] ^= 1 << x | 1 << y
     return other
+
+
+def hand_of(table: TableState) -> Hand:
+    """The table's current hand."""
+    assert table.game is not None and table.game.hand is not None
+    return table.game.hand

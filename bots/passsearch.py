@@ -1,0 +1,123 @@
+"""Hard's pass: the careful player's candidates, judged by playing them out.
+
+The cards to pass are chosen blind, before anything is played, so the only
+knowledge is our hand. ``search_pass`` builds a short list of sensible passes
+(every 3-card set of our most dangerous cards, the careful pass and the
+suit-voiding passes), then imagines deals of the other 39 cards. In each
+deal the other seats pass like a careful player would (``careful_pass``),
+every candidate is applied to the same deal and the hand is played out with
+the heuristic rollout. Candidates are whittled down by successive halving:
+all are tried on a few deals, the better ones on more.
+
+A hand strong enough for the moon keeps the careful player's moon pass.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from itertools import combinations
+
+from engine.cards import cards_of
+
+from .bits import MINOR_SUITS, SUIT_MASKS
+from .budget import Budget
+from .knowledge import Knowledge
+from .moon import moon_hand
+from .passing import card_dangers, careful_pass
+from .rollout import heuristic_playout
+from .sampler import DealSampler
+
+POOL = 7
+"""Passes are drawn from this many of our most dangerous cards."""
+
+STAGES = ((0.10, 12), (0.25, 4), (0.65, 1))
+"""Successive halving: (share of the deals, candidates kept after it)."""
+
+PASS_DEALS_PER_WORLD = 1.0
+"""Deals played per candidate at full strength, per ``budget.worlds``."""
+
+OFFSETS = {"left": 1, "across": 2, "right": 3}
+
+
+def candidate_passes(hand: int, count: int) -> list[int]:
+    """Sensible passes of ``count`` cards from ``hand`` (bitmasks, no repeats)."""
+    danger = card_dangers(hand)
+    ranked = sorted(danger, key=lambda c: (-danger[c], c))
+    out: list[int] = []
+    seen: set[int] = set()
+
+    def add(cards: list[int] | tuple[int, ...]) -> None:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if m not in seen and m.bit_count() == count:
+            seen.add(m)
+            out.append(m)
+
+    add(careful_pass(hand, count))
+    for combo in combinations(ranked[: max(POOL, count)], count):
+        add(combo)
+    for suit in MINOR_SUITS:
+        suit_cards = cards_of(hand & SUIT_MASKS[suit])
+        if 0 < len(suit_cards) <= count:
+            rest = [c for c in ranked if c not in suit_cards]
+            add(suit_cards + rest[: count - len(suit_cards)])
+    return out
+
+
+def search_pass(
+    k: Knowledge,
+    rng: random.Random,
+    budget: Budget,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[int]:
+    """The pass with the lowest average points over imagined deals."""
+    count = k.rules.pass_count
+    if moon_hand(k.hand) or k.pass_direction not in OFFSETS or k.players != 4:
+        return careful_pass(k.hand, count)
+    cands = candidate_passes(k.hand, count)
+    if len(cands) == 1:
+        return cards_of(cands[0])
+    offset = OFFSETS[k.pass_direction]
+    n = k.players
+    me = k.seat
+    rb = k.rules
+    sampler = DealSampler(k)
+    total = max(1, int(budget.worlds * PASS_DEALS_PER_WORLD))
+    deadline = clock() + budget.max_seconds if budget.max_seconds else None
+    sums = {m: 0.0 for m in cands}
+    alive = list(cands)
+    rnd = rng.random
+    first_lead_bit = 1 << rb.first_lead
+    for share, keep in STAGES:
+        deals = max(1, int(total * share))
+        for _ in range(deals):
+            hands = sampler.sample(rng)
+            # The others pass like careful players; their passes do not
+            # depend on ours (passing is blind).
+            passes = [0] * n
+            for s in range(n):
+                if s != me:
+                    for c in careful_pass(hands[s], count):
+                        passes[s] |= 1 << c
+            base = [hands[s] & ~passes[s] for s in range(n)]
+            for s in range(n):
+                if s != me:
+                    base[(s + offset) % n] |= passes[s]
+            to = (me + offset) % n
+            for m in alive:
+                hs = base[:]
+                hs[me] = hs[me] & ~m
+                hs[to] |= m
+                leader = next(s for s in range(n) if hs[s] & first_lead_bit)
+                tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
+                sums[m] -= rb.hand_points(tk)[me]
+            if deadline is not None and clock() > deadline:
+                break
+        alive.sort(key=lambda m: (-sums[m], m))
+        alive = alive[:keep]
+        if len(alive) == 1 or (deadline is not None and clock() > deadline):
+            break
+    return cards_of(alive[0])

@@ -1,0 +1,104 @@
+"""Medium's habits (seed 000, "Поради") on constructed positions."""
+
+from __future__ import annotations
+
+import random
+
+from bots.api import decide
+from bots.passing import careful_pass
+from engine.hand import Hand
+from engine.rules import Rules
+
+from .support import deal_from, hand_of, mask, scripted, table_of, view_of
+
+
+def medium(table, seat: int) -> str:  # type: ignore[no-untyped-def]
+    d = decide(view_of(table, seat), "medium", random.Random(0))
+    assert d.card is not None
+    return d.card
+
+
+def test_passes_the_queen_with_high_spades_when_short() -> None:
+    hand = mask("QS AS 3S 2C 5C 8D 9D 4H 6H 7H 2D 3D 4D")
+    assert mask_of_pass(hand) & mask("QS AS") == mask("QS AS")
+
+
+def mask_of_pass(hand: int) -> int:
+    m = 0
+    for c in careful_pass(hand, 3):
+        m |= 1 << c
+    return m
+
+
+def test_keeps_a_protected_queen_and_passes_high_hearts() -> None:
+    hand = mask("QS 2S 3S 4S 5S AH KH QH 2C 3C 2D 3D 4D")
+    passed = mask_of_pass(hand)
+    assert not passed & mask("QS")
+    assert passed == mask("AH KH QH")
+
+
+def test_voids_a_short_suit_when_passing() -> None:
+    hand = mask("KC 9C 2S 3S 4S 5S 2H 3H 4H 5D 6D 7D 8D")
+    assert mask_of_pass(hand) & mask("KC 9C") == mask("KC 9C")
+
+
+def test_pass_decision_through_the_view() -> None:
+    rules = Rules()
+    seats = ["QS AS KS 2C 5C 8D 9D 4H 6H 7H 2D 3D 4D", "", "", ""]
+    hand = Hand(rules, 1, deal_from(seats, rules))
+    d = decide(view_of(table_of(hand), 0), "medium", random.Random(0))
+    assert d.kind == "pass" and set(d.cards) == {"QS", "KS", "AS"}
+
+
+def test_ducks_with_the_highest_card_that_loses() -> None:
+    # Seat 3 leads 9D after winning the first trick; Medium (seat 0) holds
+    # 2D 8D TD KD and keeps its 2D for later: it plays 8D.
+    seats = ["2C 2D 8D TD KD", "3C", "4C", "AC 9D"]
+    table = scripted(seats, "2C 3C 4C AC 9D")
+    assert medium(table, 0) == "8D"
+
+
+def test_dumps_the_queen_when_void() -> None:
+    seats = ["AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", "2C AD", "3C", "QS 4C"]
+    table = scripted(seats, "2C 3C 4C AC 2D AD")
+    hand = hand_of(table)
+    hand.play(2, min(hand.legal_cards()))
+    assert medium(table, 3) == "QS"
+
+
+def test_leads_low_spades_to_smoke_out_the_queen() -> None:
+    seats = ["AC 2S 3S 4S 9H 8D 5C 6C 7C 2D 3D 4D 5D", "2C", "3C", "4C"]
+    table = scripted(seats, "2C 3C 4C AC")
+    assert medium(table, 0) == "2S"
+
+
+def test_stops_a_moon() -> None:
+    # Seat 1 has taken every point so far (Q♠ and a heart) and leads K♥;
+    # Medium (seat 0, last to play) takes it with A♥ instead of ducking.
+    seats = [
+        "2C AH 3H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+        "AC KC QC JC TC 9C 8C AS KS QS KH QH JH",
+        "3C 4C 5C 6C 7C 2S 3S 4S 5S 6S 2H 4H 5H",
+        "QD KD AD 7S 8S 9S TS JS 6H 7H 8H 9H TH",
+    ]
+    plays = "2C AC 3C QD AS 2S 7S 2D KS 3S 8S 3D QS 4S 9S 4D KC 4C 6H 5D KH 2H 7H"
+    table = scripted(seats, plays)
+    hand = hand_of(table)
+    assert hand.points_taken() == [0, 14, 0, 0]
+    assert medium(table, 0) == "AH"
+
+
+def test_ducks_a_heart_trick_without_a_moon_threat() -> None:
+    # The same trick when the leader has only two points (no moon threat
+    # yet): Medium ducks with 3♥.
+    seats = [
+        "2C AH 3H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+        "AC KC QC JC TC 9C 8C AS KS QS KH QH JH",
+        "3C 4C 5C 6C 7C 2S 3S 4S 5S 6S 2H 4H 5H",
+        "QD KD AD 7S 8S 9S TS JS 6H 7H 8H 9H TH",
+    ]
+    plays = "2C AC 3C QD AS 2S 7S 2D KS 3S 8S 3D KC 4C 6H 4D QC 5C 7H 5D KH 2H 8H"
+    table = scripted(seats, plays)
+    hand = hand_of(table)
+    assert hand.points_taken() == [0, 2, 0, 0]
+    assert medium(table, 0) == "3H"
