@@ -111,7 +111,10 @@ class ClientSession:
         max_backoff: float = 5.0,
         give_up_after: float = 120.0,
     ) -> None:
-        self.url = url
+        # Several servers may be given, comma-separated (processes sharing one
+        # Redis): a reconnect tries the next one when the current one is down.
+        self.urls = [u.strip() for u in url.split(",") if u.strip()]
+        self.url = self.urls[0]
         self.name = name
         self.session_file = session_file
         self.saved = SavedSession.load(session_file)
@@ -164,7 +167,11 @@ class ClientSession:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
         for pending in self._pending.values():
-            if not pending.future.done():
+            if pending.future.done():
+                continue
+            if isinstance(pending.message, cm.Resume):
+                pending.future.cancel()  # nobody awaits a resume's reply
+            else:
                 pending.future.set_exception(SessionClosed("the session was closed"))
         self._events.put_nowait(None)
 
@@ -288,6 +295,7 @@ class ClientSession:
                 self._events.put_nowait(_Reconnected())
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
+                self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
                 if waited > self.give_up_after:
                     self._closed = True
                     return

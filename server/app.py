@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from websockets.asyncio.server import Server, ServerConnection, serve
 
 from .bot_runner import BotRunner
+from .cluster import Cluster
 from .config import ServerConfig
 from .connection import Connection
 from .http import HttpRoutes
 from .lobby import Lobby
-from .store import open_store
+from .store import RedisStore, open_store
 from .store.base import TableStore
 
 log = logging.getLogger("hearts.server")
@@ -31,6 +32,7 @@ class RunningServer:
     ws_server: Server
     host: str
     port: int
+    cluster: Cluster | None = None
 
     @property
     def url(self) -> str:
@@ -42,6 +44,8 @@ class RunningServer:
         self.ws_server.close()
         await self.ws_server.wait_closed()
         await self.lobby.close()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.store.close()
         self.bots.close()
 
@@ -50,10 +54,18 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     """Start serving; port 0 picks a free port (see ``RunningServer.port``)."""
     store = open_store(config.redis_url)
     bots = bots or BotRunner(config.bot_workers, config.bot_budget_ms)
-    lobby = Lobby(store, bots, config)
+    cluster: Cluster | None = None
+    if isinstance(store, RedisStore):
+        # With Redis, tables are leased so several processes can share it.
+        cluster = Cluster(store.redis, store.prefix, config.lease_ms)
+    lobby = Lobby(store, bots, config, cluster)
+    if cluster is not None:
+        cluster.on_lost = lobby.lost
+        await cluster.start(lobby.on_bus)
     resumed = await lobby.resume_all()
     if resumed:
         log.info("resumed %d tables from the store", resumed)
+    lobby.start_watchdog()
 
     async def ready() -> bool:
         try:
@@ -75,7 +87,7 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     )
     sock = next(iter(ws_server.sockets))
     host, port = sock.getsockname()[:2]
-    return RunningServer(config, store, bots, lobby, ws_server, host, port)
+    return RunningServer(config, store, bots, lobby, ws_server, host, port, cluster)
 
 
 async def serve_forever(config: ServerConfig) -> None:

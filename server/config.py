@@ -30,6 +30,8 @@ class ServerConfig:
     bot_workers: int | None = None  # None: one per core
     bot_budget_ms: int = 900
     # Storage
+    store_patience: float = 15.0  # seconds a commit keeps retrying an unreachable store
+    lease_ms: int = 4000  # scale-out: a table's lease lifetime (renewed every third)
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600
     server_name: str = "hearts"

@@ -28,7 +28,8 @@ from protocol.errors import BadVersion, ProtocolError
 
 from .config import ServerConfig
 from .errors import HelloRequired, LimitError, NotAllowed
-from .lobby import Lobby
+from .lobby import Lobby, TableHandle
+from .remote import OwnerGone
 from .store.base import StoreError
 from .table_actor import Job, TableActor
 
@@ -69,7 +70,8 @@ class Connection:
         self.config = config
         self.name = ""
         self.player_id = ""
-        self.actor: TableActor | None = None
+        self.conn_id = secrets.token_hex(8)
+        self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._said_hello = False
         self._queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=config.send_queue)
@@ -88,20 +90,36 @@ class Connection:
         try:
             self._queue.put_nowait(encode(message))
         except asyncio.QueueFull:
-            self._closing = True
             log.info("closing a slow client (%s)", self.name or "?")
-            self._closer = asyncio.create_task(self.ws.close(1008, "too slow: send queue full"))
+            self.close(1008, "too slow: send queue full")
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an already encoded frame (forwarded by the table's owner)."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.close(1008, "too slow: send queue full")
 
     def attached(self, actor: TableActor, seat: int | None) -> None:
         """The table attached us at ``seat``."""
         self.actor = actor
         self.seat = seat
 
+    def close(self, code: int = 1012, reason: str = "the table moved; resume") -> None:
+        """Close the socket soon; the client reconnects and resumes."""
+        if self._closing:
+            return
+        self._closing = True
+        self._closer = asyncio.create_task(self.ws.close(code, reason))
+
     # -- the loops -------------------------------------------------------------
 
     async def run(self) -> None:
         """Serve the connection until it closes."""
         writer = asyncio.create_task(self._write())
+        self.lobby.register_client(self.conn_id, self)
         try:
             async for frame in self.ws:
                 await self._handle(frame)
@@ -110,6 +128,7 @@ class Connection:
         finally:
             writer.cancel()
             await asyncio.gather(writer, return_exceptions=True)
+            self.lobby.unregister_client(self.conn_id)
             if self.actor is not None:
                 self.actor.post(Job("detach", conn=self))
 
@@ -144,6 +163,10 @@ class Connection:
             await self._route(msg)
         except ClientError as exc:
             self.send(sm.Error(id=msg.id, code=exc.code, message=exc.message))
+        except OwnerGone:
+            # The table's process died: the client resumes and the table is
+            # taken over by whichever process it reaches.
+            self.close()
         except StoreError as exc:
             log.warning("store error: %s", exc)
             self.send(
@@ -233,7 +256,7 @@ class Connection:
             )
         )
 
-    async def _switch_to(self, actor: TableActor) -> None:
+    async def _switch_to(self, actor: TableHandle) -> None:
         if self.actor is not None and self.actor is not actor:
             await self._leave_table()
 

@@ -1,5 +1,12 @@
 """The lobby: creating tables, finding them by invite code or id, listing
-public ones, and keeping one actor per running table in this process."""
+public ones, and keeping one actor per table this process runs.
+
+With a ``Cluster`` (several processes on one Redis, see server.cluster) a
+table is run here only while this process holds its lease; a table owned
+elsewhere is reached through a ``RemoteTable``, and the lobby answers the
+bus: jobs for tables it owns, frames for clients it holds. A watchdog takes
+over tables whose owner died and moves clients off tables that moved.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +18,18 @@ import secrets
 from engine.rules import RulesError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.codec import decode_client
 
 from .bot_runner import BotRunner
+from .cluster import Cluster
 from .config import ServerConfig
 from .errors import BadRules, NotFound
-from .store.base import StoreConflict, TableStore
+from .remote import RemoteTable, RemoteWatcher
+from .store.base import StoreConflict, StoreError, TableStore
 from .table_actor import Job, TableActor, Watcher
 from .table_state import BOT_NAMES, Seat, TableState, hash_token
+
+TableHandle = TableActor | RemoteTable
 
 log = logging.getLogger("hearts.lobby")
 
@@ -40,12 +52,26 @@ def normalize_code(text: str) -> str:
 class Lobby:
     """Tables of this process. One ``TableActor`` per table at a time."""
 
-    def __init__(self, store: TableStore, bots: BotRunner, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        bots: BotRunner,
+        config: ServerConfig,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.store = store
         self.bots = bots
         self.config = config
+        self.cluster = cluster
         self._actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()
+        # Scale-out bookkeeping: our clients by id (for frames from owners),
+        # other processes' clients attached here, calls awaiting "done".
+        self._clients: dict[str, Watcher] = {}
+        self._remote_watchers: dict[tuple[str, str], RemoteWatcher] = {}
+        self._calls: dict[str, asyncio.Future[None]] = {}
+        self._remotes: dict[str, RemoteTable] = {}
+        self._watchdog: asyncio.Task[None] | None = None
 
     @property
     def actors(self) -> dict[str, TableActor]:
@@ -91,6 +117,8 @@ class Lobby:
         else:
             raise StoreConflict("could not find a free invite code")
         await self.store.expire_table(state.table_id, self.config.table_ttl)
+        if self.cluster is not None:
+            await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
         await actor.call(
             Job("attach", conn=conn, message=msg, extra={"mode": "host", "token": token})
@@ -99,13 +127,17 @@ class Lobby:
         return actor
 
     def _start(self, state: TableState, version: int, loaded: bool = True) -> TableActor:
-        actor = TableActor(state, version, self.store, self.bots, self.config, lobby=self)
+        owner = self.cluster.process_id if self.cluster is not None else None
+        actor = TableActor(
+            state, version, self.store, self.bots, self.config, lobby=self, owner=owner
+        )
         self._actors[state.table_id] = actor
         actor.start(loaded)
         return actor
 
-    async def actor_for_id(self, table_id: str) -> TableActor:
-        """The running actor of a table, loading it from the store if needed."""
+    async def actor_for_id(self, table_id: str) -> TableHandle:
+        """The table's actor here, or a handle to its owner elsewhere; a table
+        nobody runs is loaded from the store (and its lease taken)."""
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
@@ -113,12 +145,25 @@ class Lobby:
             actor = self._actors.get(table_id)
             if actor is not None:
                 return actor
+            if self.cluster is not None and not await self.cluster.acquire(table_id):
+                owner = await self.cluster.owner(table_id)
+                if owner is not None and owner != self.cluster.process_id:
+                    remote = self._remotes.get(table_id)
+                    if remote is None or remote.owner != owner:
+                        remote = RemoteTable(table_id, owner, self.cluster, self._calls)
+                        self._remotes[table_id] = remote
+                    return remote
+                if not await self.cluster.acquire(table_id):
+                    raise StoreConflict("the table is changing hands; try again")
             stored = await self.store.load_table(table_id)
             if stored is None:
+                if self.cluster is not None:
+                    await self.cluster.release(table_id)
                 raise NotFound("there is no such table (it may have finished long ago)")
+            self._remotes.pop(table_id, None)
             return self._start(TableState.from_bytes(stored.state), stored.version)
 
-    async def actor_for_code(self, code: str) -> TableActor:
+    async def actor_for_code(self, code: str) -> TableHandle:
         """The table an invite code names."""
         table_id = await self.store.table_id_for_code(normalize_code(code))
         if table_id is None:
@@ -157,20 +202,160 @@ class Lobby:
         )
 
     async def resume_all(self) -> int:
-        """After a restart: start an actor for every stored table in play."""
+        """Start an actor for every stored table in play that nobody runs
+        (after a restart, or an owner's death)."""
         count = 0
         for table_id in await self.store.table_ids():
+            if table_id in self._actors:
+                continue
+            if self.cluster is not None and await self.cluster.owner(table_id) is not None:
+                continue  # alive elsewhere
             stored = await self.store.load_table(table_id)
-            if stored is None or table_id in self._actors:
+            if stored is None:
                 continue
             state = TableState.from_bytes(stored.state)
-            if state.status in ("playing", "between_hands"):
-                self._start(state, stored.version)
+            if state.status not in ("playing", "between_hands"):
+                continue
+            async with self._lock:
+                if table_id in self._actors:
+                    continue
+                if self.cluster is not None and not await self.cluster.acquire(table_id):
+                    continue
+                # Load again under the lease: the old owner may have written since.
+                stored = await self.store.load_table(table_id)
+                if stored is None:
+                    continue
+                self._remotes.pop(table_id, None)
+                self._start(TableState.from_bytes(stored.state), stored.version)
                 count += 1
         return count
 
+    # -- scale-out -------------------------------------------------------------
+
+    def register_client(self, conn_id: str, conn: Watcher) -> None:
+        """A client of this process (frames from owners find it by id)."""
+        self._clients[conn_id] = conn
+
+    def unregister_client(self, conn_id: str) -> None:
+        """The client is gone."""
+        self._clients.pop(conn_id, None)
+
+    def start_watchdog(self) -> None:
+        """Take over orphaned tables and move clients off tables that moved."""
+        if self.cluster is not None:
+            self._watchdog = asyncio.create_task(self._watch_forever())
+
+    async def _watch_forever(self) -> None:
+        assert self.cluster is not None  # started only with a cluster
+        while True:
+            await asyncio.sleep(self.cluster.lease_ms / 2000)  # twice per lease lifetime
+            try:
+                taken = await self.resume_all()
+                if taken:
+                    log.info("took over %d tables", taken)
+                for table_id, remote in list(self._remotes.items()):
+                    owner = await self.cluster.owner(table_id)
+                    if owner != remote.owner:
+                        del self._remotes[table_id]
+                        self._drop_clients_of(remote)
+            except StoreError as exc:
+                log.warning("watchdog: store unavailable: %s", exc)
+            except Exception:  # the watchdog must survive anything
+                log.exception("watchdog failed")
+
+    def _drop_clients_of(self, remote: RemoteTable) -> None:
+        for conn in list(self._clients.values()):
+            if getattr(conn, "actor", None) is remote:
+                conn.close()
+
+    async def commit_refused(self, actor: TableActor) -> None:
+        """The store refused a commit: we lost the lease, or the version moved."""
+        if (
+            self.cluster is not None
+            and await self.cluster.owner(actor.table_id) != self.cluster.process_id
+        ):
+            await self.lost(actor.table_id)
+            return
+        stored = await self.store.load_table(actor.table_id)
+        if stored is not None:
+            actor.state = TableState.from_bytes(stored.state)
+            actor.version = stored.version
+
+    async def lost(self, table_id: str) -> None:
+        """Another process owns the table now: stop ours, move its clients."""
+        actor = self._actors.pop(table_id, None)
+        if self.cluster is not None:
+            self.cluster.owned.discard(table_id)
+        if actor is not None:
+            actor.drop_watchers()
+            await actor.stop()
+
+    async def on_bus(self, payload: dict[str, object]) -> None:
+        """A message from another process (server.cluster)."""
+        op = payload.get("op")
+        if op == "job":
+            self._bus_job(payload)
+        elif op == "frame":
+            conn = self._clients.get(str(payload["conn"]))
+            if conn is not None:
+                conn.send_frame(payload["frame"])  # type: ignore[attr-defined]
+        elif op == "attached":
+            conn = self._clients.get(str(payload["conn"]))
+            remote = self._remotes.get(str(payload["table"]))
+            if conn is not None and remote is not None:
+                conn.actor = remote  # type: ignore[attr-defined]
+                conn.seat = payload["seat"]  # type: ignore[attr-defined]
+        elif op == "close":
+            conn = self._clients.get(str(payload["conn"]))
+            if conn is not None:
+                conn.close()
+        elif op == "done":
+            future = self._calls.get(str(payload["call"]))
+            if future is not None and not future.done():
+                future.set_result(None)
+
+    def _bus_job(self, payload: dict[str, object]) -> None:
+        assert self.cluster is not None  # the bus exists only with a cluster
+        sender, conn_id = str(payload["from"]), str(payload["conn"])
+        actor = self._actors.get(str(payload["table"]))
+        if actor is None:
+            # Not ours (any more): the sender's client must resume elsewhere.
+            self.cluster.publish(sender, {"op": "close", "conn": conn_id})
+            return
+        key = (sender, conn_id)
+        watcher = self._remote_watchers.get(key)
+        if watcher is None:
+            watcher = RemoteWatcher(
+                sender, conn_id, str(payload["name"]), str(payload["player_id"]), self.cluster
+            )
+            self._remote_watchers[key] = watcher
+        raw = payload.get("message")
+        message = decode_client(raw) if isinstance(raw, bytes) else None
+        extra = payload.get("extra")
+        job = Job(
+            str(payload["kind"]),
+            conn=watcher,
+            message=message,
+            extra=dict(extra) if isinstance(extra, dict) else {},
+        )
+        if job.kind == "detach":
+            self._remote_watchers.pop(key, None)
+        call = payload.get("call")
+        job.done = asyncio.get_running_loop().create_future()
+        actor.post(job)  # in order with everything else the actor does
+        if call is not None:
+            cluster = self.cluster
+
+            def answer(_: asyncio.Future[None]) -> None:
+                cluster.publish(sender, {"op": "done", "call": call})
+
+            job.done.add_done_callback(answer)
+
     async def close(self) -> None:
-        """Stop every actor."""
+        """Stop every actor (and hand their leases back)."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            await asyncio.gather(self._watchdog, return_exceptions=True)
         for actor in list(self._actors.values()):
             await actor.stop()
         self._actors.clear()

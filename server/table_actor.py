@@ -59,6 +59,9 @@ class Watcher(Protocol):
     def attached(self, actor: TableActor, seat: int | None) -> None:
         """The actor attached this connection at ``seat``."""
 
+    def close(self) -> None:
+        """Drop the client (it resumes, possibly with another process)."""
+
 
 @dataclass
 class Job:
@@ -83,6 +86,7 @@ class TableActor:
         bots: BotRunner,
         config: ServerConfig,
         lobby: Lobby | None = None,
+        owner: str | None = None,
     ) -> None:
         self.state = state
         self.version = version
@@ -96,6 +100,9 @@ class TableActor:
         self._tasks: set[asyncio.Task[None]] = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._lobby = lobby
+        # The process id under whose lease commits are fenced (scale-out);
+        # None for a single process.
+        self.owner = owner
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -158,12 +165,19 @@ class TableActor:
         if events:
             try:
                 await self._commit(events)
+            except StoreConflict as exc:
+                log.warning("table %s: commit refused: %s", self.table_id, exc)
+                self._rollback()
+                self._reply_error(job, exc.code, "the table could not be saved; try again")
+                if self._lobby is not None and self.owner is not None:
+                    await self._lobby.commit_refused(self)
+                else:
+                    await self._reload()
+                return
             except StoreError as exc:
                 log.warning("table %s: commit failed: %s", self.table_id, exc)
                 self._rollback()
                 self._reply_error(job, exc.code, "the table could not be saved; try again")
-                if isinstance(exc, StoreConflict):
-                    await self._reload()
                 return
         if reply is not None and job.conn is not None:
             job.conn.send(reply)
@@ -183,7 +197,24 @@ class TableActor:
             e["seq"] = self.state.seq
         blob = self.state.to_bytes()
         bodies = [json.dumps(e, separators=(",", ":")).encode() for e in events]
-        self.version, _ = await self.store.commit(self.table_id, self.version, blob, bodies)
+        # While the store is unreachable (a Redis restart), keep trying for a
+        # while: players see a pause, not an error. A refusal (StoreConflict)
+        # is final at once.
+        delay, waited = 0.05, 0.0
+        while True:
+            try:
+                self.version, _ = await self.store.commit(
+                    self.table_id, self.version, blob, bodies, owner=self.owner
+                )
+                break
+            except StoreConflict:
+                raise
+            except StoreError:
+                if waited >= self.config.store_patience:
+                    raise
+                await asyncio.sleep(delay)  # backoff while the store comes back
+                waited += delay
+                delay = min(delay * 2, 1.0)
         self._blob = blob
 
     def _rollback(self) -> None:
@@ -479,3 +510,9 @@ class TableActor:
     def watchers(self) -> int:
         """How many connections are attached."""
         return len(self._watchers)
+
+    def drop_watchers(self) -> None:
+        """Close every attached client (the table moved to another process)."""
+        for conn in list(self._watchers):
+            conn.close()
+        self._watchers.clear()

@@ -1,0 +1,192 @@
+"""Scale-out over one Redis: table leases and a bus between server processes.
+
+Several ``hearts serve --redis URL`` processes share one Redis (DESIGN.md
+property 8). Any process accepts any client; a table is run by one process at
+a time, its **owner**:
+
+* **Lease.** The owner holds ``<prefix>lease:<table_id>`` = its process id,
+  set with ``SET NX PX`` and renewed every third of its lifetime by a Lua
+  compare-and-expire. A process that misses a renewal (crashed, paused,
+  partitioned) loses the table when the lease expires; another process takes
+  it and reloads the table from the store.
+* **Fencing.** Every commit names its owner and the store's commit script
+  refuses it unless the lease still names that owner (server.store), so a
+  stale owner that wakes up after a pause can never write over the new one.
+* **Forwarding.** A process that does not own a table forwards its clients'
+  jobs to the owner over Redis pub/sub (channel ``<prefix>proc:<id>``, one
+  per process); the owner runs them and publishes the (already redacted)
+  frames back to the client's process, which puts them in that client's send
+  queue. Messages to one process go through one queue and one publisher task,
+  so they keep their order.
+
+Pub/sub is the mechanism because it is in Redis already, costs no polling,
+and what it may lose is what a dead process would lose anyway: a process that
+misses frames gets its clients back through their ordinary resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgpack
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("hearts.cluster")
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Cluster:
+    """This process's membership: its id, its leases, its bus."""
+
+    def __init__(self, redis: Redis, prefix: str = "hearts:", lease_ms: int = 4000) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.lease_ms = lease_ms
+        self.process_id = secrets.token_hex(6)
+        self.owned: set[str] = set()
+        self.on_lost: Callable[[str], Awaitable[None]] | None = None
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+        self._handler: Handler | None = None
+        self._outboxes: dict[str, asyncio.Queue[bytes]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._stopping = False
+
+    def lease_key(self, table_id: str) -> str:
+        """The Redis key of a table's lease (the store's commit checks it)."""
+        return f"{self.prefix}lease:{table_id}"
+
+    def channel(self, process_id: str) -> str:
+        """The pub/sub channel a process listens on."""
+        return f"{self.prefix}proc:{process_id}"
+
+    # -- leases ------------------------------------------------------------------
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it (or we already do)."""
+        key = self.lease_key(table_id)
+        got = await self.redis.set(key, self.process_id, nx=True, px=self.lease_ms)
+        if not got:
+            got = await self.owner(table_id) == self.process_id
+        if got:
+            self.owned.add(table_id)
+        return bool(got)
+
+    async def owner(self, table_id: str) -> str | None:
+        """The process holding the table's lease, if any."""
+        value = await self.redis.get(self.lease_key(table_id))
+        if isinstance(value, bytes):
+            return value.decode()
+        return value or None
+
+    async def release(self, table_id: str) -> None:
+        """Give the lease back (a clean shutdown hands tables over at once)."""
+        self.owned.discard(table_id)
+        with contextlib.suppress(RedisError):
+            await self._release(keys=[self.lease_key(table_id)], args=[self.process_id])
+
+    async def _renew_forever(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(self.lease_ms / 3000)  # a third of the lease: two chances to renew
+            for table_id in list(self.owned):
+                try:
+                    kept = await self._renew(
+                        keys=[self.lease_key(table_id)], args=[self.process_id, self.lease_ms]
+                    )
+                except RedisError as exc:
+                    log.warning("lease renewal failed for %s: %s", table_id, exc)
+                    continue  # Redis may be back before the lease expires
+                if not kept:
+                    log.warning("lost the lease of table %s", table_id)
+                    self.owned.discard(table_id)
+                    if self.on_lost is not None:
+                        await self.on_lost(table_id)
+
+    # -- the bus -------------------------------------------------------------------
+
+    async def start(self, handler: Handler) -> None:
+        """Listen on this process's channel and keep leases alive."""
+        self._handler = handler
+        ready = asyncio.get_running_loop().create_future()
+        self._spawn(self._listen_forever(ready))
+        self._spawn(self._renew_forever())
+        await ready
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _listen_forever(self, ready: asyncio.Future[None]) -> None:
+        delay = 0.1
+        while not self._stopping:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel(self.process_id))
+                if not ready.done():
+                    ready.set_result(None)
+                delay = 0.1
+                async for item in pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    try:
+                        payload = msgpack.unpackb(item["data"], raw=False)
+                        if self._handler is not None:
+                            await self._handler(payload)
+                    except Exception:  # one bad message must not stop the bus
+                        log.exception("bus message failed")
+            except (RedisError, OSError) as exc:
+                log.warning("bus connection lost (%s); reconnecting", exc)
+                await asyncio.sleep(delay)  # back off while Redis restarts
+                delay = min(delay * 2, 2.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def publish(self, process_id: str, payload: dict[str, Any]) -> None:
+        """Queue a message for another process (order kept per destination)."""
+        queue = self._outboxes.get(process_id)
+        if queue is None:
+            queue = asyncio.Queue()
+            self._outboxes[process_id] = queue
+            self._spawn(self._drain(process_id, queue))
+        queue.put_nowait(msgpack.packb(payload, use_bin_type=True))
+
+    async def _drain(self, process_id: str, queue: asyncio.Queue[bytes]) -> None:
+        channel = self.channel(process_id)
+        while not self._stopping:
+            data = await queue.get()
+            for attempt in range(5):
+                try:
+                    await self.redis.publish(channel, data)
+                    break
+                except RedisError:
+                    await asyncio.sleep(0.1 * 2**attempt)  # Redis restarting: retry briefly
+
+    async def stop(self) -> None:
+        """Release every lease and stop the bus."""
+        self._stopping = True
+        for table_id in list(self.owned):
+            await self.release(table_id)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

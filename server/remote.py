@@ -1,0 +1,106 @@
+"""The two ends of forwarding a table between processes (see server.cluster).
+
+* ``RemoteTable`` stands in for a ``TableActor`` in a process that does not
+  own the table: ``call``/``post`` send the job to the owner over the bus.
+* ``RemoteWatcher`` stands in for a client connection in the owner: what the
+  actor sends it goes back over the bus to the process holding the socket.
+
+Frames are redacted by the owner's actor before they travel, so a forwarding
+process handles bytes it could not read any better than the client itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from engine.errors import ServerFault
+from protocol.codec import encode
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+    from .table_actor import Job, TableActor
+
+
+class OwnerGone(ServerFault):
+    """The process that owned the table stopped answering."""
+
+    code = "owner_gone"
+
+
+class RemoteTable:
+    """A table owned by another process, reached over the bus."""
+
+    def __init__(
+        self, table_id: str, owner: str, cluster: Cluster, calls: dict[str, asyncio.Future[None]]
+    ) -> None:
+        self.table_id = table_id
+        self.owner = owner
+        self._cluster = cluster
+        self._calls = calls
+
+    def _payload(self, job: Job, call_id: str | None) -> dict[str, Any]:
+        conn = job.conn
+        return {
+            "op": "job",
+            "table": self.table_id,
+            "from": self._cluster.process_id,
+            "conn": getattr(conn, "conn_id", ""),
+            "name": getattr(conn, "name", ""),
+            "player_id": getattr(conn, "player_id", ""),
+            "kind": job.kind,
+            "message": encode(job.message) if job.message is not None else None,
+            "extra": {k: v for k, v in job.extra.items() if k != "token"},
+            "call": call_id,
+        }
+
+    def post(self, job: Job) -> None:
+        """Send a job without waiting for it."""
+        self._cluster.publish(self.owner, self._payload(job, None))
+
+    async def call(self, job: Job) -> None:
+        """Send a job and wait until the owner has applied it; ``OwnerGone``
+        if the owner does not answer within two lease lifetimes."""
+        call_id = secrets.token_hex(8)
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = future
+        self._cluster.publish(self.owner, self._payload(job, call_id))
+        try:
+            await asyncio.wait_for(future, timeout=2 * self._cluster.lease_ms / 1000)
+        except TimeoutError:
+            raise OwnerGone("the table's server stopped answering") from None
+        finally:
+            self._calls.pop(call_id, None)
+
+
+class RemoteWatcher:
+    """A client of another process, attached to a table this process owns."""
+
+    def __init__(
+        self, process_id: str, conn_id: str, name: str, player_id: str, cluster: Cluster
+    ) -> None:
+        self.process_id = process_id
+        self.conn_id = conn_id
+        self.name = name
+        self.player_id = player_id
+        self._cluster = cluster
+
+    def send(self, message: BaseModel) -> None:
+        """Forward a (redacted) message to the client's process."""
+        self._cluster.publish(
+            self.process_id, {"op": "frame", "conn": self.conn_id, "frame": encode(message)}
+        )
+
+    def attached(self, actor: TableActor, seat: int | None) -> None:
+        """Tell the client's process where its client sits now."""
+        self._cluster.publish(
+            self.process_id,
+            {"op": "attached", "conn": self.conn_id, "table": actor.table_id, "seat": seat},
+        )
+
+    def close(self) -> None:
+        """Ask the client's process to close the socket (the client resumes)."""
+        self._cluster.publish(self.process_id, {"op": "close", "conn": self.conn_id})
