@@ -14,7 +14,7 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
@@ -26,8 +26,15 @@ from protocol.codec import decode_server, encode
 from protocol.common import PROTOCOL_VERSION, RulesModel
 from protocol.view import SeatView
 
+if TYPE_CHECKING:
+    from client.session import ClientSession
+
 REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
 TIMEOUT = 20.0
+# Request ids are unique across every client of the test run: the server
+# answers a repeated (type, id) of a seat without applying it, also when the
+# repeat comes over a new connection (that is how a resend after a drop works).
+_IDS = itertools.count(1)
 SHORT_RULES = RulesModel(end="hands", end_at=1)
 TWO_HANDS = RulesModel(end="hands", end_at=2)
 
@@ -52,7 +59,6 @@ class WireClient:
     table_id: str = ""
     code: str = ""
     seat: int | None = None
-    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _reader: asyncio.Task[None] | None = None
     closed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -116,8 +122,8 @@ class WireClient:
     # -- messages --------------------------------------------------------------
 
     def next_id(self) -> int:
-        """A fresh request id for this client."""
-        return next(self._ids)
+        """A request id never used before in this test run."""
+        return next(_IDS)
 
     @property
     def messages(self) -> list[Any]:
@@ -289,7 +295,7 @@ async def play_until(
     rng: random.Random,
     done: Callable[[SeatView], bool] = lambda v: v.status == "game_over",
     on_action: Callable[[SeatView, cm.Request], None] | None = None,
-    timeout: float = 120.0,
+    timeout: float = 30.0,
 ) -> SeatView:
     """Play ``client``'s seat with legal random moves until ``done(view)``.
 
@@ -317,5 +323,76 @@ async def play_until(
                     on_action(view, req)
                 reply = await client.request(req)
                 assert not isinstance(reply, sm.Error), f"{req} refused: {reply}"
+
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def seat_humans(url: str, rules: RulesModel = TWO_HANDS) -> list[WireClient]:
+    """A host and three players who joined by code: four humans, seats 0-3."""
+    host = await WireClient.open(url, "Host")
+    seated = await host.create(rules=rules)
+    clients = [host]
+    for i in range(1, 4):
+        client = await WireClient.open(url, f"P{i}")
+        await client.join(seated.code)
+        clients.append(client)
+    return clients
+
+
+async def drive_all(
+    clients: list[WireClient],
+    seed: int,
+    done: Callable[[SeatView], bool] = lambda v: v.status == "game_over",
+    timeout: float = 30.0,
+) -> list[SeatView]:
+    """Play every client's seat until each sees ``done``. With ``done`` a
+    condition on public state, all seats stop at the same table state."""
+    return list(
+        await asyncio.gather(
+            *(
+                play_until(c, random.Random(seed * 10 + i), done, timeout=timeout)
+                for i, c in enumerate(clients)
+            )
+        )
+    )
+
+
+async def session_play(
+    session: ClientSession,
+    rng: random.Random,
+    done: Callable[[SeatView], bool] = lambda v: v.status == "game_over",
+    seen: list[Any] | None = None,
+    timeout: float = 30.0,
+    act_first: bool = True,
+) -> SeatView:
+    """Play a ``ClientSession``'s seat with legal random moves until
+    ``done(view)``; every event consumed is appended to ``seen``.
+
+    Acts on the newest view the session has received (``last_view``), once
+    per seq, so a backlog of older snapshots never causes a stale request;
+    with ``act_first`` it first acts on that view before any new message.
+    """
+
+    acted_at = -1
+
+    async def act() -> None:
+        nonlocal acted_at
+        view = session.last_view
+        if view is not None and needs_action(view) and view.seq != acted_at:
+            acted_at = view.seq
+            await session.request(choose(view, rng, session.next_id()))
+
+    async def loop() -> SeatView:
+        if act_first:
+            await act()  # the newest view may already ask something of us
+        async for msg in session.events():
+            if seen is not None:
+                seen.append(msg)
+            if not isinstance(msg, sm.Snapshot):
+                continue
+            if done(msg.view):
+                return msg.view
+            await act()
+        raise AssertionError("the session ended before the condition held")
 
     return await asyncio.wait_for(loop(), timeout)
