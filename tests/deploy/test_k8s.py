@@ -6,7 +6,6 @@ non-root security context)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from types import ModuleType
 from typing import Any
@@ -16,7 +15,7 @@ import yaml
 
 from client.cli.main import build_parser
 
-from .helpers import K8S, k8s_object, k8s_resources, load_docs, load_one, missing
+from .helpers import K8S, k8s_object, k8s_resources, load_docs, load_one, missing, require_tool
 
 # The oldest and the newest Kubernetes the manifests are checked against.
 KUBERNETES_VERSIONS = ("1.25.0", "1.37.0")
@@ -90,10 +89,8 @@ def test_one_namespace_set_by_kustomize() -> None:
         assert resource["metadata"].get("namespace") in (None, namespace)
 
 
-def test_kustomize_builds_it_when_kubectl_is_here() -> None:
-    kubectl = shutil.which("kubectl")
-    if kubectl is None:
-        pytest.skip("kubectl is not installed (optional: the checks above need no cluster)")
+def test_kustomize_builds_the_manifests() -> None:
+    kubectl = require_tool("kubectl")
     result = subprocess.run(
         [kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60, check=False
     )
