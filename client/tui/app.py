@@ -1,0 +1,185 @@
+"""The Textual app: one seat at one table.
+
+On start it connects (``hearts play`` first starts its own server), then
+creates, joins or resumes a table as the command asks, and shows the
+``TableScreen``. A ``TableClient`` applies the session's messages to the
+``TableModel`` and the screen redraws from it. Leaving closes the session
+(and the in-process server); a seat left mid-game can be resumed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+from client.session import ClientSession, RequestFailed
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+
+from .i18n import Msg, Translator
+from .launch import Launch, join_url, start_local_server
+from .model import TableModel
+from .pacing import FAST, NORMAL, Pacing
+from .screens.dialogs import FatalScreen
+from .screens.host_setup import HostSetupScreen, TableSpec
+from .screens.table import TableScreen
+from .settings import Settings
+from .table_client import TableClient
+
+if TYPE_CHECKING:
+    from server.app import RunningServer
+
+POLL_SECONDS = 0.25
+
+
+class HeartsApp(App[None]):
+    """Hearts in the terminal."""
+
+    CSS_PATH = "hearts.tcss"
+    TITLE = "Hearts"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        launch: Launch,
+        settings: Settings | None = None,
+        settings_path: Path | None = None,
+        pacing: Pacing | None = None,
+    ) -> None:
+        super().__init__()
+        self.launch = launch
+        self.settings = settings or Settings()
+        self.settings_path = settings_path
+        self.t = Translator(self.settings.language)
+        self.model = TableModel()
+        self.table: TableClient | None = None
+        self.server: RunningServer | None = None
+        self.fixed_pacing = pacing
+        self.table_screen = TableScreen(self.model, self.t)
+        self._closed = False
+
+    # -- life cycle ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        """Show the table and start connecting."""
+        self.push_screen(self.table_screen)
+        self.set_interval(POLL_SECONDS, self._poll)
+        self.run_worker(self._start(), name="start")
+
+    async def on_unmount(self) -> None:
+        """Close the connection and the in-process server."""
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Close everything we opened (once)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.table is not None:
+            await self.table.close()
+        if self.server is not None:
+            await self.server.close()
+
+    async def shutdown_and_exit(self) -> None:
+        """Leave the table and the app. After game over the saved seat is
+        forgotten (there is nothing left to resume)."""
+        view = self.model.view
+        if self.table is not None and view is not None and view.status == "game_over":
+            self.table.session.forget_table()
+        await self.shutdown()
+        self.exit()
+
+    def pacing(self) -> Pacing:
+        """The pauses now (fast play can change mid-game)."""
+        if self.fixed_pacing is not None:
+            return self.fixed_pacing
+        return FAST if self.settings.fast else NORMAL
+
+    def changed(self) -> None:
+        """The model changed: redraw."""
+        self.table_screen.sync()
+
+    def settings_changed(self) -> None:
+        """The settings dialog changed something: save and redraw."""
+        self.t.language = self.settings.language
+        self.settings.save(self.settings_path)
+        self.changed()
+
+    def _poll(self) -> None:
+        if self.table is not None:
+            self.table.poll_connection()
+
+    # -- starting --------------------------------------------------------------
+
+    async def _start(self) -> None:
+        launch = self.launch
+        url = launch.server or ""
+        try:
+            if launch.mode == "play" and not launch.server:
+                self.server = await start_local_server(launch)
+                url = self.server.url
+            session = ClientSession(
+                url, launch.name, session_file=launch.session_file, max_backoff=launch.max_backoff
+            )
+            if launch.mode == "resume" and not (
+                session.saved.table_id and session.saved.seat_token
+            ):
+                await self._fatal(self.t("fatal.no_seat"))
+                return
+            if launch.mode != "resume":
+                session.forget_table()
+            await session.connect()
+            self.table = TableClient(session, self.model, self.pacing, self.changed)
+            self.run_worker(self.table.run(), name="events")
+            await self._sit(session)
+        except RequestFailed as exc:
+            await self._fatal(self.t.text(Msg("error." + exc.code, {"message": exc.message})))
+        except OSError as exc:
+            await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
+
+    async def _sit(self, session: ClientSession) -> None:
+        launch = self.launch
+        seated: sm.Seated | None = None
+        if launch.mode == "play":
+            spec = TableSpec(launch.table_name, launch.seats, launch.rules, False)
+            seated = await self._create(session, spec)
+            await session.request(cm.StartGame(id=session.next_id()))
+        elif launch.mode == "host":
+            spec = TableSpec(launch.table_name, launch.seats, launch.rules, launch.public)
+            if launch.ask_setup:
+                form = HostSetupScreen(
+                    self.t, spec.name, spec.seats, spec.rules, public=spec.public
+                )
+                answer = await self.push_screen_wait(form)
+                if answer is None:
+                    await self.shutdown_and_exit()
+                    return
+                spec = answer
+            seated = await self._create(session, spec)
+        elif launch.mode == "join":
+            reply = await session.request(
+                cm.JoinTable(id=session.next_id(), code=launch.code, seat=launch.seat)
+            )
+            seated = reply if isinstance(reply, sm.Seated) else None
+        code = seated.code if seated is not None else session.code or ""
+        self.model.join_url = join_url(session.url, code)
+        self.changed()
+
+    async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
+        reply = await session.request(
+            cm.CreateTable(
+                id=session.next_id(),
+                name=spec.name,
+                public=spec.public,
+                rules=spec.rules,
+                seats=spec.seats,
+            )
+        )
+        return reply if isinstance(reply, sm.Seated) else None
+
+    async def _fatal(self, message: str) -> None:
+        await self.push_screen_wait(FatalScreen(self.t, message))
+        await self.shutdown()
+        self.exit(return_code=1)

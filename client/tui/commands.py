@@ -1,0 +1,172 @@
+"""Wiring into the ``hearts`` command: arguments and entry points.
+
+``hearts play`` runs ``run_play``; ``hearts host``/``join``/``resume``
+without ``--autoplay`` run ``run_interactive``. This module imports only
+argparse at load time (the parser is built for every subcommand); Textual,
+the session and the server are imported when a game starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .launch import Launch
+
+LANG_CHOICES = ("en", "uk", "ru")
+
+
+def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) -> None:
+    """The terminal client's options. For ``hearts play`` (``play=True``)
+    also the quick game's own: name, bots, rules, optional server."""
+    parser.add_argument(
+        "--lang", choices=LANG_CHOICES, default=None, help="language (default: the locale's)"
+    )
+    parser.add_argument("--fast", action="store_true", help="fast play: shorter pauses")
+    parser.add_argument("--log", metavar="FILE", help="write the client's log here")
+    if play:
+        parser.add_argument("--name", default="Player", help="your name at the table")
+        parser.add_argument(
+            "--bots",
+            default="medium",
+            metavar="LEVELS",
+            help="easy, medium or hard for all three bots, or three levels from your left "
+            "(e.g. easy,medium,hard)",
+        )
+        parser.add_argument(
+            "--rules", help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50)"
+        )
+        parser.add_argument(
+            "--server",
+            default=None,
+            help="play on this server (WebSocket URL) instead of starting one in-process",
+        )
+        parser.add_argument(
+            "--bot-budget-ms", type=int, default=900, help="Hard bots' time per move"
+        )
+
+
+def _settings_and_app(args: argparse.Namespace, launch: Launch) -> int:
+    from .app import HeartsApp
+    from .settings import Settings, default_settings_file
+
+    _quiet_logging(getattr(args, "log", None))
+    path = default_settings_file()
+    settings = Settings.load(path)
+    if getattr(args, "lang", None):
+        settings.language = args.lang
+    if getattr(args, "fast", False):
+        settings.fast = True
+    app = HeartsApp(launch, settings, settings_path=path)
+    app.run()
+    return app.return_code or 0
+
+
+def _quiet_logging(path: str | None) -> None:
+    """Log lines would scribble over the screen: send them to a file or
+    nowhere."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    if path:
+        logging.basicConfig(
+            filename=path, level=logging.INFO, format="%(asctime)s %(name)s %(message)s"
+        )
+    else:
+        root.addHandler(logging.NullHandler())
+        logging.getLogger("hearts").propagate = False
+        logging.getLogger("hearts").addHandler(logging.NullHandler())
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``hearts play``: a quick game against three bots."""
+    from client.cli.headless import parse_rules
+
+    from .launch import Launch, parse_seats
+
+    try:
+        seats = parse_seats(args.bots)
+        rules = parse_rules(args.rules)
+    except ValueError as exc:
+        print(f"hearts play: {exc}")
+        return 2
+    launch = Launch(
+        mode="play",
+        server=args.server,
+        name=args.name,
+        seats=seats,
+        rules=rules,
+        bot_budget_ms=args.bot_budget_ms,
+    )
+    return _settings_and_app(args, launch)
+
+
+def run_interactive(command: str, args: argparse.Namespace) -> int:
+    """``hearts host``/``join``/``resume`` in the terminal UI."""
+    from client.cli.headless import parse_rules
+    from client.session import default_session_file
+
+    from .launch import Launch, parse_seats
+
+    session_file = Path(args.session_file) if args.session_file else default_session_file()
+    try:
+        seats = parse_seats(getattr(args, "seats", "open,open,open"), default="open")
+        rules = parse_rules(getattr(args, "rules", None))
+    except ValueError as exc:
+        print(f"hearts {command}: {exc}")
+        return 2
+    launch = Launch(
+        mode="host" if command == "host" else "join" if command == "join" else "resume",
+        server=args.server,
+        name=args.name,
+        seats=seats,
+        rules=rules,
+        table_name=getattr(args, "table_name", ""),
+        public=getattr(args, "public", False),
+        code=getattr(args, "code", ""),
+        seat=getattr(args, "seat", None),
+        session_file=session_file,
+    )
+    return _settings_and_app(args, launch)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """A parser of our own for ``python -m client.tui`` (play, host, join,
+    resume), built exactly as ``hearts`` wires them."""
+    from client.cli.headless import add_headless_arguments
+
+    parser = argparse.ArgumentParser(prog="python -m client.tui")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    play = sub.add_parser("play", help="a quick game against three bots")
+    add_tui_arguments(play, play=True)
+    host = sub.add_parser("host", help="create a table and play it")
+    add_headless_arguments(host)
+    add_tui_arguments(host)
+    host.add_argument("--seats", default="open,open,open")
+    host.add_argument("--rules")
+    host.add_argument("--public", action="store_true")
+    host.add_argument("--table-name", default="")
+    join = sub.add_parser("join", help="join a table by its invite code")
+    join.add_argument("code")
+    join.add_argument("--seat", type=int, default=None)
+    add_headless_arguments(join)
+    add_tui_arguments(join)
+    resume = sub.add_parser("resume", help="reattach to your saved seat")
+    add_headless_arguments(resume)
+    add_tui_arguments(resume)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m client.tui COMMAND …``."""
+    args = build_parser().parse_args(argv)
+    if args.command == "play":
+        return run_play(args)
+    if getattr(args, "autoplay", None):
+        from client.cli.headless import run_headless
+
+        return run_headless(args.command, args)
+    return run_interactive(args.command, args)

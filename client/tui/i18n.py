@@ -1,0 +1,98 @@
+"""Translations: English, Ukrainian and Russian, chosen from the locale.
+
+Strings live in ``client.tui.locales`` (one module per language, the same
+keys in each). A ``Msg`` is a key with parameters, translated when it is
+drawn, so switching the language redraws everything in the new one. A
+parameter that is itself a ``Term`` (a key) is translated first: a suit name
+inside a sentence, a direction inside a prompt.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final, Literal
+
+from .locales import en, ru, uk
+
+Language = Literal["en", "uk", "ru"]
+LANGUAGES: Final[tuple[Language, ...]] = ("en", "uk", "ru")
+LANGUAGE_NAMES: Final[Mapping[Language, str]] = MappingProxyType(
+    {"en": "English", "uk": "Українська", "ru": "Русский"}
+)
+CATALOGS: Final[Mapping[Language, Mapping[str, str]]] = MappingProxyType(
+    {"en": en.STRINGS, "uk": uk.STRINGS, "ru": ru.STRINGS}
+)
+
+
+class Term(str):
+    """A parameter value that is a key to translate, not text to show."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A sentence to show: a key and its parameters (``raw`` shows ``text``
+    as it is, for the server's own sentences and chat)."""
+
+    key: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def raw(cls, text: str) -> Msg:
+        """Text shown as it is, in every language."""
+        return cls("raw", {"text": text})
+
+
+def language_from_env(env: Mapping[str, str] | None = None) -> Language:
+    """The language the locale asks for (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``), English when none of ours matches."""
+    env = os.environ if env is None else env
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            code = part.split(".", 1)[0].split("_", 1)[0].split("-", 1)[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code == "ua":
+                return "uk"
+        if var != "LANGUAGE":
+            break  # the first locale variable that is set decides
+    return "en"
+
+
+class Translator:
+    """Turns keys into sentences in the current ``language``."""
+
+    def __init__(self, language: Language = "en") -> None:
+        self.language: Language = language
+
+    def __call__(self, key: str, **params: object) -> str:
+        """The sentence for ``key`` with ``params`` filled in."""
+        return self.text(Msg(key, params))
+
+    def text(self, msg: Msg) -> str:
+        """The sentence of a ``Msg``."""
+        if msg.key == "raw":
+            return str(msg.params.get("text", ""))
+        template = CATALOGS[self.language].get(msg.key) or en.STRINGS.get(msg.key)
+        if template is None:  # a code we have no sentence for: the server's own
+            return str(msg.params.get("message", msg.key))
+        values = {k: self.term(v) if isinstance(v, Term) else v for k, v in msg.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def term(self, value: object) -> str:
+        """A name as shown: a ``Term`` translated, anything else as text."""
+        return self(value) if isinstance(value, Term) else str(value)
+
+    def has(self, key: str) -> bool:
+        """Whether ``key`` has a sentence (in English, the reference)."""
+        return key in en.STRINGS

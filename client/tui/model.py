@@ -1,0 +1,272 @@
+"""What the table screen shows: the last snapshot plus what the events add
+between snapshots (the card just played, the trick lingering with its
+winner), the pass selection, the connection state, a notice line and a log.
+
+Pure state: no Textual and no I/O, so the rules of display are tested
+without a terminal. ``TableModel.apply`` takes every message the session
+delivers; the screen redraws from the model after each change.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel
+
+from protocol import server_messages as sm
+from protocol.view import PlayedCard, SeatView
+
+from .cards import QUEEN_OF_SPADES, label, sorted_hand
+from .i18n import Msg, Term
+from .seats import compass_key, my_seat, uses_compass_name
+
+ConnectionState = Literal["connecting", "online", "reconnecting", "lost"]
+SidePanel = Literal["tricks", "scores"]
+LOG_LINES = 200
+
+
+@dataclass(frozen=True)
+class Notice:
+    """The one-line message under the hand: a refusal, an error, a hint."""
+
+    msg: Msg
+    level: Literal["info", "error"] = "info"
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A line of the chat log: a chat message (``name`` set) or an event."""
+
+    msg: Msg
+    name: str = ""
+
+
+def seat_label(view: SeatView, seat: int) -> str | Term:
+    """How sentences call a seat: "you", a compass name for a standard bot,
+    otherwise the player's name."""
+    if view.seat is not None and seat == view.seat:
+        return Term("you")
+    info = view.seats[seat]
+    if uses_compass_name(info) or not info.name:
+        return Term(compass_key(view, seat))
+    return info.name
+
+
+@dataclass
+class TableModel:
+    """Everything the table screen draws."""
+
+    view: SeatView | None = None
+    trick: tuple[PlayedCard, ...] = ()
+    trick_winner: int | None = None
+    trick_points: int = 0
+    selected: list[str] = field(default_factory=list)
+    cursor: int = 0
+    connection: ConnectionState = "connecting"
+    notice: Notice | None = None
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    side: SidePanel = "tricks"
+    join_url: str = ""
+    busy: bool = False
+    revision: int = 0
+
+    # -- derived ---------------------------------------------------------
+
+    @property
+    def me(self) -> int:
+        """Our seat (0 before the first snapshot or for a spectator)."""
+        return my_seat(self.view) if self.view is not None else 0
+
+    def hand(self) -> list[str]:
+        """Our cards in display order."""
+        return sorted_hand(self.view.hand) if self.view is not None else []
+
+    def card_at(self, index: int) -> str | None:
+        """The card under key number ``index`` (0 for ``a``), if any."""
+        cards = self.hand()
+        return cards[index] if 0 <= index < len(cards) else None
+
+    def passing(self) -> bool:
+        """We are to choose cards to pass."""
+        v = self.view
+        return v is not None and v.status == "playing" and v.phase == "pass" and not v.passed
+
+    def my_turn(self) -> bool:
+        """We are to play a card."""
+        v = self.view
+        return (
+            v is not None
+            and v.status == "playing"
+            and v.phase == "play"
+            and v.seat is not None
+            and v.turn == v.seat
+        )
+
+    def raised(self) -> frozenset[str]:
+        """Cards drawn raised: the pass being chosen, or the one locked."""
+        if self.view is not None and self.view.phase == "pass" and self.view.passed:
+            return frozenset(self.view.passed)
+        return frozenset(self.selected)
+
+    def marked(self) -> frozenset[str]:
+        """Cards passed to us, marked until the first trick ends."""
+        v = self.view
+        if v is None or not v.received_marked:
+            return frozenset()
+        return frozenset(v.received) & frozenset(v.hand)
+
+    def playable(self) -> frozenset[str] | None:
+        """The cards that stand out on our turn; None when every card is
+        drawn plainly (not our turn, or passing)."""
+        return frozenset(self.view.legal) if self.my_turn() and self.view else None
+
+    def lingering(self) -> bool:
+        """A finished trick is still on the table."""
+        return self.trick_winner is not None
+
+    # -- changes -----------------------------------------------------------
+
+    def changed(self) -> None:
+        """Note a change (the screen compares revisions)."""
+        self.revision += 1
+
+    def say(self, msg: Msg, level: Literal["info", "error"] = "info") -> None:
+        """Show a notice under the hand."""
+        self.notice = Notice(msg, level)
+        self.changed()
+
+    def refused(self, code: str, message: str) -> None:
+        """The server refused a request: show its reason."""
+        self.say(Msg("error." + code, {"message": message}), "error")
+
+    def toggle_pick(self, card: str, count: int) -> Msg | None:
+        """Pick a card to pass, or put a picked one back; a refusal when
+        ``count`` cards are already picked."""
+        if card in self.selected:
+            self.selected.remove(card)
+        elif len(self.selected) >= count:
+            return Msg("why.pick_full", {"k": count})
+        else:
+            self.selected.append(card)
+        self.changed()
+        return None
+
+    def move_cursor(self, step: int) -> None:
+        """Move the keyboard cursor along the hand."""
+        n = len(self.hand())
+        self.cursor = (self.cursor + step) % n if n else 0
+        self.changed()
+
+    def set_connection(self, state: ConnectionState) -> None:
+        """The connection changed state."""
+        if state != self.connection:
+            self.connection = state
+            self.changed()
+
+    def apply(self, msg: BaseModel) -> None:
+        """Take one message from the session (snapshot, event, error)."""
+        handler = getattr(self, "_on_" + str(getattr(msg, "type", "")), None)
+        if handler is not None:
+            handler(msg)
+            self.changed()
+
+    # -- messages ------------------------------------------------------------
+
+    def _on_snapshot(self, msg: sm.Snapshot) -> None:
+        view = msg.view
+        asked_before = self._asked()
+        self.view = view
+        if self._asked() != asked_before:
+            self.notice = None  # a new question: the old refusal is history
+        self.trick = view.trick
+        self.trick_winner = None
+        if view.phase == "pass" and not view.passed and view.status == "playing":
+            self.selected = [c for c in self.selected if c in view.hand]
+        else:
+            self.selected = []
+        self.cursor = min(self.cursor, max(0, len(view.hand) - 1))
+
+    def _asked(self) -> tuple[str, int, bool, bool]:
+        """What the table asks of us now (a change clears the notice)."""
+        v = self.view
+        if v is None:
+            return ("", 0, False, False)
+        return (v.status, v.hand_number, self.my_turn(), self.passing())
+
+    def _on_card_played(self, msg: sm.CardPlayed) -> None:
+        if self.trick_winner is not None:
+            self.trick, self.trick_winner = (), None
+        self.trick = (*self.trick, PlayedCard(seat=msg.seat, card=msg.card))
+
+    def _on_trick_won(self, msg: sm.TrickWon) -> None:
+        n = len(msg.cards)
+        self.trick = tuple(
+            PlayedCard(seat=(msg.leader + k) % n, card=c) for k, c in enumerate(msg.cards)
+        )
+        self.trick_winner = msg.winner
+        self.trick_points = msg.points
+        if QUEEN_OF_SPADES in msg.cards and self.view is not None:
+            self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
+
+    def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
+        self.trick, self.trick_winner, self.selected = (), None, []
+        self._log(
+            Msg("log.hand_dealt", {"n": msg.hand_number, "dir": Term("dir." + msg.direction)})
+        )
+
+    def _on_hearts_broken(self, msg: sm.HeartsBroken) -> None:
+        self._log(Msg("log.hearts_broken"))
+
+    def _on_game_started(self, msg: sm.GameStarted) -> None:
+        self._log(Msg("log.game_started"))
+
+    def _on_hand_scored(self, msg: sm.HandScored) -> None:
+        if msg.shooter is not None and self.view is not None:
+            self._log(Msg("log.moon", {"name": seat_label(self.view, msg.shooter)}))
+        mine = msg.points[self.me] if self.me < len(msg.points) else 0
+        self._log(Msg("log.hand_scored", {"n": msg.hand_number, "points": mine}))
+
+    def _on_game_over(self, msg: sm.GameOver) -> None:
+        if self.view is not None:
+            name = seat_label(self.view, msg.winner)
+            key = "log.game_over_you" if msg.winner == self.view.seat else "log.game_over"
+            self._log(Msg(key, {"name": name}))
+
+    def _on_chat_message(self, msg: sm.ChatMessage) -> None:
+        self.log.append(LogLine(Msg.raw(msg.text), name=msg.name or "?"))
+
+    def _on_seat_changed(self, msg: sm.SeatChanged) -> None:
+        view = self.view
+        info = msg.seat
+        if view is None or info.seat == view.seat:
+            return
+        name: str | Term = info.name or Term(compass_key(view, info.seat))
+        key = {
+            "joined": "log.joined",
+            "left": "log.left",
+            "kicked": "log.left",
+            "away": "log.away",
+            "connected": "log.back",
+            "covering": "log.covering",
+        }.get(msg.change)
+        if key is not None:
+            self._log(Msg(key, {"name": name, "where": Term(compass_key(view, info.seat))}))
+
+    def _on_error(self, msg: sm.Error) -> None:
+        self.refused(msg.code, msg.message)
+
+    def _on_reconnected(self, msg: BaseModel) -> None:
+        self.connection = "online"
+        self._log(Msg("log.reconnected"))
+
+    def _log(self, msg: Msg) -> None:
+        self.log.append(LogLine(msg))
+
+
+def passed_summary(view: SeatView) -> Msg:
+    """The prompt after passing: which cards went to whom."""
+    cards = " ".join(label(c) for c in sorted_hand(view.passed))
+    to = seat_label(view, view.passed_to) if view.passed_to is not None else ""
+    return Msg("prompt.passed", {"cards": cards, "name": to})

@@ -1,0 +1,256 @@
+"""Modal dialogs over the table: help, settings, the moon choice, game
+over, leaving, and a fatal error before any table was reached."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, Final, Literal
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, RadioButton, RadioSet, Static
+
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator
+from ..model import TableModel, seat_label
+from ..settings import Settings
+from ..widgets.side import scores_text
+
+HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
+    ("a … m", "help.card"),
+    ("← → Space", "help.cursor"),
+    ("Enter", "help.enter"),
+    ("p", "help.pass"),
+    ("n", "help.next"),
+    ("s", "help.start"),
+    ("1 2 3", "help.seats"),
+    ("r", "help.rematch"),
+    ("t", "help.side"),
+    ("/", "help.chat"),
+    ("Esc", "help.escape"),
+    ("o", "help.settings"),
+    ("? F1", "help.help"),
+    ("q", "help.quit"),
+)
+
+
+class Dialog(ModalScreen[None]):
+    """A centred box over the table; Esc closes it."""
+
+    DEFAULT_CSS = """
+    Dialog { align: center middle; background: $background 60%; }
+    Dialog > Vertical {
+        width: 72; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    Dialog .title { text-style: bold; width: 1fr; content-align: center middle; }
+    Dialog Horizontal { height: auto; align: center middle; }
+    Dialog Button { margin: 0 1; }
+    Dialog #help-keys { height: auto; max-height: 16; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
+
+    def __init__(self, t: Translator) -> None:
+        super().__init__()
+        self.t = t
+
+    def action_close(self) -> None:
+        """Close the dialog."""
+        self.dismiss(None)
+
+
+class HelpScreen(Dialog):
+    """Every key of the table screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1,enter", "close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """Title, keys, close hint."""
+        t = self.t
+        keys = Text()
+        for i, (key, what) in enumerate(HELP_KEYS):
+            if i:
+                keys.append("\n")
+            keys.append(f"{key:>10}  ", style=Style(bold=True, color="yellow"))
+            keys.append(t(what))
+        with Vertical():
+            yield Static(t("help.title"), classes="title")
+            with VerticalScroll(id="help-keys"):
+                yield Static(keys)
+            yield Static(Text(t("help.marks"), style=Style(dim=True)))
+            yield Static(Text(t("help.close"), style=Style(dim=True)))
+
+
+class SettingsScreen(Dialog):
+    """Fast play and language; changes apply at once."""
+
+    def __init__(self, t: Translator, settings: Settings, on_change: Callable[[], None]) -> None:
+        super().__init__(t)
+        self.settings = settings
+        self.on_change = on_change
+
+    def compose(self) -> ComposeResult:
+        """A checkbox and a set of radio buttons."""
+        t = self.t
+        with Vertical():
+            yield Static(t("settings.title"), classes="title")
+            yield Checkbox(t("settings.fast"), self.settings.fast, id="fast")
+            yield Static(t("settings.language"))
+            with RadioSet(id="language"):
+                for code in LANGUAGES:
+                    yield RadioButton(
+                        LANGUAGE_NAMES[code], value=code == self.settings.language, name=code
+                    )
+            yield Static(Text(t("settings.close"), style=Style(dim=True)))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Fast play on or off."""
+        self.settings.fast = event.value
+        self.on_change()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """Another language."""
+        code = event.pressed.name
+        if code in LANGUAGES:
+            language: Language = code
+            self.settings.language = language
+            self.t.language = language
+            self.on_change()
+            self.dismiss(None)
+
+
+class MoonScreen(ModalScreen[Literal["add", "subtract"] | None]):
+    """You shot the moon and the rules let you choose how it scores."""
+
+    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "MoonScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1,plus", "choose('add')", show=False),
+        Binding("2,minus", "choose('subtract')", show=False),
+    ]
+
+    def __init__(self, t: Translator) -> None:
+        super().__init__()
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        """Title and two choices."""
+        t = self.t
+        with Vertical():
+            yield Static(t("moon.title"), classes="title")
+            yield Static(t("moon.body"))
+            with Horizontal():
+                yield Button(t("moon.add"), id="add", variant="primary")
+                yield Button(t("moon.subtract"), id="subtract", variant="warning")
+
+    def action_choose(self, choice: Literal["add", "subtract"]) -> None:
+        """Answer with the choice."""
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on a choice."""
+        self.dismiss("add" if event.button.id == "add" else "subtract")
+
+
+class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
+    """The winner, the final score and a rematch."""
+
+    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "GameOverScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,r", "answer('rematch')", show=False),
+        Binding("q", "answer('quit')", show=False),
+        Binding("escape", "answer(None)", show=False),
+    ]
+
+    def __init__(self, t: Translator, model: TableModel) -> None:
+        super().__init__()
+        self.t = t
+        self.model = model
+
+    def compose(self) -> ComposeResult:
+        """Winner, scores, buttons."""
+        t = self.t
+        view = self.model.view
+        host = view is not None and view.seat == view.host_seat
+        with Vertical():
+            yield Static(t("over.title"), classes="title")
+            if view is not None and view.winner is not None:
+                if view.winner == view.seat:
+                    yield Static(Text(t("over.you_win"), style=Style(bold=True, color="green")))
+                else:
+                    name = t.term(seat_label(view, view.winner))
+                    yield Static(Text(t("over.winner", name=name), style=Style(bold=True)))
+                yield Static(scores_text(t, view))
+            yield Static(Text(t("over.host" if host else "over.guest"), style=Style(dim=True)))
+            with Horizontal():
+                if host:
+                    yield Button(t("btn.rematch"), id="rematch", variant="primary")
+                yield Button(t("btn.quit"), id="quit")
+
+    def action_answer(self, answer: Literal["rematch", "quit"] | None) -> None:
+        """Close with the answer."""
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on a button."""
+        self.dismiss("rematch" if event.button.id == "rematch" else "quit")
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Leave the table?"""
+
+    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "ConfirmQuit")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q,enter", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, t: Translator, body_key: str) -> None:
+        super().__init__()
+        self.t = t
+        self.body_key = body_key
+
+    def compose(self) -> ComposeResult:
+        """Question and buttons."""
+        t = self.t
+        with Vertical():
+            yield Static(t("quit.title"), classes="title")
+            yield Static(t(self.body_key))
+            with Horizontal():
+                yield Button(t("quit.yes"), id="yes", variant="error")
+                yield Button(t("quit.no"), id="no")
+
+    def action_answer(self, answer: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on a button."""
+        self.dismiss(event.button.id == "yes")
+
+
+class FatalScreen(ModalScreen[None]):
+    """Nothing to play: the server cannot be reached, the code is wrong…"""
+
+    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "FatalScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter,space", "close", show=False)]
+
+    def __init__(self, t: Translator, message: str) -> None:
+        super().__init__()
+        self.t = t
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        """The message and how to leave."""
+        with Vertical():
+            yield Static(self.t("fatal.title"), classes="title")
+            yield Static(Text(self.message, style=Style(color="red")), id="fatal-message")
+            yield Static(Text(self.t("fatal.close"), style=Style(dim=True)))
+
+    def action_close(self) -> None:
+        """Close (the app exits)."""
+        self.dismiss(None)

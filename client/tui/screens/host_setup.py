@@ -1,0 +1,182 @@
+"""The host's form: name the table, fill the other seats (open for players
+or a bot of a level) and choose a few rules; then the table is created."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
+
+from ..i18n import Translator
+
+SPECS: Final[tuple[SeatSpec, ...]] = ("open", "easy", "medium", "hard")
+CYCLES: Final[dict[str, tuple[str, ...]]] = {
+    "lrah": ("left", "right", "across", "hold"),
+    "larh": ("left", "across", "right", "hold"),
+    "l": ("left",),
+    "r": ("right",),
+    "none": ("hold",),
+}
+ENDS: Final[dict[str, tuple[str, int]]] = {
+    "p100": ("points", 100),
+    "p50": ("points", 50),
+    "h8": ("hands", 8),
+}
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What ``create_table`` needs."""
+
+    name: str
+    seats: tuple[SeatSpec, SeatSpec, SeatSpec]
+    rules: RulesModel
+    public: bool
+
+
+def _cycle_key(rules: RulesModel) -> str:
+    for key, cycle in CYCLES.items():
+        if tuple(rules.pass_cycle) == cycle:
+            return key
+    return "lrah"
+
+
+def _end_key(rules: RulesModel) -> str:
+    for key, (end, at) in ENDS.items():
+        if (rules.end, rules.end_at) == (end, at):
+            return key
+    return "custom"
+
+
+class HostSetupScreen(Screen[TableSpec | None]):
+    """Create a table."""
+
+    DEFAULT_CSS = """
+    HostSetupScreen { align: center middle; }
+    HostSetupScreen > Vertical {
+        width: 76; max-width: 100%; height: auto; border: thick $accent; padding: 0 1;
+    }
+    HostSetupScreen .title { text-style: bold; width: 1fr; content-align: center middle; }
+    HostSetupScreen Grid {
+        grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto;
+    }
+    HostSetupScreen Horizontal { height: auto; align: center middle; margin-top: 1; }
+    HostSetupScreen Button { margin: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+        Binding("ctrl+s", "create", show=False),
+    ]
+
+    def __init__(
+        self,
+        t: Translator,
+        name: str = "",
+        seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open"),
+        rules: RulesModel | None = None,
+        public: bool = False,
+    ) -> None:
+        super().__init__()
+        self.t = t
+        self.initial = TableSpec(name, seats, rules or RulesModel(), public)
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        t = self.t
+        spec = self.initial
+        rules = spec.rules
+        ends = [(t("host.end_" + key), key) for key in ENDS]
+        if _end_key(rules) == "custom":
+            label = "lobby.end_points" if rules.end == "points" else "lobby.end_hands"
+            ends.append((t(label, n=rules.end_at), "custom"))
+        with Vertical():
+            yield Static(t("host.title"), classes="title")
+            with Grid():
+                yield Label(t("host.name"))
+                yield Input(
+                    spec.name,
+                    placeholder=t("host.name_hint"),
+                    max_length=MAX_TABLE_NAME_CHARS,
+                    id="name",
+                    compact=True,
+                )
+                for position, value in zip(("left", "across", "right"), spec.seats, strict=True):
+                    yield Label(t("host.seat_" + position))
+                    yield Select(
+                        [(t("spec." + s), s) for s in SPECS],
+                        value=value,
+                        allow_blank=False,
+                        id="seat-" + position,
+                        compact=True,
+                    )
+                yield Label(t("host.pass"))
+                yield Select(
+                    [(t("host.cycle_" + key), key) for key in CYCLES],
+                    value=_cycle_key(rules),
+                    allow_blank=False,
+                    id="cycle",
+                    compact=True,
+                )
+                yield Label(t("host.moon"))
+                yield Select(
+                    [(t("host.moon_" + m), m) for m in ("add", "subtract", "choice")],
+                    value=rules.moon,
+                    allow_blank=False,
+                    id="moon",
+                    compact=True,
+                )
+                yield Label(t("host.end"))
+                yield Select(ends, value=_end_key(rules), allow_blank=False, id="end", compact=True)
+                yield Label("")
+                yield Checkbox(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
+                yield Label("")
+                yield Checkbox(t("host.public"), spec.public, id="public", compact=True)
+            yield Static(t("host.hint"), classes="hint")
+            with Horizontal():
+                yield Button(t("btn.create"), id="create", variant="primary", compact=True)
+                yield Button(t("btn.cancel"), id="cancel", compact=True)
+
+    def spec(self) -> TableSpec:
+        """The table the form describes."""
+        seats = tuple(
+            self.query_one(f"#seat-{p}", Select).value for p in ("left", "across", "right")
+        )
+        rules = self.initial.rules.model_dump()
+        rules["pass_cycle"] = CYCLES[str(self.query_one("#cycle", Select).value)]
+        rules["moon"] = self.query_one("#moon", Select).value
+        end = str(self.query_one("#end", Select).value)
+        if end in ENDS:
+            rules["end"], rules["end_at"] = ENDS[end]
+        rules["queen_breaks_hearts"] = self.query_one("#queen", Checkbox).value
+        return TableSpec(
+            name=self.query_one("#name", Input).value.strip(),
+            seats=seats,  # type: ignore[arg-type]  # the selects offer only seat specs
+            rules=RulesModel.model_validate(rules),
+            public=self.query_one("#public", Checkbox).value,
+        )
+
+    def action_create(self) -> None:
+        """Create the table."""
+        self.dismiss(self.spec())
+
+    def action_cancel(self) -> None:
+        """Leave without a table."""
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the name field creates the table."""
+        self.action_create()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Create or cancel."""
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.action_cancel()

@@ -1,0 +1,462 @@
+"""The table screen: the other seats around the trick, your hand at the
+bottom, the side panel, the prompt with its buttons, a notice line, the
+chat and the keys. Before the game the lobby takes the table's place.
+
+Every key is a binding here; actions check the model and either explain a
+refusal in the notice line or send a request through the ``TableClient``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Final, Literal, cast
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, ContentSwitcher, Input, Static
+
+from protocol import client_messages as cm
+from protocol.common import SeatSpec
+
+from ..explain import pass_refusal, play_refusal
+from ..i18n import Msg, Term, Translator
+from ..model import TableModel, passed_summary, seat_label
+from ..seats import POSITIONS, seat_at
+from ..widgets.bars import ChatLog, TopBar
+from ..widgets.hand import KEYS, HandView
+from ..widgets.lobby import LobbyPanel
+from ..widgets.seat_panel import SeatPanel
+from ..widgets.side import SidePanel
+from ..widgets.trick import TrickView
+from .dialogs import ConfirmQuit, GameOverScreen, HelpScreen, MoonScreen, SettingsScreen
+
+if TYPE_CHECKING:
+    from ..app import HeartsApp
+
+NEXT_SPEC: Final[dict[str, SeatSpec]] = {
+    "open": "easy",
+    "easy": "medium",
+    "medium": "hard",
+    "hard": "open",
+}
+
+
+class TableScreen(Screen[None]):
+    """Where the game is played."""
+
+    AUTO_FOCUS = "#hand"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"card({i})", show=False) for i, key in enumerate(KEYS)),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("space", "cursor_card", show=False),
+        Binding("enter", "primary", show=False),
+        Binding("p", "pass_cards", show=False),
+        Binding("n", "next_hand", show=False),
+        Binding("s", "start", show=False),
+        Binding("r", "rematch", show=False),
+        Binding("1", "seat(1)", show=False),
+        Binding("2", "seat(2)", show=False),
+        Binding("3", "seat(3)", show=False),
+        Binding("t", "toggle_side", show=False),
+        Binding("slash", "chat", show=False),
+        Binding("escape", "escape", show=False),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("o", "settings", show=False),
+        Binding("q", "quit_table", show=False),
+    ]
+
+    def __init__(self, model: TableModel, t: Translator) -> None:
+        super().__init__()
+        self.model = model
+        self.t = t
+        self._moon: MoonScreen | None = None
+        self._over: GameOverScreen | None = None
+        self._over_closed = False
+        self._phase_key: tuple[str, int] = ("", 0)
+
+    @property
+    def hearts(self) -> HeartsApp:
+        """The app, typed."""
+        return cast("HeartsApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        """The layout (see hearts.tcss)."""
+        m, t = self.model, self.t
+        yield TopBar(m, t, id="topbar")
+        with ContentSwitcher(initial="lobby", id="body"):
+            with Horizontal(id="table"):
+                with Vertical(id="felt"):
+                    yield SeatPanel(m, t, "across", id="seat-across")
+                    with Horizontal(id="middle"):
+                        yield SeatPanel(m, t, "left", id="seat-left")
+                        yield TrickView(m, t, id="trick")
+                        yield SeatPanel(m, t, "right", id="seat-right")
+                yield SidePanel(m, t, id="side")
+            yield LobbyPanel(m, t, id="lobby")
+        yield HandView(m, id="hand")
+        with Horizontal(id="actions"):
+            yield Static(id="prompt")
+            for name in ("pass", "next", "start", "rematch"):
+                button = Button("", id="btn-" + name, compact=True, variant="primary")
+                button.can_focus = False
+                yield button
+        yield Static(id="notice")
+        yield ChatLog(m, t, id="log")
+        yield Input(id="chat", compact=True, max_length=200)
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        """Draw what there is."""
+        self.sync()
+
+    # -- drawing -------------------------------------------------------------
+
+    def sync(self) -> None:
+        """Redraw everything from the model (after every change)."""
+        if not self.is_mounted:
+            return
+        model, view, t = self.model, self.model.view, self.t
+        phase_key = (view.status, view.hand_number) if view else ("", 0)
+        if phase_key != self._phase_key:
+            if view is not None and view.status in ("between_hands", "game_over"):
+                model.side = "scores"
+            elif view is not None and view.status == "playing":
+                model.side = "tricks"
+            self._phase_key = phase_key
+        waiting = view is None or view.status == "waiting"
+        self.query_one("#body", ContentSwitcher).current = "lobby" if waiting else "table"
+        for panel in self.query(SeatPanel):
+            panel.sync()
+        self.query_one(SidePanel).sync()
+        self.query_one(LobbyPanel).sync()
+        for widget in (TopBar, TrickView, HandView, ChatLog):
+            self.query_one(widget).refresh()
+        self.query_one("#prompt", Static).update(self._prompt())
+        self.query_one("#notice", Static).update(self._notice())
+        self.query_one("#keys", Static).update(Text(t("keys.table"), style=Style(dim=True)))
+        self.query_one("#chat", Input).placeholder = t("chat.placeholder")
+        self._sync_buttons()
+        self._sync_dialogs()
+
+    def _sync_buttons(self) -> None:
+        model, view, t = self.model, self.model.view, self.t
+        host = view is not None and view.seat is not None and view.seat == view.host_seat
+        me = view.seats[view.seat] if view is not None and view.seat is not None else None
+        shown = {
+            "pass": model.passing(),
+            "next": view is not None and view.status == "between_hands" and not (me and me.ready),
+            "start": view is not None and view.status == "waiting" and host,
+            "rematch": view is not None and view.status == "game_over" and host,
+        }
+        labels = {
+            "pass": t("btn.pass", n=len(model.selected), k=view.rules.pass_count if view else 3),
+            "next": t("btn.next"),
+            "start": t("btn.start"),
+            "rematch": t("btn.rematch"),
+        }
+        for name, visible in shown.items():
+            button = self.query_one("#btn-" + name, Button)
+            button.display = visible
+            button.label = labels[name]
+
+    def _sync_dialogs(self) -> None:
+        view = self.model.view
+        if view is None:
+            return
+        wants_moon = (
+            view.status == "playing"
+            and view.phase == "moon_choice"
+            and view.moon_shooter is not None
+            and view.moon_shooter == view.seat
+        )
+        if wants_moon and self._moon is None:
+            self._moon = MoonScreen(self.t)
+            self.app.push_screen(self._moon, self._moon_chosen)
+        elif not wants_moon and self._moon is not None and self.app.screen is self._moon:
+            self._moon.dismiss(None)
+        over = view.status == "game_over"
+        if not over:
+            self._over_closed = False
+        if over and self._over is None and not self._over_closed:
+            self._over = GameOverScreen(self.t, self.model)
+            self.app.push_screen(self._over, self._game_over_answer)
+        elif not over and self._over is not None and self.app.screen is self._over:
+            self._over.dismiss(None)
+
+    def _prompt(self) -> Text:
+        model, view, t = self.model, self.model.view, self.t
+        msg: Msg
+        if view is None:
+            msg = Msg("prompt.connecting")
+        elif model.connection == "lost":
+            msg = Msg("prompt.lost")
+        elif view.status == "waiting":
+            host = view.seat is not None and view.seat == view.host_seat
+            msg = Msg("prompt.lobby_host" if host else "prompt.lobby_guest")
+        elif view.status == "game_over":
+            msg = Msg("prompt.game_over")
+        elif view.status == "between_hands":
+            me = view.seats[model.me]
+            msg = Msg("prompt.waiting_ready" if me.ready else "prompt.hand_over")
+        elif view.phase == "pass":
+            if view.passed:
+                msg = passed_summary(view)
+            else:
+                k = view.rules.pass_count
+                direction = Term("dir." + (view.pass_direction or "hold"))
+                msg = Msg("prompt.pass", {"k": k, "n": len(model.selected), "dir": direction})
+        elif view.phase == "moon_choice":
+            shooter = view.moon_shooter
+            if shooter is not None and shooter == view.seat:
+                msg = Msg("prompt.moon_you")
+            else:
+                name = seat_label(view, shooter) if shooter is not None else "?"
+                msg = Msg("prompt.moon_wait", {"name": name})
+        elif model.my_turn():
+            msg = Msg("prompt.lead" if not view.trick else "prompt.your_turn")
+        elif view.turn is not None:
+            msg = Msg("prompt.waiting_turn", {"name": seat_label(view, view.turn)})
+        else:
+            msg = Msg("raw", {"text": ""})
+        style = Style(bold=True, color="yellow") if model.my_turn() or model.passing() else None
+        text = Text(t.text(msg), style=style or Style(bold=True))
+        text.truncate(self.size.width, overflow="ellipsis")
+        return text
+
+    def _notice(self) -> Text:
+        model, t = self.model, self.t
+        if model.connection == "reconnecting":
+            return Text(
+                " " + t("notice.reconnecting") + " ", style=Style(bgcolor="yellow", color="black")
+            )
+        if model.connection == "lost":
+            return Text(" " + t("notice.lost") + " ", style=Style(bgcolor="red", color="white"))
+        notice = model.notice
+        if notice is None:
+            return Text()
+        if notice.level == "error":
+            return Text("✕ " + t.text(notice.msg), style=Style(color="red", bold=True))
+        return Text("ℹ " + t.text(notice.msg), style=Style(color="cyan"))
+
+    # -- the player's actions ------------------------------------------------
+
+    def _send(self, build: Callable[[str], cm.Request], exclusive: bool = True) -> None:
+        client = self.hearts.table
+        if client is not None:
+            self.run_worker(client.send(build, exclusive), group="requests")
+
+    def _clear_notice(self) -> None:
+        if self.model.notice is not None:
+            self.model.notice = None
+            self.model.changed()
+
+    def choose(self, card: str) -> None:
+        """A card was chosen (its key, Space on the cursor, or a click)."""
+        model, view = self.model, self.model.view
+        if view is None:
+            return
+        client = self.hearts.table
+        if model.lingering() and client is not None:
+            client.skip()
+            return
+        self._clear_notice()
+        if model.passing():
+            refusal = model.toggle_pick(card, view.rules.pass_count)
+            if refusal is not None:
+                model.say(refusal, "error")
+        else:
+            turn = seat_label(view, view.turn) if view.turn is not None else ""
+            refusal = play_refusal(view, card, self.t.term(turn))
+            if refusal is not None:
+                model.say(refusal, "error")
+            else:
+                self._send(lambda rid: cm.PlayCard(id=rid, card=card))
+        self.sync()
+
+    def action_card(self, index: int) -> None:
+        """The card under a letter key."""
+        card = self.model.card_at(index)
+        if card is None:
+            if self.model.view is not None and self.model.view.hand:
+                self.model.say(Msg("why.no_card", {"key": KEYS[index]}), "error")
+                self.sync()
+            return
+        self.model.cursor = index
+        self.choose(card)
+
+    def action_cursor(self, step: int) -> None:
+        """Move the cursor along the hand."""
+        self.model.move_cursor(step)
+        self.sync()
+
+    def action_cursor_card(self) -> None:
+        """Choose the card under the cursor."""
+        card = self.model.card_at(self.model.cursor)
+        if card is not None:
+            self.choose(card)
+
+    def action_primary(self) -> None:
+        """Enter: whatever the table is waiting for from you."""
+        model, view = self.model, self.model.view
+        client = self.hearts.table
+        if view is None:
+            return
+        if model.lingering() and client is not None:
+            client.skip()
+        elif model.passing():
+            self.action_pass_cards()
+        elif view.status == "between_hands":
+            self.action_next_hand()
+        elif view.status == "waiting":
+            self.action_start()
+        elif view.status == "game_over":
+            self.action_rematch()
+
+    def action_pass_cards(self) -> None:
+        """Pass the picked cards."""
+        model, view = self.model, self.model.view
+        if view is None:
+            return
+        refusal = pass_refusal(view, len(model.selected))
+        if refusal is not None:
+            model.say(refusal, "error")
+            self.sync()
+            return
+        cards = tuple(model.selected)
+        self._clear_notice()
+        self._send(lambda rid: cm.PassCards(id=rid, cards=cards))
+
+    def action_next_hand(self) -> None:
+        """Ready for the next hand."""
+        view = self.model.view
+        if view is not None and view.status == "between_hands":
+            self._send(lambda rid: cm.Ready(id=rid))
+
+    def action_start(self) -> None:
+        """Host: start the game."""
+        view = self.model.view
+        if view is None or view.status != "waiting":
+            return
+        if view.seat != view.host_seat:
+            self.model.say(Msg("why.host_only"), "error")
+            self.sync()
+            return
+        self._send(lambda rid: cm.StartGame(id=rid))
+
+    def action_rematch(self) -> None:
+        """Host: a new game at the same table."""
+        view = self.model.view
+        if view is not None and view.status == "game_over" and view.seat == view.host_seat:
+            self._send(lambda rid: cm.Rematch(id=rid))
+
+    def action_seat(self, index: int) -> None:
+        """Host, before the game: open → Easy → Medium → Hard → open."""
+        view = self.model.view
+        if view is None or view.status != "waiting" or view.seat != view.host_seat:
+            return
+        seat = seat_at(view, POSITIONS[index])
+        info = view.seats[seat]
+        if info.kind == "human":
+            self.model.say(Msg("why.seat_taken"), "error")
+            self.sync()
+            return
+        current = info.bot_level if info.kind == "bot" else "open"
+        target = NEXT_SPEC[current or "open"]
+        self.run_worker(self._change_seat(seat, info.kind == "bot", target), group="requests")
+
+    async def _change_seat(self, seat: int, is_bot: bool, target: SeatSpec) -> None:
+        client = self.hearts.table
+        if client is None:
+            return
+        if is_bot and not await client.send(lambda rid: cm.RemoveBot(id=rid, seat=seat)):
+            return
+        if target != "open":
+            await client.send(lambda rid: cm.AddBot(id=rid, seat=seat, level=target))
+
+    def action_toggle_side(self) -> None:
+        """Tricks ⇄ scores."""
+        self.model.side = "scores" if self.model.side == "tricks" else "tricks"
+        self.sync()
+
+    def action_chat(self) -> None:
+        """Type a chat line."""
+        self.query_one("#chat", Input).focus()
+
+    def action_escape(self) -> None:
+        """Leave the chat line, clear the notice."""
+        self.query_one(HandView).focus()
+        self._clear_notice()
+        self.sync()
+
+    def action_help(self) -> None:
+        """Every key."""
+        self.app.push_screen(HelpScreen(self.t))
+
+    def action_settings(self) -> None:
+        """Fast play and language."""
+        self.app.push_screen(
+            SettingsScreen(self.t, self.hearts.settings, self.hearts.settings_changed)
+        )
+
+    def action_quit_table(self) -> None:
+        """Leave (after a confirmation)."""
+        body = "quit.body_play" if self.hearts.launch.mode == "play" else "quit.body"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self.hearts.shutdown_and_exit(), group="quit")
+
+        self.app.push_screen(ConfirmQuit(self.t, body), answered)
+
+    # -- messages ------------------------------------------------------------
+
+    def on_hand_view_card_chosen(self, event: HandView.CardChosen) -> None:
+        """A click on a card."""
+        cards = self.model.hand()
+        if event.card in cards:
+            self.model.cursor = cards.index(event.card)
+        self.choose(event.card)
+
+    def on_trick_view_clicked(self, event: TrickView.Clicked) -> None:
+        """A click on the table cuts a pause short."""
+        client = self.hearts.table
+        if client is not None:
+            client.skip()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The prompt's buttons."""
+        actions = {
+            "btn-pass": self.action_pass_cards,
+            "btn-next": self.action_next_hand,
+            "btn-start": self.action_start,
+            "btn-rematch": self.action_rematch,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Send a chat line."""
+        text = event.value.strip()
+        event.input.value = ""
+        self.query_one(HandView).focus()
+        if text:
+            self._send(lambda rid: cm.Chat(id=rid, text=text), exclusive=False)
+
+    def _moon_chosen(self, choice: Literal["add", "subtract"] | None) -> None:
+        self._moon = None
+        if choice is not None:
+            self._send(lambda rid: cm.MoonChoice(id=rid, choice=choice))
+
+    def _game_over_answer(self, answer: Literal["rematch", "quit"] | None) -> None:
+        self._over = None
+        self._over_closed = answer is None
+        if answer == "rematch":
+            self.action_rematch()
+        elif answer == "quit":
+            self.run_worker(self.hearts.shutdown_and_exit(), group="quit")

@@ -1,0 +1,54 @@
+"""Where each seat sits on the screen and what to call it.
+
+You sit at the bottom; the seat to your left (the next one in play order,
+``seat + 1``) is drawn on the left, then across, then right, as the rules
+page describes: West on your left, North across, East on your right.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from protocol.view import SeatInfo, SeatView
+
+Position = Literal["bottom", "left", "across", "right"]
+POSITIONS: Final[tuple[Position, ...]] = ("bottom", "left", "across", "right")
+COMPASS: Final[dict[Position, str]] = {
+    "bottom": "south",
+    "left": "west",
+    "across": "north",
+    "right": "east",
+}
+STANDARD_BOT_NAMES: Final = frozenset({"Easy bot", "Medium bot", "Hard bot"})
+
+
+def my_seat(view: SeatView) -> int:
+    """The seat drawn at the bottom (seat 0 for a spectator)."""
+    return view.seat if view.seat is not None else 0
+
+
+def position_of(view: SeatView, seat: int) -> Position:
+    """Where ``seat`` is drawn."""
+    n = len(view.seats)
+    return POSITIONS[(seat - my_seat(view)) % n] if n == 4 else "bottom"
+
+
+def seat_at(view: SeatView, position: Position) -> int:
+    """The seat drawn at ``position``."""
+    return (my_seat(view) + POSITIONS.index(position)) % len(view.seats)
+
+
+def compass_key(view: SeatView, seat: int) -> str:
+    """The i18n key of the seat's compass name (``compass.west``)."""
+    return "compass." + COMPASS[position_of(view, seat)]
+
+
+def abbr_key(view: SeatView, seat: int) -> str:
+    """The i18n key of the seat's one- or two-letter compass abbreviation."""
+    return "abbr." + COMPASS[position_of(view, seat)]
+
+
+def uses_compass_name(info: SeatInfo) -> bool:
+    """Bots with the server's standard names are called by their compass
+    name (three "Medium bot"s would be impossible to tell apart)."""
+    return info.kind == "bot" and info.name in STANDARD_BOT_NAMES

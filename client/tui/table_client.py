@@ -1,0 +1,110 @@
+"""The link between a ``ClientSession`` and the ``TableModel``.
+
+``TableClient.run`` reads the session's messages in order and applies them
+to the model, pausing before another seat's card appears and while a
+finished trick lingers, so bots do not play faster than the eye follows.
+Pauses are skipped while catching up (the first snapshot, a resume's
+replay) and can be cut short (``skip``). ``send`` makes a request and turns
+a refusal into a readable notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from client.session import ClientSession, RequestFailed, SessionClosed
+from protocol import client_messages as cm
+
+from .i18n import Msg
+from .model import TableModel
+from .pacing import Pacing
+
+
+class TableClient:
+    """Feeds the model from a session and sends the player's requests."""
+
+    def __init__(
+        self,
+        session: ClientSession,
+        model: TableModel,
+        pacing: Callable[[], Pacing],
+        on_change: Callable[[], None],
+    ) -> None:
+        self.session = session
+        self.model = model
+        self.pacing = pacing
+        self.on_change = on_change
+        self.closing = False
+        self._skip = asyncio.Event()
+        self._shown_at = 0.0
+
+    async def run(self) -> None:
+        """Apply messages until the session ends."""
+        loop = asyncio.get_running_loop()
+        catching_up = True  # until the first snapshot: nothing to animate yet
+        async for msg in self.session.events():
+            kind = getattr(msg, "type", "")
+            if kind == "reconnected":
+                catching_up = True  # the replay of missed events comes at once
+            seat = getattr(msg, "seat", None)
+            if kind == "card_played" and not catching_up and seat != self.model.me:
+                await self._pause(self.pacing().card - (loop.time() - self._shown_at))
+            self.model.apply(msg)
+            self.on_change()
+            if kind in ("card_played", "trick_won"):
+                self._shown_at = loop.time()
+            if kind == "trick_won" and not catching_up:
+                await self._pause(self.pacing().trick)
+                self._shown_at = loop.time()
+            if kind == "snapshot":
+                catching_up = False
+                if self.model.connection != "reconnecting":
+                    self.model.set_connection("online")
+        if not self.closing:
+            self.model.set_connection("lost")
+            self.on_change()
+
+    def skip(self) -> None:
+        """Cut the current pause short."""
+        self._skip.set()
+
+    async def _pause(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self._skip.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._skip.wait(), seconds)
+
+    def poll_connection(self) -> None:
+        """Notice a dropped connection (the session reconnects by itself)."""
+        if self.model.connection == "online" and not self.session.connected.is_set():
+            self.model.set_connection("reconnecting")
+            self.on_change()
+
+    async def send(self, build: Callable[[str], cm.Request], exclusive: bool = True) -> bool:
+        """Send a request built with a fresh id; False (and a notice) if it
+        was refused. ``exclusive`` requests (game moves) wait for each other:
+        a second one while the first is unanswered is dropped."""
+        if exclusive:
+            if self.model.busy:
+                return False
+            self.model.busy = True
+        try:
+            await self.session.request(build(self.session.next_id()))
+            return True
+        except RequestFailed as exc:
+            self.model.refused(exc.code, exc.message)
+        except (SessionClosed, TimeoutError):
+            self.model.say(Msg("error.no_reply"), "error")
+        finally:
+            if exclusive:
+                self.model.busy = False
+            self.on_change()
+        return False
+
+    async def close(self) -> None:
+        """Close the session (the reader ends quietly)."""
+        self.closing = True
+        await self.session.close()

@@ -1,0 +1,1 @@
+"""The table's widgets; each draws one part of the ``TableModel``."""

@@ -1,0 +1,85 @@
+"""One-line bars: the title bar, the notice line, the chat log, the keys."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from protocol.view import SeatView
+
+from ..i18n import Translator
+from ..model import TableModel
+from .lobby import format_code
+
+CONNECTION_STYLES = {
+    "connecting": Style(color="yellow"),
+    "online": Style(color="green"),
+    "reconnecting": Style(color="black", bgcolor="yellow", bold=True),
+    "lost": Style(color="white", bgcolor="red", bold=True),
+}
+
+
+def title_parts(t: Translator, view: SeatView | None) -> list[str]:
+    """Table code, hand number, pass direction, hearts broken."""
+    parts = [t("app.title")]
+    if view is None:
+        return parts
+    parts.append(t("top.table", code=format_code(view.code)))
+    if view.hand_number and view.status != "waiting":
+        parts.append(t("top.hand", n=view.hand_number))
+        if view.pass_direction:
+            parts.append(t("top.pass", dir=t("dir." + view.pass_direction)))
+        if view.hearts_broken:
+            parts.append(t("top.hearts_broken"))
+    return parts
+
+
+class TopBar(Widget):
+    """The title line, with the connection state on the right."""
+
+    DEFAULT_CSS = """
+    TopBar { height: 1; background: $primary-background; }
+    """
+
+    def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+
+    def render(self) -> Text:
+        """Title on the left, connection on the right."""
+        t = self.t
+        left = Text(" " + " · ".join(title_parts(t, self.model.view)), style=Style(bold=True))
+        state = self.model.connection
+        right = Text(f" {t('conn.' + state)} ", style=CONNECTION_STYLES[state])
+        room = self.size.width - right.cell_len
+        if left.cell_len > room:
+            left.truncate(max(0, room), overflow="ellipsis")
+        return left + Text(" " * max(0, room - left.cell_len)) + right
+
+
+class ChatLog(Widget):
+    """The last lines of chat and table events that fit."""
+
+    DEFAULT_CSS = """
+    ChatLog { height: 2; }
+    """
+
+    def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+
+    def render(self) -> Text:
+        """Newest line at the bottom."""
+        lines: list[Text] = []
+        for line in list(self.model.log)[-max(1, self.size.height) :]:
+            if line.name:
+                text = Text(line.name + ": ", style=Style(bold=True, color="cyan"))
+                text.append(self.t.text(line.msg))
+            else:
+                text = Text("· " + self.t.text(line.msg), style=Style(dim=True, italic=True))
+            text.truncate(self.size.width, overflow="ellipsis")
+            lines.append(text)
+        return Text("\n").join(lines)

@@ -1,0 +1,62 @@
+"""Drawing one card: four columns, two rows, like a small card face.
+
+The first row holds rank and suit (`` Q♠ ``, ``10♥ ``) in red or black on a
+light face. The second row carries what must not depend on colour alone: a
+hatch (``░░░░``) on a card you may not play, a ``●`` on a card passed to
+you, a ``★`` on the card that won the trick. Unplayable cards are also
+dimmed and struck through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+
+from ..cards import is_red, label
+
+CARD_WIDTH: Final = 4
+FACE: Final = "#f3efe4"
+RED: Final = "#c62828"
+BLACK: Final = "#1c1c1c"
+DIM_FACE: Final = "#77736b"
+DIM_INK: Final = "#b5b0a5"
+MARK: Final = "#d99a00"
+WINNER_FACE: Final = "#ffd54f"
+
+
+@dataclass(frozen=True)
+class CardLook:
+    """How one card is drawn."""
+
+    illegal: bool = False
+    marked: bool = False
+    winner: bool = False
+    faded: bool = False
+
+
+def card_rows(card: str, look: CardLook = CardLook()) -> tuple[Text, Text]:
+    """The two rows of a card face."""
+    face = WINNER_FACE if look.winner else DIM_FACE if look.illegal or look.faded else FACE
+    if look.illegal:
+        ink = Style(color=DIM_INK, bgcolor=face, strike=True, dim=True)
+    else:
+        ink = Style(color=RED if is_red(card) else BLACK, bgcolor=face, bold=True)
+    top = Text(f"{label(card):>3}", style=ink) + Text(" ", style=Style(bgcolor=face))
+    bottom = Text()
+    if look.marked:
+        bottom.append("●", Style(color=MARK, bgcolor=face, bold=True))
+    elif look.winner:
+        bottom.append("★", Style(color=BLACK, bgcolor=face, bold=True))
+    else:
+        bottom.append(" " if not look.illegal else "░", Style(color=DIM_INK, bgcolor=face))
+    fill = "░" if look.illegal else " "
+    bottom.append(fill * (CARD_WIDTH - 1), Style(color=DIM_INK, bgcolor=face))
+    return top, bottom
+
+
+def blank(width: int) -> Text:
+    """Empty columns."""
+    return Text(" " * width)

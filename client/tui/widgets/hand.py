@@ -1,0 +1,122 @@
+"""Your hand along the bottom: sorted by suit, a key letter under each card.
+
+Four rows: the raised row (cards picked to pass stand one row higher), two
+rows of card faces and the key letters. A click on a card or its letter
+posts ``HandView.CardChosen``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from ..cards import suit_of
+from ..model import TableModel
+from .card_art import CARD_WIDTH, CardLook, blank, card_rows
+
+KEYS: Final = "abcdefghijklm"
+GAP: Final = 1
+SUIT_GAP: Final = 2
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a card is drawn: its column and its key letter."""
+
+    card: str
+    x: int
+    key: str
+
+
+def hand_layout(cards: list[str], width: int) -> list[Slot]:
+    """Columns of the cards, centred in ``width``, a wider gap between suits."""
+    xs: list[int] = []
+    x = 0
+    for i, card in enumerate(cards):
+        if i:
+            x += GAP + (SUIT_GAP - GAP if suit_of(card) != suit_of(cards[i - 1]) else 0)
+        xs.append(x)
+        x += CARD_WIDTH
+    left = max(0, (width - x) // 2)
+    return [Slot(c, left + xs[i], KEYS[i] if i < len(KEYS) else " ") for i, c in enumerate(cards)]
+
+
+class HandView(Widget, can_focus=True):
+    """The player's cards."""
+
+    DEFAULT_CSS = """
+    HandView { height: 4; width: 1fr; }
+    """
+
+    class CardChosen(Message):
+        """A card was clicked."""
+
+        def __init__(self, card: str) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, model: TableModel, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+
+    def slots(self) -> list[Slot]:
+        """The current layout (also used to map clicks)."""
+        return hand_layout(self.model.hand(), self.size.width)
+
+    def render(self) -> Text:
+        """Four rows: raised faces, faces, faces, key letters."""
+        model = self.model
+        slots = self.slots()
+        raised = model.raised()
+        marked = model.marked()
+        playable = model.playable()
+        locked = bool(model.view and model.view.passed and model.view.phase == "pass")
+        rows = [Text() for _ in range(4)]
+        column = 0
+        for index, slot in enumerate(slots):
+            pad = slot.x - column
+            for row in rows:
+                row.append_text(blank(pad))
+            look = CardLook(
+                illegal=playable is not None and slot.card not in playable,
+                marked=slot.card in marked,
+                faded=locked and slot.card in raised,
+            )
+            top, bottom = card_rows(slot.card, look)
+            up = slot.card in raised
+            faces = [top, bottom, blank(CARD_WIDTH)] if up else [blank(CARD_WIDTH), top, bottom]
+            for row, piece in zip(rows, faces, strict=False):
+                row.append_text(piece)
+            rows[3].append_text(self._key_label(slot, index == model.cursor and self.has_focus))
+            column = slot.x + CARD_WIDTH
+        out = Text()
+        for i, row in enumerate(rows):
+            if i:
+                out.append("\n")
+            out.append_text(row)
+        return out
+
+    def _key_label(self, slot: Slot, cursor: bool) -> Text:
+        style = Style(reverse=True, bold=True) if cursor else Style(dim=False)
+        return Text(" ") + Text(slot.key, style=style) + Text("  ")
+
+    def on_click(self, event: events.Click) -> None:
+        """Choose the card under the pointer."""
+        for slot in self.slots():
+            if slot.x <= event.x < slot.x + CARD_WIDTH:
+                self.post_message(self.CardChosen(slot.card))
+                return
+
+    def on_focus(self) -> None:
+        """Show the cursor."""
+        self.refresh()
+
+    def on_blur(self) -> None:
+        """Hide the cursor."""
+        self.refresh()

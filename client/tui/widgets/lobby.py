@@ -1,0 +1,97 @@
+"""Before the game: the invite code, the join link, the seats and the rules.
+
+The host sees how to change a seat (open, or a bot of a level) and how to
+start; everybody else sees that the host will start.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
+
+from protocol.common import RulesModel
+from protocol.view import SeatView
+
+from ..i18n import Translator
+from ..model import TableModel
+from ..seats import POSITIONS, compass_key, seat_at
+from .seat_panel import kind_text, presence, seat_name
+
+
+def format_code(code: str) -> str:
+    """``ABCDEF`` as ``ABC-DEF``, easy to read aloud."""
+    return f"{code[:3]}-{code[3:]}" if len(code) == 6 else code
+
+
+def rules_text(t: Translator, rules: RulesModel) -> str:
+    """The table's rules in one line."""
+    cycle = ", ".join(t("dir." + d) for d in rules.pass_cycle)
+    parts = [
+        t("lobby.pass_cycle", cycle=cycle),
+        t("lobby.moon_" + rules.moon),
+        t("lobby.end_points", n=rules.end_at)
+        if rules.end == "points"
+        else t("lobby.end_hands", n=rules.end_at),
+    ]
+    if rules.queen_breaks_hearts:
+        parts.append(t("lobby.queen_breaks"))
+    if rules.first_trick != "no_points":
+        parts.append(t("lobby.first_trick_" + rules.first_trick))
+    return " · ".join(parts)
+
+
+class LobbyPanel(Static):
+    """The waiting table."""
+
+    DEFAULT_CSS = """
+    LobbyPanel { padding: 0 1; height: 1fr; border: round $accent; }
+    """
+
+    def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+
+    def sync(self) -> None:
+        """Redraw from the model."""
+        t = self.t
+        view = self.model.view
+        if view is None:
+            self.border_title = t("app.title")
+            self.update(Text(t("lobby.connecting"), style=Style(dim=True)))
+            return
+        self.border_title = t("lobby.title", name=view.name)
+        bold = Style(bold=True)
+        lines = [
+            Text(t("lobby.code"))
+            + Text(format_code(view.code), style=Style(bold=True, color="yellow")),
+            Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
+            Text(t("lobby.join_hint", code=format_code(view.code)), style=Style(dim=True)),
+            Text(),
+        ]
+        for index, position in enumerate(POSITIONS):
+            seat = seat_at(view, position)
+            info = view.seats[seat]
+            where = t(compass_key(view, seat))
+            key = f"[{index}] " if index and view.seat == view.host_seat else "    "
+            line = Text(key, style=Style(dim=True)) + Text(f"{where:<9}", style=bold)
+            if position == "bottom":
+                line.append(t("you"), style=bold)
+            else:
+                line.append(seat_name(t, view, info), style=bold if info.kind != "open" else None)
+            extra = [kind_text(t, info), presence(t, info).plain]
+            line.append("  " + " · ".join(p for p in extra if p), style=Style(dim=True))
+            if info.host:
+                line.append(" ★", style=Style(color="yellow"))
+            lines.append(line)
+        lines.append(Text())
+        lines.append(Text(rules_text(t, view.rules), style=Style(dim=True)))
+        lines.append(Text(_hint(t, view), style=Style(bold=True)))
+        self.update(Text("\n").join(lines))
+
+
+def _hint(t: Translator, view: SeatView) -> str:
+    if view.seat is not None and view.seat == view.host_seat:
+        return t("lobby.host_hint")
+    return t("lobby.guest_hint")

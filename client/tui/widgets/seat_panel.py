@@ -1,0 +1,104 @@
+"""A seat around the table: who sits there and how they are doing.
+
+Name (★ for the host), human or bot and its level, online or away (or a
+bot covering), cards left, points taken this hand, and whether the seat has
+passed, is ready or is to play. The panel's border lights up on its turn.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
+
+from protocol.view import SeatInfo, SeatView
+
+from ..i18n import Translator
+from ..model import TableModel
+from ..seats import Position, compass_key, seat_at, uses_compass_name
+
+
+def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
+    """The name a panel shows: the player's, or the level's for our bots."""
+    if uses_compass_name(info) and info.bot_level:
+        return t("botname." + info.bot_level)
+    if info.kind == "open":
+        return t("kind.open")
+    return info.name
+
+
+def kind_text(t: Translator, info: SeatInfo) -> str:
+    """``human`` or ``bot · Medium`` (nothing for our standard bots, whose
+    name already says it: "Medium bot")."""
+    if uses_compass_name(info):
+        return ""
+    if info.kind == "bot":
+        return t("kind.bot", level=t("level." + (info.bot_level or "medium")))
+    if info.kind == "human":
+        return t("kind.human")
+    return ""
+
+
+def presence(t: Translator, info: SeatInfo) -> Text:
+    """Online, away, or a bot playing for an away human."""
+    if info.kind != "human":
+        return Text()
+    if info.bot_covering:
+        return Text(t("seat.covering"), style=Style(color="yellow"))
+    if info.away or not info.connected:
+        return Text(t("seat.away"), style=Style(color="yellow"))
+    return Text(t("seat.online"), style=Style(color="green"))
+
+
+def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
+    """Passed, ready or to play."""
+    if view.status == "playing" and view.phase == "play" and view.turn == info.seat:
+        return Text(t("seat.turn"), style=Style(bold=True, color="yellow"))
+    if view.status == "playing" and view.phase == "pass" and info.passed:
+        return Text(t("seat.passed"), style=Style(color="green"))
+    if view.status == "between_hands" and info.ready:
+        return Text(t("seat.ready"), style=Style(color="green"))
+    return Text()
+
+
+class SeatPanel(Static):
+    """One of the other three seats."""
+
+    DEFAULT_CSS = """
+    SeatPanel { border: round $panel-lighten-2; padding: 0 0; }
+    SeatPanel.-turn { border: heavy $warning; }
+    """
+
+    def __init__(
+        self, model: TableModel, t: Translator, position: Position, *, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+        self.position: Position = position
+
+    def sync(self) -> None:
+        """Redraw from the model."""
+        view = self.model.view
+        if view is None or len(view.seats) != 4:
+            self.update("")
+            return
+        t = self.t
+        info = view.seats[seat_at(view, self.position)]
+        turn = view.status == "playing" and view.phase == "play" and view.turn == info.seat
+        self.set_class(turn, "-turn")
+        self.border_title = t(compass_key(view, info.seat)) + (" ▶" if turn else "")
+        name = Text(seat_name(t, view, info), style=Style(bold=True))
+        if info.host:
+            name.append(" ★", style=Style(color="yellow"))
+        cards = Text(t("seat.cards", n=info.cards_left)) if view.status != "waiting" else Text()
+        points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
+        kind = Text(kind_text(t, info), style=Style(dim=True))
+        mark = status_mark(t, view, info)
+        if self.position == "across":
+            line1 = Text(" · ").join(p for p in (name, kind, presence(t, info)) if p.plain)
+            line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
+            self.update(Text("\n").join([line1, line2]))
+        else:
+            lines = [name, kind, presence(t, info), cards, points, mark]
+            self.update(Text("\n").join(lines))

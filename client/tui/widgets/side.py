@@ -1,0 +1,111 @@
+"""The side panel: the tricks of this hand, or the score table of the game.
+
+The trick history lists every finished trick: its number, who led (▸),
+the cards in play order with the winning card highlighted, and who won
+(★). The score table has a line per hand (☾ marks a moon) and the totals.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from protocol.view import SeatView
+
+from ..cards import is_red, label
+from ..i18n import Translator
+from ..model import TableModel
+from ..seats import abbr_key, seat_at
+
+WIN = Style(bgcolor="#ffd54f", color="#1c1c1c", bold=True)
+
+
+def card_text(card: str, winner: bool = False) -> Text:
+    """A card in a list: coloured by suit, highlighted when it won."""
+    if winner:
+        return Text(f"{label(card):>3}", style=WIN)
+    return Text(f"{label(card):>3}", style=Style(color="red" if is_red(card) else None))
+
+
+def history_text(t: Translator, view: SeatView) -> Text:
+    """Every finished trick of the hand."""
+    lines = [Text(t("side.legend"), style=Style(dim=True))]
+    for i, trick in enumerate(view.tricks, start=1):
+        line = Text(f"{i:>2} ")
+        line.append(f"{t(abbr_key(view, trick.leader)):<2}", style=Style(bold=True))
+        line.append("▸")
+        for played in trick.cards:
+            line.append(" ")
+            line.append_text(card_text(played.card, played.seat == trick.winner))
+        line.append(" ★")
+        line.append(t(abbr_key(view, trick.winner)), style=Style(bold=True))
+        lines.append(line)
+    if not view.tricks:
+        lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
+    return Text("\n").join(lines)
+
+
+def scores_text(t: Translator, view: SeatView) -> Text:
+    """Points of each hand and the totals, a column per seat (you first)."""
+    n = len(view.seats)
+    order = [seat_at(view, p) for p in ("bottom", "left", "across", "right")] if n == 4 else []
+    head = Text(" # ", style=Style(dim=True))
+    for seat in order:
+        head.append(f"{t(abbr_key(view, seat)):>5}", style=Style(bold=True))
+    lines = [head]
+    for result in view.hands:
+        line = Text(f"{result.hand_number:>2} ")
+        for seat in order:
+            mark = "☾" if result.shooter == seat else ""
+            line.append(f"{mark + str(result.points[seat]):>5}")
+        lines.append(line)
+    if view.totals:
+        best = min(view.totals)
+        total = Text(" Σ ", style=Style(bold=True))
+        for seat in order:
+            style = Style(bold=True, color="green" if view.totals[seat] == best else None)
+            total.append(f"{view.totals[seat]:>5}", style=style)
+        lines.append(Text("─" * 23, style=Style(dim=True)))
+        lines.append(total)
+        lines.append(Text(t("score.legend"), style=Style(dim=True)))
+    else:
+        lines.append(Text(t("side.no_scores"), style=Style(dim=True)))
+    return Text("\n").join(lines)
+
+
+class SidePanel(VerticalScroll, can_focus=False):
+    """Tricks or scores, toggled with ``t``; scores show between hands."""
+
+    DEFAULT_CSS = """
+    SidePanel { border: round $panel-lighten-2; width: 28; height: 1fr; scrollbar-size-vertical: 1; }
+    SidePanel > Static { width: 1fr; }
+    """
+
+    def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+        self.body = Static()
+
+    def compose(self) -> ComposeResult:
+        """The text inside the border."""
+        yield self.body
+
+    def sync(self) -> None:
+        """Redraw from the model; keep the latest lines in sight."""
+        view = self.model.view
+        t = self.t
+        if view is None or len(view.seats) != 4:
+            self.body.update("")
+            return
+        if self.model.side == "scores":
+            self.border_title = t("side.scores")
+            self.body.update(scores_text(t, view))
+        else:
+            self.border_title = t("side.tricks")
+            self.body.update(history_text(t, view))
+        self.border_subtitle = t("side.toggle")
+        self.call_after_refresh(self.scroll_end, animate=False)

@@ -1,0 +1,140 @@
+"""The middle of the table: the trick, the pass direction, the hand's points.
+
+Each seat's card lies on its side of the table (yours at the bottom). A
+finished trick stays a moment with its winning card highlighted. While
+cards are passed an arrow points to where yours go; when a hand is over
+each side shows the points taken (and a moon, if one was shot).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from protocol.view import SeatView
+
+from ..i18n import Msg, Term, Translator
+from ..model import TableModel, seat_label
+from ..seats import POSITIONS, Position, position_of, seat_at
+from .canvas import Canvas
+from .card_art import CardLook, card_rows
+
+ARROWS: Final[dict[str, str]] = {"left": "←", "right": "→", "across": "↑", "hold": "·"}
+BLOCK_HEIGHT: Final = 9
+
+
+class TrickView(Widget):
+    """The trick in the middle of the table."""
+
+    DEFAULT_CSS = """
+    TrickView { width: 1fr; height: 1fr; }
+    """
+
+    class Clicked(Message):
+        """The table was clicked (cuts a pause short)."""
+
+    def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.t = t
+
+    def _spots(self, width: int, top: int) -> dict[Position, tuple[int, int]]:
+        cx = width // 2 - 2
+        return {
+            "across": (cx, top),
+            "left": (cx - 7, top + 3),
+            "right": (cx + 7, top + 3),
+            "bottom": (cx, top + 6),
+        }
+
+    def render(self) -> Text:
+        """Draw the current state of the middle of the table."""
+        width, height = self.size.width, self.size.height
+        canvas = Canvas(width, height)
+        view = self.model.view
+        if view is None or len(view.seats) != 4 or view.status == "waiting":
+            return canvas.text()
+        top = max(0, (height - BLOCK_HEIGHT) // 2)
+        spots = self._spots(width, top)
+        if view.status in ("between_hands", "game_over") and view.hands:
+            self._draw_points(canvas, view, spots)
+        elif view.phase == "pass" and view.status == "playing":
+            self._draw_pass(canvas, view, spots)
+        else:
+            self._draw_trick(canvas, view, spots)
+        canvas.center(top + BLOCK_HEIGHT - 1, self._status(view))
+        return canvas.text()
+
+    def _draw_trick(
+        self, canvas: Canvas, view: SeatView, spots: dict[Position, tuple[int, int]]
+    ) -> None:
+        winner = self.model.trick_winner
+        for played in self.model.trick:
+            x, y = spots[position_of(view, played.seat)]
+            top, bottom = card_rows(played.card, CardLook(winner=played.seat == winner))
+            canvas.put(x, y, top)
+            canvas.put(x, y + 1, bottom)
+        waiting = view.phase == "play" and view.turn is not None and winner is None
+        if waiting and all(p.seat != view.turn for p in self.model.trick):
+            assert view.turn is not None  # part of ``waiting``
+            x, y = spots[position_of(view, view.turn)]
+            canvas.put(x, y, Text(" ▪▪ ", style=Style(dim=True)))
+
+    def _draw_pass(
+        self, canvas: Canvas, view: SeatView, spots: dict[Position, tuple[int, int]]
+    ) -> None:
+        arrow = ARROWS.get(view.pass_direction or "hold", "·")
+        x = spots["bottom"][0]
+        canvas.put(x + 1, spots["left"][1], Text(f" {arrow} ", style=Style(bold=True)))
+        for position in POSITIONS:
+            info = view.seats[seat_at(view, position)]
+            if info.passed or (position == "bottom" and view.passed):
+                px, py = spots[position]
+                canvas.put(px, py, Text(" ✓  ", style=Style(bold=True, color="green")))
+
+    def _draw_points(
+        self, canvas: Canvas, view: SeatView, spots: dict[Position, tuple[int, int]]
+    ) -> None:
+        last = view.hands[-1]
+        for seat, points in enumerate(last.points):
+            x, y = spots[position_of(view, seat)]
+            moon = last.shooter == seat
+            label = ("☾" if moon else "") + (f"+{points}" if points > 0 else str(points))
+            style = Style(bold=True, color="red" if points > 0 else "green")
+            canvas.put(x, y, Text(f"{label:^4}", style=style))
+
+    def _status(self, view: SeatView) -> Text:
+        model = self.model
+        t = self.t
+        msg: Msg | None = None
+        style = Style(bold=True)
+        if model.trick_winner is not None:
+            key = "trick.you_take" if model.trick_winner == view.seat else "trick.takes"
+            name = seat_label(view, model.trick_winner)
+            msg = Msg(key, {"name": name, "points": model.trick_points})
+        elif view.status in ("between_hands", "game_over") and view.hands:
+            last = view.hands[-1]
+            if last.shooter is not None:
+                msg = Msg("trick.moon", {"name": seat_label(view, last.shooter)})
+            else:
+                msg = Msg("trick.hand_over", {"n": last.hand_number})
+        elif view.phase == "pass" and view.status == "playing":
+            direction = view.pass_direction or "hold"
+            msg = Msg("trick.pass", {"dir": Term("dir." + direction)})
+        elif view.phase == "moon_choice" and view.moon_shooter is not None:
+            msg = Msg("trick.moon", {"name": seat_label(view, view.moon_shooter)})
+        elif view.phase == "play" and view.turn is not None:
+            if view.turn == view.seat:
+                msg, style = Msg("trick.your_turn"), Style(bold=True, color="yellow")
+            else:
+                msg = Msg("trick.turn", {"name": seat_label(view, view.turn)})
+        return Text(t.text(msg), style=style) if msg is not None else Text()
+
+    def on_click(self, event: events.Click) -> None:
+        """Ask to cut the pause short."""
+        self.post_message(self.Clicked())
