@@ -32,7 +32,7 @@ class Launch:
     mode: Mode
     server: str | None = None  # None for play: start one in-process
     name: str = "Player"
-    seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("medium", "medium", "medium")
+    seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
     rules: RulesModel = field(default_factory=RulesModel)
     table_name: str = ""
     public: bool = False

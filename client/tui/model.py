@@ -208,7 +208,10 @@ class TableModel:
         self.trick_winner = msg.winner
         self.trick_points = msg.points
         if QUEEN_OF_SPADES in msg.cards and self.view is not None:
-            self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
+            if msg.winner == self.view.seat:
+                self._log(Msg("log.queen_you"))
+            else:
+                self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
 
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
         self.trick, self.trick_winner, self.selected = (), None, []
@@ -224,7 +227,10 @@ class TableModel:
 
     def _on_hand_scored(self, msg: sm.HandScored) -> None:
         if msg.shooter is not None and self.view is not None:
-            self._log(Msg("log.moon", {"name": seat_label(self.view, msg.shooter)}))
+            if msg.shooter == self.view.seat:
+                self._log(Msg("log.moon_you"))
+            else:
+                self._log(Msg("log.moon", {"name": seat_label(self.view, msg.shooter)}))
         mine = msg.points[self.me] if self.me < len(msg.points) else 0
         self._log(Msg("log.hand_scored", {"n": msg.hand_number, "points": mine}))
 

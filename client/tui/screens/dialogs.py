@@ -47,7 +47,7 @@ class Dialog(ModalScreen[None]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     Dialog .title { text-style: bold; width: 1fr; content-align: center middle; }
-    Dialog Horizontal { height: auto; align: center middle; }
+    Dialog .buttons { height: auto; align: center middle; }
     Dialog Button { margin: 0 1; }
     Dialog #help-keys { height: auto; max-height: 16; }
     """
@@ -143,7 +143,7 @@ class MoonScreen(ModalScreen[Literal["add", "subtract"] | None]):
         with Vertical():
             yield Static(t("moon.title"), classes="title")
             yield Static(t("moon.body"))
-            with Horizontal():
+            with Horizontal(classes="buttons"):
                 yield Button(t("moon.add"), id="add", variant="primary")
                 yield Button(t("moon.subtract"), id="subtract", variant="warning")
 
@@ -186,7 +186,7 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
                     yield Static(Text(t("over.winner", name=name), style=Style(bold=True)))
                 yield Static(scores_text(t, view))
             yield Static(Text(t("over.host" if host else "over.guest"), style=Style(dim=True)))
-            with Horizontal():
+            with Horizontal(classes="buttons"):
                 if host:
                     yield Button(t("btn.rematch"), id="rematch", variant="primary")
                 yield Button(t("btn.quit"), id="quit")
@@ -220,7 +220,7 @@ class ConfirmQuit(ModalScreen[bool]):
         with Vertical():
             yield Static(t("quit.title"), classes="title")
             yield Static(t(self.body_key))
-            with Horizontal():
+            with Horizontal(classes="buttons"):
                 yield Button(t("quit.yes"), id="yes", variant="error")
                 yield Button(t("quit.no"), id="no")
 

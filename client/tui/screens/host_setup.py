@@ -67,7 +67,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
     HostSetupScreen Grid {
         grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto;
     }
-    HostSetupScreen Horizontal { height: auto; align: center middle; margin-top: 1; }
+    HostSetupScreen #buttons { height: auto; align: center middle; margin-top: 1; }
     HostSetupScreen Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -139,7 +139,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
                 yield Label("")
                 yield Checkbox(t("host.public"), spec.public, id="public", compact=True)
             yield Static(t("host.hint"), classes="hint")
-            with Horizontal():
+            with Horizontal(id="buttons"):
                 yield Button(t("btn.create"), id="create", variant="primary", compact=True)
                 yield Button(t("btn.cancel"), id="cancel", compact=True)
 

@@ -78,6 +78,7 @@ class TableScreen(Screen[None]):
         self._over: GameOverScreen | None = None
         self._over_closed = False
         self._phase_key: tuple[str, int] = ("", 0)
+        self._ready = False
 
     @property
     def hearts(self) -> HeartsApp:
@@ -111,14 +112,15 @@ class TableScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        """Draw what there is."""
+        """Draw what there is (changes before this waited for it)."""
+        self._ready = True
         self.sync()
 
     # -- drawing -------------------------------------------------------------
 
     def sync(self) -> None:
         """Redraw everything from the model (after every change)."""
-        if not self.is_mounted:
+        if not self._ready:
             return
         model, view, t = self.model, self.model.view, self.t
         phase_key = (view.status, view.hand_number) if view else ("", 0)
@@ -239,9 +241,11 @@ class TableScreen(Screen[None]):
         notice = model.notice
         if notice is None:
             return Text()
+        sentence = t.text(notice.msg)
+        sentence = sentence[:1].upper() + sentence[1:]
         if notice.level == "error":
-            return Text("✕ " + t.text(notice.msg), style=Style(color="red", bold=True))
-        return Text("ℹ " + t.text(notice.msg), style=Style(color="cyan"))
+            return Text("✕ " + sentence, style=Style(color="red", bold=True))
+        return Text("ℹ " + sentence, style=Style(color="cyan"))
 
     # -- the player's actions ------------------------------------------------
 

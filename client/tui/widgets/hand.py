@@ -93,7 +93,8 @@ class HandView(Widget, can_focus=True):
             faces = [top, bottom, blank(CARD_WIDTH)] if up else [blank(CARD_WIDTH), top, bottom]
             for row, piece in zip(rows, faces, strict=False):
                 row.append_text(piece)
-            rows[3].append_text(self._key_label(slot, index == model.cursor and self.has_focus))
+            cursor = index == model.cursor and self.has_focus
+            rows[3].append_text(self._key_label(slot, cursor, playable))
             column = slot.x + CARD_WIDTH
         out = Text()
         for i, row in enumerate(rows):
@@ -102,8 +103,17 @@ class HandView(Widget, can_focus=True):
             out.append_text(row)
         return out
 
-    def _key_label(self, slot: Slot, cursor: bool) -> Text:
-        style = Style(reverse=True, bold=True) if cursor else Style(dim=False)
+    def _key_label(self, slot: Slot, cursor: bool, playable: frozenset[str] | None) -> Text:
+        """The key under a card: bright when it plays now, dim when it may
+        not, reversed under the cursor."""
+        if playable is None:
+            style = Style()
+        elif slot.card in playable:
+            style = Style(bold=True, color="yellow")
+        else:
+            style = Style(dim=True)
+        if cursor:
+            style += Style(reverse=True, bold=True)
         return Text(" ") + Text(slot.key, style=style) + Text("  ")
 
     def on_click(self, event: events.Click) -> None:

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.widgets import Static
 
 from protocol.common import RulesModel
-from protocol.view import SeatView
 
 from ..i18n import Translator
 from ..model import TableModel
@@ -78,8 +77,10 @@ class LobbyPanel(Static):
             line = Text(key, style=Style(dim=True)) + Text(f"{where:<9}", style=bold)
             if position == "bottom":
                 line.append(t("you"), style=bold)
+            elif info.kind == "open":
+                line.append(t("lobby.open_seat"), style=Style(italic=True))
             else:
-                line.append(seat_name(t, view, info), style=bold if info.kind != "open" else None)
+                line.append(seat_name(t, view, info), style=bold)
             extra = [kind_text(t, info), presence(t, info).plain]
             line.append("  " + " · ".join(p for p in extra if p), style=Style(dim=True))
             if info.host:
@@ -87,11 +88,4 @@ class LobbyPanel(Static):
             lines.append(line)
         lines.append(Text())
         lines.append(Text(rules_text(t, view.rules), style=Style(dim=True)))
-        lines.append(Text(_hint(t, view), style=Style(bold=True)))
         self.update(Text("\n").join(lines))
-
-
-def _hint(t: Translator, view: SeatView) -> str:
-    if view.seat is not None and view.seat == view.host_seat:
-        return t("lobby.host_hint")
-    return t("lobby.guest_hint")

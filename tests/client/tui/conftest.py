@@ -1,0 +1,263 @@
+"""Fixtures for the terminal client's tests: a real in-process server (bots
+think in a thread, with a small budget), a TCP proxy that can drop and
+refuse connections, and helpers to drive the app with Textual's pilot and
+read what it shows."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import re
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from client.tui.app import HeartsApp
+from client.tui.launch import Launch
+from client.tui.pacing import INSTANT, Pacing
+from client.tui.settings import Settings
+from client.tui.widgets.hand import KEYS
+from protocol.view import SeatView
+from server.app import RunningServer, start_server
+from server.bot_runner import BotMove, BotRunner, decide_in_worker
+from server.config import ServerConfig
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "tui"
+TIMEOUT = 20.0
+
+
+class ThreadBots(BotRunner):
+    """Bots deciding in a thread: the same decision function as the worker
+    processes, without spawning any (fast to start, fine for easy bots)."""
+
+    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+        """The bot's move."""
+        return await asyncio.to_thread(decide_in_worker, view, level, seed, self.budget_ms)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[RunningServer]:
+    """A server on a free port, in the test's event loop."""
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0)
+    running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    try:
+        yield running
+    finally:
+        await running.close()
+
+
+class Proxy:
+    """A TCP proxy in front of the server. ``refuse()`` makes new
+    connections close at once (reconnects fail); ``allow()`` undoes it."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self.accepting = True
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL through the proxy."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def start(self) -> None:
+        """Listen on a free port."""
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        """Stop listening and forwarding."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def refuse(self) -> None:
+        """Close new connections at once."""
+        self.accepting = False
+
+    def allow(self) -> None:
+        """Forward new connections again."""
+        self.accepting = True
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if not self.accepting:
+            writer.close()
+            return
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        for src, dst in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pipe(src, dst))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+        try:
+            while data := await src.read(65536):
+                dst.write(data)
+                await dst.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                dst.close()
+
+
+@pytest.fixture
+async def proxy(server: RunningServer) -> AsyncIterator[Proxy]:
+    """A proxy in front of ``server``."""
+    p = Proxy(server.port)
+    await p.start()
+    try:
+        yield p
+    finally:
+        await p.close()
+
+
+def make_app(
+    launch: Launch, language: str = "en", pacing: Pacing = INSTANT, fast: bool = False
+) -> HeartsApp:
+    """An app with fixed settings (nothing read from or written to disk)."""
+    settings = Settings(language=language, fast=fast)  # type: ignore[arg-type]
+    return HeartsApp(launch, settings, settings_path=None, pacing=pacing)
+
+
+async def wait_for(
+    pilot: object, predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT
+) -> None:
+    """Let the app run until ``predicate()`` holds (polling, with a deadline)."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(
+                f"timed out waiting for {what}; the screen shows:\n{screen_text(pilot.app)}"
+            )
+        await pilot.pause(0.02)
+
+
+_TEXT = re.compile(
+    r'<text class="[^"]*-r\d+"[^>]*\bx="([\d.]+)"[^>]*\by="([\d.]+)"[^>]*>(.*?)</text>', re.S
+)
+
+
+def screen_text(app: object) -> str:
+    """What the screen shows, as plain lines (from the SVG screenshot)."""
+    from textual.app import App
+
+    assert isinstance(app, App)
+    return svg_text(app.export_screenshot(), app.size.width)
+
+
+def svg_text(svg: str, width: int) -> str:
+    """Plain lines of a Textual SVG screenshot."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for x, y, body in _TEXT.findall(svg):
+        text = html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
+        rows.setdefault(float(y), []).append((float(x), text))
+    cell = _cell_width(svg)
+    lines = []
+    for y in sorted(rows):
+        line = [" "] * (width + 4)
+        for x, text in rows[y]:
+            col = round(x / cell)
+            for i, ch in enumerate(text):
+                if 0 <= col + i < len(line):
+                    line[col + i] = ch
+        lines.append("".join(line).rstrip())
+    return "\n".join(lines)
+
+
+def _cell_width(svg: str) -> float:
+    match = re.search(r'textLength="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+    if match and match.group(2):
+        return float(match.group(1)) / len(html.unescape(match.group(2)))
+    return 12.2
+
+
+def save_svg(app: object, name: str) -> str:
+    """Save the screen as ``test-artifacts/tui/NAME.svg``; returns its text."""
+    from textual.app import App
+
+    assert isinstance(app, App)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    svg = app.export_screenshot(title=name)
+    (ARTIFACTS / f"{name}.svg").write_text(svg, encoding="utf-8")
+    return svg_text(svg, app.size.width)
+
+
+def first_legal_key(app: HeartsApp) -> str:
+    """The key of the first card we may play now."""
+    view = app.model.view
+    assert view is not None
+    for index, card in enumerate(app.model.hand()):
+        if card in view.legal:
+            return KEYS[index]
+    raise AssertionError("no legal card")
+
+
+def first_illegal_key(app: HeartsApp) -> str | None:
+    """The key of a card we may not play now, if there is one."""
+    view = app.model.view
+    assert view is not None
+    for index, card in enumerate(app.model.hand()):
+        if card not in view.legal:
+            return KEYS[index]
+    return None
+
+
+async def pass_by_keys(pilot: object, app: HeartsApp, keys: str = "abc") -> None:
+    """Pick cards by their keys and pass them (if a pass is asked)."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    if app.model.passing():
+        await pilot.press(*keys, "p")
+        await wait_for(pilot, lambda: not app.model.passing(), "the pass to lock")
+
+
+async def play_out_hand(pilot: object, app: HeartsApp) -> None:
+    """Pass, then play the first legal card on every turn until the hand ends."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    model = app.model
+    assert model.view is not None
+    number = model.view.hand_number
+    await wait_for(
+        pilot, lambda: model.passing() or model.my_turn() or _phase(app) != "pass", "the deal"
+    )
+    await pass_by_keys(pilot, app)
+
+    def over() -> bool:
+        v = model.view
+        return v is not None and (v.status != "playing" or v.hand_number != number)
+
+    while not over():
+        await wait_for(pilot, lambda: model.my_turn() or over(), "our turn")
+        if over():
+            break
+        assert model.view is not None
+        played = hand_below(app, len(model.view.hand), over)
+        await pilot.press(first_legal_key(app))
+        await wait_for(pilot, played, "our card to be played")
+
+
+def _phase(app: HeartsApp) -> str:
+    view = app.model.view
+    return (view.phase or "") if view is not None else "pass"
+
+
+def hand_below(
+    app: HeartsApp, size: int, or_else: Callable[[], bool] = lambda: False
+) -> Callable[[], bool]:
+    """A predicate: we hold fewer than ``size`` cards (or ``or_else()``)."""
+    return lambda: or_else() or (app.model.view is not None and len(app.model.view.hand) < size)

@@ -1,0 +1,136 @@
+"""Host, join and resume: the host's form, the lobby with the invite code
+and join link, a friend joining, seats changed and the start; joining a
+table as a guest; resuming a saved seat in a new app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Checkbox, Select
+
+from client.session import ClientSession
+from client.tui.launch import Launch
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from server.app import RunningServer
+
+from .conftest import make_app, save_svg, screen_text, wait_for
+
+
+async def test_host_creates_a_table_shows_code_and_link_and_starts(
+    server: RunningServer,
+) -> None:
+    app = make_app(Launch(mode="host", server=server.url, name="Hostess"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "New table" in screen_text(app), "the form")
+        text = save_svg(app, "host-form-80x24")
+        for label in ("Table name", "Left (West)", "Across (North)", "Right (East)", "Passing"):
+            assert label in text
+        app.screen.query_one("#seat-across", Select).value = "easy"
+        app.screen.query_one("#queen", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        model = app.model
+        await wait_for(pilot, lambda: model.view is not None, "the table")
+        view = model.view
+        assert view is not None and view.status == "waiting"
+        assert view.rules.queen_breaks_hearts
+        code = view.code
+        shown = f"{code[:3]}-{code[3:]}"
+        link = f"http://127.0.0.1:{server.port}/t/{code}"
+        await wait_for(pilot, lambda: link in screen_text(app), "the join link")
+        text = screen_text(app)
+        assert f"Invite code:  {shown}" in text and f"hearts join {shown}" in text
+        assert "Q♠ breaks hearts" in text
+
+        friend = ClientSession(server.url, "Friend")
+        await friend.connect()
+        try:
+            reply = await friend.request(cm.JoinTable(id=friend.next_id(), code=shown))
+            assert isinstance(reply, sm.Seated) and reply.seat == 1
+            await wait_for(pilot, lambda: "Friend" in screen_text(app), "the friend")
+            await pilot.press("3")  # the right seat: open → Easy bot
+            await wait_for(
+                pilot,
+                lambda: bool(model.view and model.view.seats[3].kind == "bot"),
+                "a bot on the right",
+            )
+            text = save_svg(app, "lobby-host-80x24")
+            assert "Friend" in text and "human · ● online" in text
+            assert "Easy bot" in text
+            await pilot.press("enter")
+            await wait_for(pilot, model.passing, "the game")
+            assert "Friend" in screen_text(app)  # on the left panel, now at the table
+        finally:
+            await friend.close()
+
+
+async def test_join_by_code_waits_for_the_host(server: RunningServer) -> None:
+    host = ClientSession(server.url, "Hostess")
+    await host.connect()
+    try:
+        reply = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"))
+        )
+        assert isinstance(reply, sm.Seated)
+        app = make_app(Launch(mode="join", server=server.url, name="Guest", code=reply.code))
+        async with app.run_test(size=(80, 24)) as pilot:
+            model = app.model
+            await wait_for(pilot, lambda: "The host starts the game." in screen_text(app), "lobby")
+            assert model.view is not None and model.view.seat == 1
+            text = save_svg(app, "lobby-guest-80x24")
+            assert "Hostess" in text and "★" in text
+            await host.request(cm.StartGame(id=host.next_id()))
+            await wait_for(pilot, model.passing, "the deal")
+            # the host sits on our right (seat 0 = seat 1 - 1)
+            assert "Hostess" in screen_text(app)
+    finally:
+        await host.close()
+
+
+async def test_a_bad_code_is_a_readable_error(server: RunningServer) -> None:
+    app = make_app(Launch(mode="join", server=server.url, code="ZZZ-ZZZ"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
+        assert "no table has the code ZZZ-ZZZ" in screen_text(app)
+        await pilot.press("enter")
+    assert app.return_code == 1
+
+
+async def test_resume_returns_to_the_same_seat_and_hand(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    session_file = tmp_path / "session.json"
+    launch = Launch(
+        mode="host",
+        server=server.url,
+        seats=("easy", "easy", "easy"),
+        session_file=session_file,
+        ask_setup=False,
+    )
+    first = make_app(launch)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: first.model.view is not None, "the table")
+        await pilot.press("enter")  # start
+        await wait_for(pilot, first.model.passing, "the deal")
+        hand = first.model.hand()
+        assert first.model.view is not None
+        code = first.model.view.code
+        await pilot.press("q", "y")  # leave mid-game: the seat is kept
+    assert session_file.exists()
+
+    again = make_app(Launch(mode="resume", server=server.url, session_file=session_file))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, again.model.passing, "the resumed table")
+        assert again.model.hand() == hand
+        assert f"table {code[:3]}-{code[3:]}" in screen_text(again)
+
+
+async def test_resume_without_a_saved_seat_says_so(tmp_path: Path) -> None:
+    launch = Launch(
+        mode="resume", server="ws://127.0.0.1:9/ws", session_file=tmp_path / "none.json"
+    )
+    app = make_app(launch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "no saved seat" in screen_text(app), "the message")
+        await pilot.press("enter")
+    assert app.return_code == 1
