@@ -1,0 +1,67 @@
+// Translations: English, Ukrainian and Russian. The language comes from the
+// browser (navigator.languages) unless the player picked one.
+//
+// A string may hold {placeholders}; a plural entry is an object keyed by
+// Intl.PluralRules categories ({one, few, many, other}) and gets {n}.
+
+import en from "./lang/en.js";
+import ru from "./lang/ru.js";
+import uk from "./lang/uk.js";
+import { loadLang, saveLang } from "./storage.js";
+
+export const LANGUAGES = { en, uk, ru };
+let current = "en";
+let plural = new Intl.PluralRules("en");
+const listeners = [];
+
+export function detectLanguage() {
+  const saved = loadLang();
+  if (saved && LANGUAGES[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES[base]) return base;
+    if (base === "be") return "ru";
+  }
+  return "en";
+}
+
+export function setLanguage(lang, remember = false) {
+  if (!LANGUAGES[lang]) return;
+  current = lang;
+  plural = new Intl.PluralRules(lang);
+  document.documentElement.lang = lang;
+  if (remember) saveLang(lang);
+  for (const fn of listeners) fn(lang);
+}
+
+export const language = () => current;
+export const onLanguageChange = (fn) => listeners.push(fn);
+
+function lookup(key) {
+  return LANGUAGES[current].strings[key] ?? en.strings[key];
+}
+
+/** The text of ``key`` with {placeholders} filled in. */
+export function t(key, params = {}) {
+  let entry = lookup(key);
+  if (entry === undefined) {
+    console.warn(`missing translation: ${key}`);
+    return key;
+  }
+  if (typeof entry === "object") {
+    entry = entry[plural.select(params.n ?? 0)] ?? entry.other;
+  }
+  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** The Rules/FAQ page's content in the current language. */
+export const rulesContent = () => LANGUAGES[current].rules;
+
+/** Fill every [data-i18n] element (static text of index.html). */
+export function translateStatic(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  }
+  document.title = t("app.title");
+}

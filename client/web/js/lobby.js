@@ -1,0 +1,271 @@
+// The lobby: your name, a new table (rules options and the other seats),
+// joining by code or link, public tables waiting for players, your
+// statistics. And the join screen a /t/CODE link opens.
+
+import { $, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cycleOf, rulesSummary } from "./rules.js";
+import { app } from "./state.js";
+import { formatCode } from "./table.js";
+
+const LEVELS = ["easy", "medium", "hard"];
+
+/** The code in what someone pasted: a join link, "abc-def" or "ABC DEF". */
+export function codeFrom(text) {
+  const match = String(text).match(/\/t\/([A-Za-z0-9-]+)/);
+  const raw = match ? match[1] : String(text);
+  return raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+function field(label, control, hint = null) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
+}
+
+function select(id, options, value) {
+  return h(
+    "select",
+    { id, name: id },
+    options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+  );
+}
+
+function nameInput() {
+  const input = h("input", {
+    id: "player-name",
+    type: "text",
+    maxlength: 24,
+    required: true,
+    autocomplete: "nickname",
+    placeholder: t("lobby.namePlaceholder"),
+    value: app.player.name || "",
+  });
+  input.addEventListener("input", () => {
+    app.player.name = input.value.trim();
+  });
+  return input;
+}
+
+/**
+ * Draw the lobby. ``acts``: create(body), join(code), resume(), refresh(),
+ * and the lobby asks for tables and stats through acts.load().
+ */
+export function renderLobby(root, acts, { seated = null } = {}) {
+  const name = nameInput();
+  const tableName = h("input", { id: "table-name", type: "text", maxlength: 40, placeholder: t("lobby.tableNamePlaceholder", { name: app.player.name || t("lobby.defaultName") }) });
+  const visibility = h(
+    "fieldset",
+    { class: "radios" },
+    h("legend", {}, t("lobby.visibility")),
+    h("label", {}, h("input", { type: "radio", name: "visibility", value: "private", id: "vis-private", checked: true }), t("lobby.private")),
+    h("label", {}, h("input", { type: "radio", name: "visibility", value: "public", id: "vis-public" }), t("lobby.public")),
+  );
+  const pass = select("opt-pass", ["lrah", "larh", "left", "right", "none"].map((v) => [v, t(`opt.pass.${v}`)]), "lrah");
+  const moon = select("opt-moon", ["add", "subtract", "choice"].map((v) => [v, t(`opt.moon.${v}`)]), "add");
+  const first = select("opt-first", ["no_points", "no_queen", "anything"].map((v) => [v, t(`opt.first.${v}`)]), "no_points");
+  const queen = h("input", { type: "checkbox", id: "opt-queen" });
+  const end = select("opt-end", [["100", t("opt.end.100")], ["50", t("opt.end.50")], ["hands", t("opt.end.hands")]], "100");
+  const hands = h("input", { type: "number", id: "opt-end-hands", min: 1, max: 100, value: 8, inputmode: "numeric" });
+  const handsField = field(t("opt.endHands"), hands);
+  handsField.hidden = true;
+  end.addEventListener("change", () => {
+    handsField.hidden = end.value !== "hands";
+  });
+  const bonus = select("opt-bonus", [["none", t("opt.bonus.none")], ["JD", t("opt.bonus.JD")], ["TD", t("opt.bonus.TD")]], "none");
+  const seatSelects = ["left", "across", "right"].map((pos, k) =>
+    field(
+      t(`pos.${pos}`),
+      select(`seat-${k + 1}`, [["open", t("seat.open")], ...LEVELS.map((l) => [l, t(`bot.name.${l}`)])], "open"),
+    ),
+  );
+  const createForm = h(
+    "form",
+    {
+      class: "panel-card create-form",
+      id: "create-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        if (!name.reportValidity()) return;
+        const rules = {
+          pass_cycle: cycleOf(pass.value),
+          moon: moon.value,
+          first_trick: first.value,
+          queen_breaks_hearts: queen.checked,
+          end: end.value === "hands" ? "hands" : "points",
+          end_at: end.value === "hands" ? Math.max(1, Math.min(100, parseInt(hands.value, 10) || 8)) : parseInt(end.value, 10),
+          bonus_card: bonus.value === "none" ? null : bonus.value,
+        };
+        acts.create({
+          name: tableName.value.trim(),
+          public: $("#vis-public", createForm).checked,
+          rules,
+          seats: [1, 2, 3].map((k) => $(`#seat-${k}`, createForm).value),
+        });
+      },
+    },
+    h("h2", {}, t("lobby.create")),
+    field(t("lobby.tableName"), tableName),
+    visibility,
+    h(
+      "fieldset",
+      { class: "options" },
+      h("legend", {}, t("lobby.rules")),
+      field(t("opt.passCycle"), pass),
+      field(t("opt.moon"), moon),
+      field(t("opt.firstTrick"), first),
+      h("label", { class: "check" }, queen, t("opt.queenBreaks")),
+      field(t("opt.end"), end),
+      handsField,
+      field(t("opt.bonus"), bonus),
+    ),
+    h("fieldset", { class: "options seats" }, h("legend", {}, t("lobby.seats")), seatSelects),
+    h("button", { type: "submit", class: "btn primary", id: "create-table" }, t("lobby.createButton")),
+  );
+  const code = h("input", { id: "join-code", type: "text", autocomplete: "off", autocapitalize: "characters", placeholder: t("lobby.codePlaceholder"), "aria-label": t("lobby.code") });
+  const joinForm = h(
+    "form",
+    {
+      class: "panel-card join-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        if (!name.reportValidity()) return;
+        const c = codeFrom(code.value);
+        if (c.length >= 4) acts.join(c);
+        else code.focus();
+      },
+    },
+    h("h2", {}, t("lobby.join")),
+    h("div", { class: "inline" }, code, h("button", { type: "submit", class: "btn primary" }, t("lobby.joinButton"))),
+  );
+  const tables = h("div", { class: "public-list", id: "public-tables", "aria-live": "polite" }, h("p", { class: "empty" }, "…"));
+  const stats = h("div", { class: "stats", id: "stats" }, h("p", { class: "empty" }, "…"));
+  fill(
+    root,
+    h(
+      "section",
+      { class: "lobby", id: "lobby" },
+      h(
+        "div",
+        { class: "hero" },
+        h("h1", {}, t("app.title")),
+        h("p", {}, t("app.tagline")),
+        h("div", { class: "name-row" }, field(t("lobby.name"), name)),
+      ),
+      seated
+        ? h(
+            "div",
+            { class: "panel-card resume-banner" },
+            h("p", {}, t("lobby.resumeHint", { code: formatCode(seated.code) })),
+            h("button", { type: "button", class: "btn primary", onclick: () => acts.resume() }, t("lobby.resume")),
+          )
+        : null,
+      h(
+        "div",
+        { class: "lobby-grid" },
+        joinForm,
+        createForm,
+        h(
+          "section",
+          { class: "panel-card public-box" },
+          h("div", { class: "panel-head" }, h("h2", {}, t("lobby.publicTables")), h("button", { type: "button", class: "btn small ghost", onclick: () => acts.refresh() }, t("lobby.refresh"))),
+          tables,
+        ),
+        h("section", { class: "panel-card stats-box" }, h("h2", {}, t("lobby.stats")), stats),
+      ),
+    ),
+  );
+}
+
+/** Fill the public tables list (reply to list_tables). */
+export function showTables(list, acts) {
+  const box = $("#public-tables");
+  if (!box) return;
+  if (!list.length) {
+    fill(box, h("p", { class: "empty" }, t("lobby.noTables")));
+    return;
+  }
+  fill(
+    box,
+    h(
+      "ul",
+      {},
+      list.map((tb) =>
+        h(
+          "li",
+          { class: "public-table" },
+          h(
+            "div",
+            { class: "public-info" },
+            h("strong", {}, tb.name),
+            h("span", { class: "muted" }, `${t("lobby.hostedBy", { host: tb.host })} · ${t("lobby.openSeats", { n: tb.open_seats })} · ${t("lobby.bots", { n: tb.bots })}`),
+            h("span", { class: "muted small" }, rulesSummary(tb.rules).join(" · ")),
+          ),
+          h("button", { type: "button", class: "btn small", onclick: () => acts.join(tb.code) }, t("lobby.joinButton")),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Fill the statistics box (reply to get_stats). */
+export function showStats(s) {
+  const box = $("#stats");
+  if (!box) return;
+  const avg = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 }).format(s.average_points);
+  const item = (label, value) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, String(value)));
+  fill(
+    box,
+    h(
+      "dl",
+      {},
+      item(t("stats.games"), s.games),
+      item(t("stats.wins"), s.wins),
+      item(t("stats.hands"), s.hands),
+      item(t("stats.avg"), avg),
+      item(t("stats.moons"), s.moons),
+      item(t("stats.queens"), s.queens),
+    ),
+  );
+}
+
+/** The screen a /t/CODE link opens when we have no seat at that table. */
+export function renderJoin(root, code, acts, { seated = null, full = false } = {}) {
+  const name = nameInput();
+  fill(
+    root,
+    h(
+      "section",
+      { class: "join-screen" },
+      h(
+        "form",
+        {
+          class: "panel-card",
+          id: "join-form",
+          onsubmit: (e) => {
+            e.preventDefault();
+            if (name.reportValidity()) acts.join(code);
+          },
+        },
+        h("h1", {}, t("join.title", { code: formatCode(code) })),
+        full ? h("p", { class: "hint" }, t("join.full")) : null,
+        field(t("lobby.name"), name),
+        h(
+          "div",
+          { class: "row" },
+          h("button", { type: "submit", class: "btn primary", id: "join-button", disabled: full }, t("join.button")),
+          h("button", { type: "button", class: "btn ghost", onclick: () => acts.watch(code) }, t("join.watch")),
+        ),
+        seated
+          ? h(
+              "p",
+              { class: "hint" },
+              t("join.elsewhere", { code: formatCode(seated.code) }),
+              " ",
+              h("button", { type: "button", class: "btn small", onclick: () => acts.resume() }, t("join.backToMine")),
+            )
+          : null,
+        h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); acts.lobby(); } }, t("nav.lobby"))),
+      ),
+    ),
+  );
+  name.focus();
+}

@@ -1,0 +1,442 @@
+// Start-up and wiring: the connection (hello, resume), the screens (lobby,
+// join link, table, rules), the intents the screens send, and what is
+// announced to screen readers.
+
+import { cardName } from "./cards.js";
+import { $, announce, fill, h, toast } from "./dom.js";
+import { detectLanguage, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
+import { codeFrom, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
+import { Net, PROTOCOL_VERSION } from "./net.js";
+import { renderRules } from "./rules.js";
+import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
+import { loadSeat, savePlayer, saveSeat } from "./storage.js";
+import { buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
+
+const main = $("#app");
+const rulesRoot = $("#rules-page");
+let firstHandshake = true;
+let lobbyTimer = null;
+
+// -- language ------------------------------------------------------------------
+
+function setupLanguage() {
+  setLanguage(detectLanguage());
+  const picker = $("#lang");
+  const names = { en: "English", uk: "Українська", ru: "Русский" };
+  fill(picker, Object.keys(LANGUAGES).map((code) => h("option", { value: code, selected: code === language() }, names[code])));
+  picker.addEventListener("change", () => setLanguage(picker.value, true));
+  onLanguageChange(() => {
+    translateStatic();
+    showStatus(app.status);
+    redraw();
+  });
+  translateStatic();
+}
+
+// -- connection ----------------------------------------------------------------
+
+const net = new Net({
+  handshake,
+  onEvent(msg) {
+    if (msg.type === "error") {
+      toast(errorText(msg.code, msg.message), "error");
+      return;
+    }
+    receive(msg);
+  },
+  onStatus: showStatus,
+});
+
+function showStatus(status) {
+  app.status = status;
+  const el = $("#conn-status");
+  el.dataset.status = status;
+  el.textContent = t(`conn.${status}`);
+}
+
+function playerName() {
+  return (app.player.name || "").trim() || t("lobby.defaultName");
+}
+
+async function handshake(send) {
+  const name = playerName();
+  const welcome = await send({
+    type: "hello",
+    version: PROTOCOL_VERSION,
+    name,
+    player_token: app.player.token || undefined,
+    client: "hearts-web",
+  });
+  app.player.token = welcome.player_token;
+  app.helloName = name;
+  savePlayer(app.player);
+  const seat = loadSeat();
+  const linkElsewhere = app.linkCode && seat && codeFrom(seat.code) !== app.linkCode;
+  const wantSeat = seat && seat.table_id && seat.seat_token && (app.screen === "table" || (firstHandshake && !linkElsewhere));
+  if (wantSeat) {
+    beginReplay();
+    try {
+      const seated = await send({ type: "resume", table_id: seat.table_id, seat_token: seat.seat_token, last_seq: seat.last_seq || 0 });
+      seatedAt(seated);
+    } catch (err) {
+      endReplay();
+      if (err.code === "disconnected") throw err;
+      forgetSeat();
+      if (app.screen === "table") toast(errorText(err.code, err.message), "error");
+      leaveToStart();
+    }
+  } else if (app.watching && app.screen === "table") {
+    try {
+      seatedAt(await send({ type: "watch", code: app.watching.code }));
+    } catch (err) {
+      if (err.code === "disconnected") throw err;
+      leaveToStart();
+    }
+  } else if (firstHandshake) {
+    leaveToStart();
+  }
+  firstHandshake = false;
+}
+
+/** Say hello again when the name field changed since the last hello. */
+async function ensureName() {
+  const name = playerName();
+  if (name === app.helloName) return;
+  app.player.name = name;
+  savePlayer(app.player);
+  const welcome = await net.request({ type: "hello", version: PROTOCOL_VERSION, name, player_token: app.player.token, client: "hearts-web" });
+  app.player.token = welcome.player_token;
+  app.helloName = name;
+  savePlayer(app.player);
+}
+
+function errorText(code, message) {
+  const key = `error.${code}`;
+  if (LANGUAGES.en.strings[key]) return t(key, { message });
+  return message || t("error.generic", { message: code });
+}
+
+async function attempt(promise) {
+  try {
+    return await promise;
+  } catch (err) {
+    toast(errorText(err.code, err.message), "error");
+    return null;
+  }
+}
+
+// -- seats ---------------------------------------------------------------------
+
+function seatedAt(seated) {
+  const old = loadSeat();
+  if (seated.seat === null) {
+    app.watching = { table_id: seated.table_id, code: seated.code };
+  } else {
+    app.watching = null;
+    const same = old && old.table_id === seated.table_id;
+    saveSeat({
+      table_id: seated.table_id,
+      code: seated.code,
+      seat: seated.seat,
+      seat_token: seated.seat_token || (same ? old.seat_token : null),
+      last_seq: same ? old.last_seq || 0 : 0,
+    });
+  }
+  if (app.view && app.view.table_id !== seated.table_id) resetPresenter();
+  app.linkCode = codeFrom(seated.code);
+  const path = `/t/${seated.code}`;
+  if (location.pathname !== path) history.replaceState(null, "", path + location.hash);
+  showTable();
+}
+
+function forgetSeat() {
+  saveSeat(null);
+}
+
+// -- screens -------------------------------------------------------------------
+
+function showTable() {
+  stopLobbyTimer();
+  if (app.screen !== "table") {
+    app.screen = "table";
+    buildTable(main, tableActions);
+  }
+  if (app.view) renderTable();
+  else fill($(".center-panel", main) || main, h("p", { class: "hint" }, t("conn.resuming")));
+}
+
+function leaveToStart() {
+  if (app.linkCode) showJoin(app.linkCode);
+  else showLobby();
+}
+
+function showLobby() {
+  stopLobbyTimer();
+  app.screen = "lobby";
+  app.linkCode = null;
+  dropTable();
+  if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
+  const seat = loadSeat();
+  renderLobby(main, lobbyActions, { seated: seat && seat.seat_token ? seat : null });
+  loadLobby();
+  lobbyTimer = setInterval(() => {
+    if (document.visibilityState === "visible" && app.status === "online") loadLobby(false);
+  }, 8000);
+}
+
+function stopLobbyTimer() {
+  clearInterval(lobbyTimer);
+  lobbyTimer = null;
+}
+
+async function loadLobby(withStats = true) {
+  const tables = await attempt(net.request({ type: "list_tables" }));
+  if (tables && app.screen === "lobby") showTables(tables.tables, lobbyActions);
+  if (withStats) {
+    const stats = await attempt(net.request({ type: "get_stats" }));
+    if (stats && app.screen === "lobby") showStats(stats);
+  }
+}
+
+function showJoin(code, opts = {}) {
+  stopLobbyTimer();
+  app.screen = "join";
+  app.linkCode = code;
+  dropTable();
+  const seat = loadSeat();
+  const elsewhere = seat && seat.seat_token && codeFrom(seat.code) !== code ? seat : null;
+  renderJoin(main, code, lobbyActions, { seated: elsewhere, ...opts });
+}
+
+function redraw() {
+  if (app.screen === "lobby") showLobby();
+  else if (app.screen === "join") showJoin(app.linkCode);
+  else if (app.screen === "table") {
+    buildTable(main, tableActions);
+    if (app.view) renderTable();
+  }
+  if (!rulesRoot.hidden) renderRules(rulesRoot, closeRules);
+}
+
+function route() {
+  const rules = location.hash === "#rules";
+  rulesRoot.hidden = !rules;
+  main.hidden = rules;
+  if (rules) {
+    renderRules(rulesRoot, closeRules);
+    window.scrollTo(0, 0);
+    $("h1", rulesRoot)?.focus?.();
+  }
+}
+
+function closeRules() {
+  if (history.state && history.state.rules) history.back();
+  else {
+    history.replaceState(null, "", location.pathname);
+    route();
+  }
+}
+
+// -- intents -------------------------------------------------------------------
+
+const lobbyActions = {
+  async create(body) {
+    await attempt(ensureName());
+    const seated = await attempt(net.request({ type: "create_table", ...body }));
+    if (seated) {
+      resetPresenter();
+      seatedAt(seated);
+    }
+  },
+  async join(code) {
+    await attempt(ensureName());
+    try {
+      const seated = await net.request({ type: "join_table", code });
+      resetPresenter();
+      seatedAt(seated);
+    } catch (err) {
+      toast(errorText(err.code, err.message), "error");
+      if (err.code === "table_full") showJoin(code, { full: true });
+    }
+  },
+  async watch(code) {
+    await attempt(ensureName());
+    const seated = await attempt(net.request({ type: "watch", code }));
+    if (seated) {
+      resetPresenter();
+      seatedAt(seated);
+    }
+  },
+  async resume() {
+    const seat = loadSeat();
+    if (!seat) return showLobby();
+    beginReplay();
+    try {
+      const seated = await net.request({ type: "resume", table_id: seat.table_id, seat_token: seat.seat_token, last_seq: 0 });
+      resetPresenter();
+      beginReplay();
+      seatedAt(seated);
+    } catch (err) {
+      endReplay();
+      forgetSeat();
+      toast(errorText(err.code, err.message), "error");
+      showLobby();
+    }
+  },
+  refresh: () => loadLobby(false),
+  lobby: () => showLobby(),
+};
+
+const tableActions = {
+  async pass(cards) {
+    app.pending = "pass";
+    renderTable();
+    const ok = await attempt(net.request({ type: "pass_cards", cards }));
+    if (!ok) {
+      app.pending = null;
+      renderTable();
+    }
+  },
+  async play(card) {
+    app.pending = card;
+    renderTable();
+    const ok = await attempt(net.request({ type: "play_card", card }));
+    if (!ok) {
+      app.pending = null;
+      renderTable();
+    }
+  },
+  ready: () => attempt(net.request({ type: "ready" })),
+  rematch: () => attempt(net.request({ type: "rematch" })),
+  start: () => attempt(net.request({ type: "start_game" })),
+  moon: (choice) => attempt(net.request({ type: "moon_choice", choice })),
+  addBot: (seat, level) => attempt(net.request({ type: "add_bot", seat, level })),
+  removeBot: (seat) => attempt(net.request({ type: "remove_bot", seat })),
+  async changeBot(seat, level) {
+    if (await attempt(net.request({ type: "remove_bot", seat }))) {
+      await attempt(net.request({ type: "add_bot", seat, level }));
+    }
+  },
+  kick: (seat) => attempt(net.request({ type: "kick", seat })),
+  takeSeat: (seat) => attempt(net.request({ type: "take_seat", seat })),
+  async chat(text) {
+    return Boolean(await attempt(net.request({ type: "chat", text })));
+  },
+  async leave(skipConfirm = false) {
+    const view = app.view;
+    const seated = view && view.seat !== null;
+    const inGame = view && (view.status === "playing" || view.status === "between_hands");
+    if (seated && inGame && !skipConfirm && !(await confirmDialog(t("table.leaveConfirm")))) return;
+    if (seated && view.status !== "waiting") await attempt(net.request({ type: "leave_seat" }));
+    else if (seated && view.seat !== view.host_seat) await attempt(net.request({ type: "leave_seat" }));
+    await attempt(net.request({ type: "leave" }));
+    if (!app.watching) forgetSeat();
+    app.watching = null;
+    resetPresenter();
+    showLobby();
+  },
+};
+
+function confirmDialog(text) {
+  const dialog = $("#confirm");
+  $("#confirm-text").textContent = text;
+  $("#confirm-ok").textContent = t("table.leave");
+  $("#confirm-cancel").textContent = t("nav.back");
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    dialog.showModal();
+  });
+}
+
+// -- presenting events -----------------------------------------------------------
+
+function announceEvents(events, view) {
+  for (const e of events) {
+    switch (e.type) {
+      case "card_played":
+        if (e.seat !== view.seat) announce(t("announce.play", { name: seatName(view, e.seat), card: cardName(e.card) }));
+        break;
+      case "trick_won":
+        announce(
+          e.points
+            ? t("announce.trickPoints", { name: seatName(view, e.winner), n: e.points })
+            : t("announce.trick", { name: seatName(view, e.winner) }),
+        );
+        break;
+      case "hand_dealt":
+        announce(t("announce.dealt", { n: e.hand_number }));
+        break;
+      case "cards_received":
+        announce(t("announce.received", { cards: e.cards.map(cardName).join(", "), name: seatName(view, e.from_seat) }));
+        break;
+      case "hearts_broken":
+        announce(t("announce.heartsBroken"));
+        break;
+      case "hand_scored": {
+        const summary = e.points.map((p, i) => `${seatName(view, i)} ${p > 0 ? "+" : ""}${p}`).join(", ");
+        announce(t("announce.scored", { summary }));
+        break;
+      }
+      case "game_over":
+        announce(t("announce.gameOver", { name: seatName(view, e.winner) }));
+        break;
+      case "chat_message":
+        if (e.seat !== view.seat) announce(t("announce.chat", { name: e.name, text: e.text }));
+        renderChat();
+        break;
+      case "seat_changed": {
+        const name = e.seat.name;
+        const key = { joined: "announce.joined", left: "announce.left", away: "announce.away", connected: "announce.back", covering: "announce.covering" }[e.change];
+        if (key && e.seat.seat !== view.seat && name) announce(t(key, { name }));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+function onSnapshot(view, previous) {
+  const seat = loadSeat();
+  if (seat && seat.table_id === view.table_id && view.seat !== null && seat.seat !== view.seat) {
+    saveSeat({ ...seat, seat: view.seat });
+  }
+  const wasMine = previous && previous.turn === previous.seat && previous.phase === "play";
+  const mine = view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
+  if (mine && !wasMine) announce(t("announce.yourTurn"));
+}
+
+setPresenterHooks({
+  render: () => {
+    if (app.screen === "table") renderTable();
+  },
+  announceEvents,
+  onSnapshot,
+});
+
+// -- start ---------------------------------------------------------------------
+
+function start() {
+  setupLanguage();
+  const match = location.pathname.match(/^\/t\/([^/]+)/);
+  app.linkCode = match ? codeFrom(decodeURIComponent(match[1])) : null;
+  window.addEventListener("hashchange", route);
+  $("#rules-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    if (location.hash !== "#rules") {
+      history.pushState({ rules: true }, "", "#rules");
+      route();
+    }
+  });
+  window.addEventListener("popstate", route);
+  $("#home-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    if (location.hash === "#rules") closeRules();
+    if (app.screen !== "table") showLobby();
+  });
+  route();
+  fill(main, h("p", { class: "boot" }, t("conn.connecting")));
+  net.start();
+}
+
+start();

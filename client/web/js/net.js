@@ -1,0 +1,194 @@
+// The WebSocket connection: binary msgpack frames (@msgpack/msgpack), request
+// ids and replies, reconnecting with backoff.
+//
+// Every request gets an id and exactly one reply with that id. A request not
+// yet answered when the connection drops is sent again, under the same id,
+// after the next hello (+ resume): the server never applies an id twice.
+// Table events and snapshots (everything without a reply type) go to onEvent.
+
+import { decode, encode } from "/vendor/msgpack/index.mjs";
+
+export const PROTOCOL_VERSION = 1;
+const REPLY_TYPES = new Set(["welcome", "ok", "error", "seated", "tables", "records", "stats"]);
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
+const PING_EVERY_MS = 20000;
+const PING_TIMEOUT_MS = 10000;
+
+export class RequestError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export class Net {
+  /**
+   * @param {object} options
+   * @param {(send: (body: object) => Promise<object>) => Promise<void>} options.handshake
+   *   runs on every (re)connect before queued requests are sent: hello, resume
+   * @param {(msg: object) => void} options.onEvent table events, snapshots, stray errors
+   * @param {(status: "connecting"|"online"|"offline") => void} options.onStatus
+   */
+  constructor({ handshake, onEvent, onStatus }) {
+    this.handshake = handshake;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    this.prefix = Math.random().toString(36).slice(2, 8);
+    this.counter = 0;
+    this.pending = new Map(); // id -> {body, resolve, reject, sent}
+    this.ws = null;
+    this.ready = false;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  start() {
+    this.open();
+  }
+
+  nextId() {
+    this.counter += 1;
+    return `${this.prefix}-${this.counter}`;
+  }
+
+  /** Send a request; resolves with its reply, rejects with RequestError. */
+  request(body) {
+    const id = this.nextId();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { body: { ...body, id }, resolve, reject, early: false, tries: 0 });
+      if (this.ready) this.transmit(id);
+    });
+  }
+
+  // -- internals -------------------------------------------------------------
+
+  open() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.ready = false;
+    this.onStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.addEventListener("open", () => this.opened(ws));
+    ws.addEventListener("message", (e) => this.received(ws, e.data));
+    ws.addEventListener("close", () => this.closed(ws));
+    ws.addEventListener("error", () => {}); // a close event follows
+  }
+
+  async opened(ws) {
+    // Handshake requests bypass the queue: they must be first on the wire.
+    const early = (body) => {
+      const id = this.nextId();
+      return new Promise((resolve, reject) => {
+        this.pending.set(id, { body: { ...body, id }, resolve, reject, early: true, tries: 0 });
+        this.transmit(id);
+      });
+    };
+    try {
+      await this.handshake(early);
+    } catch (err) {
+      console.warn("handshake failed:", err.message);
+      if (ws === this.ws) ws.close();
+      return;
+    }
+    if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
+    this.ready = true;
+    this.attempt = 0;
+    this.onStatus("online");
+    for (const [id, p] of this.pending) if (!p.early) this.transmit(id);
+    this.keepAlive();
+  }
+
+  transmit(id) {
+    const p = this.pending.get(id);
+    const ws = this.ws;
+    if (!p || !ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send(encode(p.body, { ignoreUndefined: true }));
+  }
+
+  received(ws, data) {
+    if (ws !== this.ws) return;
+    let msg;
+    try {
+      msg = decode(new Uint8Array(data));
+    } catch {
+      console.warn("ignored an unreadable frame");
+      return;
+    }
+    if (!msg || typeof msg !== "object") return;
+    if (REPLY_TYPES.has(msg.type)) {
+      const p = msg.id != null ? this.pending.get(msg.id) : undefined;
+      if (!p) {
+        if (msg.type === "error") this.onEvent(msg);
+        return;
+      }
+      if (msg.type === "error" && msg.code === "rate_limited" && p.tries < 6) {
+        p.tries += 1; // refused unread: the same id may be sent again
+        setTimeout(() => this.transmit(msg.id), 150 * 2 ** p.tries);
+        return;
+      }
+      this.pending.delete(msg.id);
+      if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message));
+      else p.resolve(msg);
+      return;
+    }
+    this.onEvent(msg);
+  }
+
+  closed(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    // Handshake requests die with their connection; the rest wait for the next one.
+    for (const [id, p] of this.pending) {
+      if (p.early) {
+        this.pending.delete(id);
+        p.reject(new RequestError("disconnected", "the connection dropped"));
+      }
+    }
+    this.onStatus("offline");
+    this.scheduleRetry();
+  }
+
+  scheduleRetry() {
+    if (this.retryTimer) return;
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    const delay = base * (0.75 + Math.random() * 0.5);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  reconnectNow() {
+    if (this.ws || !this.retryTimer) return;
+    this.attempt = 0;
+    this.open();
+  }
+
+  keepAlive() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      const ws = this.ws;
+      if (!this.ready || !ws) return;
+      const timer = setTimeout(() => {
+        if (ws === this.ws) ws.close(); // silent network: start over
+      }, PING_TIMEOUT_MS);
+      this.request({ type: "ping" })
+        .catch(() => {})
+        .finally(() => clearTimeout(timer));
+    }, PING_EVERY_MS);
+  }
+}

@@ -1,0 +1,161 @@
+// The page's state and the pacing of table events.
+//
+// The server sends, after every accepted action, that action's events and
+// then a snapshot (the whole view of our seat). Bots answer instantly, so a
+// trick can arrive as a burst. The presenter takes messages in order, groups
+// the events that precede each snapshot, and shows each group at a human
+// pace: a played card stays a moment before the next one appears, a finished
+// trick lingers with its winning card highlighted. What is drawn is always a
+// snapshot; events only choose the pause and the announcement.
+
+import { loadChat, loadFast, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
+import { pause, reducedMotion } from "./dom.js";
+
+export const app = {
+  status: "connecting", // connection: connecting | online | offline
+  player: loadPlayer(), // {token, name}
+  helloName: "", // the name the server knows us by on this connection
+  screen: "boot", // boot | lobby | join | table
+  linkCode: null, // the code of a /t/CODE link we were opened with
+  watching: null, // {table_id, code} when spectating
+  view: null, // the last snapshot's SeatView
+  linger: null, // a finished trick still on show: {cards, leader, winner}
+  collecting: null, // the seat a finished trick slides to
+  selected: new Set(), // cards chosen for passing
+  selectedFor: "", // the hand those were chosen in
+  pending: null, // "pass" or a card: sent, not yet answered
+  chat: [],
+  fast: loadFast(),
+  replaying: false, // a resume's missed events are arriving: no pauses
+};
+
+const PACE = {
+  normal: { card: 650, trick: 1500, collect: 260 },
+  fast: { card: 140, trick: 520, collect: 120 },
+};
+const pace = () => (app.fast ? PACE.fast : PACE.normal);
+
+let hooks = { render: () => {}, announceEvents: () => {}, onSnapshot: () => {} };
+export function setPresenterHooks(h) {
+  hooks = { ...hooks, ...h };
+}
+
+const queue = [];
+let batch = [];
+let running = false;
+
+/** The seat this browser keeps for the current table (or null). */
+export function currentSeat() {
+  const seat = loadSeat();
+  const view = app.view;
+  return seat && (!view || seat.table_id === view.table_id) ? seat : null;
+}
+
+/** A table event or snapshot from the server. */
+export function receive(msg) {
+  const seat = loadSeat();
+  if (seat && typeof msg.seq === "number" && msg.seq > (seat.last_seq || 0)) {
+    const tableId = msg.type === "snapshot" ? msg.view.table_id : seat.table_id;
+    if (tableId === seat.table_id) saveSeat({ ...seat, last_seq: msg.seq });
+  }
+  if (msg.type === "chat_message") addChat(msg);
+  queue.push(msg);
+  if (!running) run();
+}
+
+/** Forget everything queued (leaving a table). */
+export function resetPresenter() {
+  queue.length = 0;
+  batch = [];
+  app.view = null;
+  app.linger = null;
+  app.collecting = null;
+  app.pending = null;
+  app.selected = new Set();
+  app.chat = [];
+}
+
+export function beginReplay() {
+  app.replaying = true;
+}
+export function endReplay() {
+  app.replaying = false;
+}
+
+async function run() {
+  running = true;
+  try {
+    while (queue.length) {
+      const msg = queue.shift();
+      if (msg.type !== "snapshot") {
+        batch.push(msg);
+        continue;
+      }
+      const events = batch;
+      batch = [];
+      await present(events, msg.view);
+    }
+  } finally {
+    running = false;
+  }
+}
+
+async function present(events, view) {
+  // Catching up (a resume, or a tab that slept): draw the truth at once.
+  const instant = app.replaying || queue.length > 24;
+  const previous = app.view;
+  if (!previous || previous.table_id !== view.table_id) {
+    app.chat = mergeChat(loadChat(view.table_id), app.chat.filter((c) => c.table_id === view.table_id));
+  }
+  const won = events.findLast((e) => e.type === "trick_won");
+  const played = events.some((e) => e.type === "card_played");
+  if (!instant) hooks.announceEvents(events, view, previous);
+  if (won && !instant) {
+    app.view = view;
+    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner, trick: won.trick };
+    settle(view);
+    hooks.render();
+    await pause(pace().trick);
+    if (!reducedMotion()) {
+      app.collecting = won.winner;
+      hooks.render();
+      await pause(pace().collect);
+    }
+    app.linger = null;
+    app.collecting = null;
+  }
+  app.view = view;
+  settle(view);
+  hooks.onSnapshot(view, previous);
+  hooks.render();
+  if (app.replaying) app.replaying = false;
+  if (played && !won && !instant) await pause(pace().card);
+}
+
+/** Local choices that a new view makes stale. */
+function settle(view) {
+  const handKey = `${view.table_id}:${view.hand_number}`;
+  if (app.selectedFor !== handKey || view.phase !== "pass" || view.passed.length) {
+    app.selected = new Set();
+  }
+  app.selectedFor = handKey;
+  for (const card of app.selected) if (!view.hand.includes(card)) app.selected.delete(card);
+  if (app.pending === "pass" && (view.passed.length || view.phase !== "pass")) app.pending = null;
+  if (app.pending && app.pending !== "pass") {
+    if (!view.hand.includes(app.pending) || view.turn !== view.seat) app.pending = null;
+  }
+}
+
+function addChat(msg) {
+  const seat = loadSeat();
+  const tableId = app.view?.table_id || seat?.table_id || "";
+  const line = { seq: msg.seq, seat: msg.seat, name: msg.name, text: msg.text, table_id: tableId };
+  app.chat = mergeChat(app.chat, [line]);
+  if (tableId) saveChat(tableId, app.chat);
+}
+
+function mergeChat(a, b) {
+  const bySeq = new Map();
+  for (const line of [...a, ...b]) bySeq.set(line.seq, line);
+  return [...bySeq.values()].sort((x, y) => x.seq - y.seq).slice(-60);
+}

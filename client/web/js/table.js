@@ -1,0 +1,899 @@
+// The table screen: seats around the felt, the trick in the middle, your hand
+// at the bottom, and a side panel (trick history, score table, chat, table
+// info). Everything shown comes from the last snapshot (app.view); the only
+// local state is which cards you have chosen to pass.
+
+import { cardName, faceSVG, isRed, shortName, sortHand, suitOf } from "./cards.js";
+import { $, announce, fill, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { rulesSummary } from "./rules.js";
+import { app } from "./state.js";
+import { loadTab, saveFast, saveTab } from "./storage.js";
+
+const POSITIONS = ["bottom", "left", "top", "right"]; // relative to our seat
+const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+const OFFSET = { left: 1, across: 2, right: 3 };
+
+let actions = null; // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
+let els = null; // the screen's long-lived elements
+let center = { mode: "", el: null, update: () => {} };
+let lastHandKey = "";
+let infoFor = "";
+
+// -- names and positions -------------------------------------------------------
+
+const me = (view) => view.seat ?? 0;
+export const posOf = (view, seat) => POSITIONS[(seat - me(view) + 4) % 4];
+const seatAt = (view, pos) => (me(view) + POSITIONS.indexOf(pos)) % 4;
+
+/** How a seat is called on this screen: "You", a player's name, or for a
+ * bot that has only its level's name, its place at the table ("West"). */
+export function seatName(view, i, youWord = true) {
+  if (youWord && view.seat !== null && i === view.seat) return t("seat.you");
+  const s = view.seats[i];
+  if (!s) return "?";
+  if (s.kind === "open") return t("seat.openSeat");
+  if (s.kind === "bot" && s.bot_level && s.name === BOT_DEFAULT[s.bot_level]) {
+    return t(`wind.${posOf(view, i)}`);
+  }
+  return s.name;
+}
+
+const myTurn = (view) =>
+  view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
+const passing = (view) =>
+  view.status === "playing" && view.phase === "pass" && view.seat !== null && !view.passed.length;
+
+// -- building ------------------------------------------------------------------
+
+/** Build the table screen into ``root``; ``acts`` are the intents it may send. */
+export function buildTable(root, acts) {
+  actions = acts;
+  center = { mode: "", el: null, update: () => {} };
+  lastHandKey = "";
+  infoFor = "";
+  const seatBox = (pos) => h("div", { class: "seat", dataset: { pos } });
+  const tabs = ["tricks", "scores", "chat", "info"];
+  const tabButtons = tabs.map((name) =>
+    h(
+      "button",
+      {
+        type: "button",
+        role: "tab",
+        class: "tab",
+        id: `tab-${name}`,
+        "aria-controls": `panel-${name}`,
+        dataset: { tab: name },
+        onclick: () => selectTab(name),
+      },
+      h("span", {}, t(`panel.${name}`)),
+      name === "chat" ? h("span", { class: "unread", hidden: true }) : null,
+    ),
+  );
+  const chatInput = h("input", {
+    type: "text",
+    id: "chat-input",
+    maxlength: 200,
+    autocomplete: "off",
+    placeholder: t("chat.placeholder"),
+    "aria-label": t("chat.label"),
+  });
+  const chatForm = h(
+    "form",
+    {
+      class: "chat-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = chatInput.value.trim();
+        if (!text) return;
+        actions.chat(text).then((ok) => {
+          if (ok) chatInput.value = "";
+        });
+      },
+    },
+    chatInput,
+    h("button", { type: "submit", class: "btn" }, t("chat.send")),
+  );
+  const fast = h("input", { type: "checkbox", role: "switch", id: "fast-play", class: "switch-input" });
+  fast.checked = app.fast;
+  fast.addEventListener("change", () => {
+    app.fast = fast.checked;
+    saveFast(app.fast);
+  });
+  const hand = h("div", {
+    class: "hand",
+    role: "group",
+    "aria-label": t("table.hand"),
+    onclick: onHandClick,
+    onkeydown: onHandKey,
+  });
+  els = {
+    root: h(
+      "section",
+      { id: "table", class: "table-screen" },
+      h(
+        "header",
+        { class: "table-bar" },
+        h(
+          "div",
+          { class: "table-title" },
+          h("h1", { class: "table-name" }),
+          h("span", { class: "pill hand-no" }),
+          h("span", { class: "pill hearts-broken", hidden: true }, t("turn.heartsBroken")),
+        ),
+        h(
+          "div",
+          { class: "table-tools" },
+          h(
+            "div",
+            { class: "invite-mini" },
+            h("span", { class: "label" }, t("table.code")),
+            h("strong", { class: "code" }),
+            h("button", { type: "button", class: "btn small copy-link", onclick: copyLink }, t("table.copyLink")),
+          ),
+          h("label", { class: "switch", for: "fast-play" }, fast, h("span", { class: "switch-track" }), t("table.fast")),
+        ),
+        h("button", { type: "button", class: "btn small ghost leave", title: t("table.leave"), onclick: () => actions.leave() }, t("table.leaveShort")),
+      ),
+      h(
+        "div",
+        { class: "table-body" },
+        h(
+          "div",
+          { class: "felt" },
+          seatBox("top"),
+          seatBox("left"),
+          seatBox("right"),
+          h(
+            "div",
+            { class: "center" },
+            h("div", { class: "trick", role: "group", "aria-label": t("table.trick") }),
+            h("div", { class: "center-panel" }),
+          ),
+          h(
+            "div",
+            { class: "me-area" },
+            h("div", { class: "seat me", dataset: { pos: "bottom" } }),
+            h("p", { class: "status-line", "aria-hidden": "true" }),
+            hand,
+          ),
+        ),
+        h(
+          "aside",
+          { class: "side" },
+          h("div", { class: "tabs", role: "tablist", "aria-label": t("panel.tabs") }, tabButtons),
+          h("div", { class: "panel", role: "tabpanel", id: "panel-tricks", "aria-labelledby": "tab-tricks" }, h("ol", { class: "trick-list" })),
+          h("div", { class: "panel", role: "tabpanel", id: "panel-scores", "aria-labelledby": "tab-scores" }, h("div", { class: "score-table" })),
+          h(
+            "div",
+            { class: "panel", role: "tabpanel", id: "panel-chat", "aria-labelledby": "tab-chat" },
+            h("ol", { class: "chat-log", "aria-live": "off" }),
+            chatForm,
+          ),
+          h("div", { class: "panel", role: "tabpanel", id: "panel-info", "aria-labelledby": "tab-info" }),
+        ),
+      ),
+    ),
+  };
+  els.hand = hand;
+  els.felt = $(".felt", els.root);
+  els.trick = $(".trick", els.root);
+  els.centerPanel = $(".center-panel", els.root);
+  els.status = $(".status-line", els.root);
+  fill(root, els.root);
+  selectTab(localTab());
+}
+
+let chatSeen = 0;
+const localTab = () => (["tricks", "scores", "chat", "info"].includes(loadTab()) ? loadTab() : "tricks");
+
+function selectTab(name) {
+  if (!els) return;
+  for (const tab of els.root.querySelectorAll(".tab")) {
+    const on = tab.dataset.tab === name;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+  }
+  for (const panel of els.root.querySelectorAll(".panel")) panel.hidden = panel.id !== `panel-${name}`;
+  saveTab(name);
+  if (name === "chat") {
+    chatSeen = app.chat.length;
+    renderChat();
+  }
+}
+
+async function copyLink() {
+  const view = app.view;
+  if (!view) return;
+  const link = `${location.origin}/t/${view.code}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t("table.copied"));
+  } catch {
+    selectTab("info");
+    const box = $("#join-link");
+    if (box) {
+      box.focus();
+      box.select();
+    }
+    toast(t("table.copyFailed"));
+  }
+}
+
+// -- rendering -----------------------------------------------------------------
+
+/** Draw app.view (and app.linger, a finished trick still on show). */
+export function renderTable() {
+  const view = app.view;
+  if (!els || !view) return;
+  const root = els.root;
+  root.dataset.status = view.status;
+  root.dataset.phase = view.phase || "";
+  root.dataset.myturn = String(myTurn(view) && !app.linger);
+  root.dataset.hand = String(view.hand_number);
+  root.dataset.seat = view.seat === null ? "" : String(view.seat);
+  root.dataset.turn = view.turn === null || view.turn === undefined ? "" : String(view.turn);
+  root.dataset.played = String(view.tricks.length * 4 + view.trick.length);
+  root.dataset.lingering = String(Boolean(app.linger));
+  $(".table-name", root).textContent = view.name;
+  $(".hand-no", root).textContent = view.hand_number ? t("table.handNumber", { n: view.hand_number }) : "";
+  $(".hand-no", root).hidden = !view.hand_number;
+  $(".hearts-broken", root).hidden = !(view.hearts_broken && view.status === "playing");
+  $(".code", root).textContent = formatCode(view.code);
+  for (const pos of ["top", "left", "right"]) renderSeat($(`.seat[data-pos="${pos}"]`, els.felt), view, seatAt(view, pos));
+  renderSeat($(".seat.me", root), view, seatAt(view, "bottom"));
+  renderTrick(view);
+  renderCenter(view);
+  renderStatus(view);
+  renderHand(view);
+  renderTricks(view);
+  renderScores(view);
+  renderChat();
+  renderInfo(view);
+}
+
+export const formatCode = (code) => (code && code.length === 6 ? `${code.slice(0, 3)}-${code.slice(3)}` : code || "");
+
+function badge(text, kind) {
+  return h("span", { class: `badge ${kind}` }, text);
+}
+
+function renderSeat(box, view, i) {
+  const s = view.seats[i];
+  if (!box || !s) return;
+  const isMe = view.seat !== null && i === view.seat;
+  box.dataset.seat = String(i);
+  box.dataset.kind = s.kind;
+  box.classList.toggle("turn", view.status === "playing" && view.phase === "play" && view.turn === i && !app.linger);
+  box.classList.toggle("away", s.away);
+  const total = view.totals.length ? view.totals[i] : null;
+  const last = view.hands.length ? view.hands[view.hands.length - 1] : null;
+  const showResult = (view.status === "between_hands" || view.status === "game_over") && last && !app.linger;
+  const badges = [];
+  if (s.host) badges.push(badge(t("seat.host"), "host"));
+  if (s.kind === "bot" && s.bot_level) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
+  if (s.bot_covering) badges.push(badge(t("seat.covering"), "covering"));
+  else if (s.away) badges.push(badge(t("seat.away"), "away"));
+  if (view.status === "playing" && view.phase === "pass" && s.passed) badges.push(badge(`✓ ${t("seat.passed")}`, "ok"));
+  if (view.status === "between_hands" && s.kind === "human" && s.ready) badges.push(badge(`✓ ${t("seat.ready")}`, "ok"));
+  const name = h("span", { class: "seat-name" }, isMe ? s.name || t("seat.you") : seatName(view, i));
+  const meta = [];
+  if (view.status !== "waiting" && s.kind !== "open") {
+    if (!isMe && view.status === "playing") {
+      meta.push(
+        h(
+          "span",
+          { class: "backs", title: t("seat.cards", { n: s.cards_left }) },
+          h("span", { class: "back-stack", style: `--n:${Math.min(s.cards_left, 5)}`, "aria-hidden": "true" }),
+          h("span", { class: "sr-only" }, t("seat.cards", { n: s.cards_left })),
+          h("span", { "aria-hidden": "true" }, String(s.cards_left)),
+        ),
+      );
+    }
+    if (view.status === "playing") {
+      meta.push(
+        h(
+          "span",
+          { class: "taken", title: t("seat.points", { n: s.points_hand }) },
+          h("span", { class: "heart-icon", "aria-hidden": "true" }, "♥\uFE0E"),
+          h("span", { class: "sr-only" }, t("seat.points", { n: s.points_hand })),
+          h("span", { "aria-hidden": "true" }, String(s.points_hand)),
+        ),
+      );
+    }
+    if (total !== null) meta.push(h("span", { class: "total" }, `${t("hand.total")}: ${total}`));
+  }
+  const children = [h("div", { class: "seat-head" }, name, badges), meta.length ? h("div", { class: "seat-meta" }, meta) : null];
+  if (showResult) {
+    const pts = last.points[i];
+    children.push(h("div", { class: `bubble${pts > 0 ? " bad" : ""}` }, pts > 0 ? `+${pts}` : String(pts)));
+  }
+  if (view.status === "playing" && view.turn === i && view.phase === "play" && !isMe && !app.linger) {
+    children.push(h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")));
+  }
+  const controls = seatControls(view, i);
+  if (controls) children.push(controls);
+  fill(box, children);
+}
+
+function seatControls(view, i) {
+  if (view.status !== "waiting") return null;
+  const s = view.seats[i];
+  const host = view.seat !== null && view.seat === view.host_seat;
+  if (host && i !== view.seat) {
+    if (s.kind === "open") {
+      const level = h(
+        "select",
+        { class: "bot-level", "aria-label": t("seat.level") },
+        ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" }, t(`bot.${l}`))),
+      );
+      return h(
+        "div",
+        { class: "seat-controls" },
+        level,
+        h("button", { type: "button", class: "btn small add-bot", onclick: () => actions.addBot(i, level.value) }, t("seat.addBot")),
+      );
+    }
+    if (s.kind === "bot") {
+      const level = h(
+        "select",
+        {
+          class: "bot-level",
+          "aria-label": t("seat.level"),
+          onchange: (e) => actions.changeBot(i, e.target.value),
+        },
+        ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === s.bot_level }, t(`bot.${l}`))),
+      );
+      return h(
+        "div",
+        { class: "seat-controls" },
+        level,
+        h("button", { type: "button", class: "btn small ghost remove-bot", onclick: () => actions.removeBot(i) }, t("seat.removeBot")),
+      );
+    }
+    return h(
+      "div",
+      { class: "seat-controls" },
+      h("button", { type: "button", class: "btn small ghost kick", onclick: () => actions.kick(i) }, t("seat.kick")),
+    );
+  }
+  if (!host && view.seat !== null && s.kind === "open") {
+    return h(
+      "div",
+      { class: "seat-controls" },
+      h("button", { type: "button", class: "btn small sit", onclick: () => actions.takeSeat(i) }, t("seat.sitHere")),
+    );
+  }
+  return null;
+}
+
+// -- the trick -----------------------------------------------------------------
+
+function trickCard(view, seat, card) {
+  const el = h("div", {
+    class: "card played",
+    role: "img",
+    "aria-label": `${seatName(view, seat)}: ${cardName(card)}`,
+    dataset: { card, seat: String(seat), pos: posOf(view, seat) },
+  });
+  el.innerHTML = faceSVG(card);
+  return el;
+}
+
+function renderTrick(view) {
+  const box = els.trick;
+  let cards;
+  let winner = null;
+  if (app.linger) {
+    const { cards: played, leader } = app.linger;
+    cards = played.map((card, k) => ({ seat: (leader + k) % 4, card }));
+    winner = app.linger.winner;
+  } else {
+    cards = view.status === "playing" ? view.trick : [];
+  }
+  const keep = new Map([...box.children].map((el) => [`${el.dataset.seat}:${el.dataset.card}`, el]));
+  const wanted = [];
+  for (const { seat, card } of cards) {
+    const key = `${seat}:${card}`;
+    const el = keep.get(key) || trickCard(view, seat, card);
+    el.dataset.pos = posOf(view, seat);
+    el.classList.toggle("winner", winner === seat);
+    wanted.push(el);
+  }
+  box.replaceChildren(...wanted);
+  box.dataset.collect = app.collecting !== null && app.collecting !== undefined ? posOf(view, app.collecting) : "";
+  box.classList.toggle("lingering", Boolean(app.linger));
+}
+
+// -- the centre panel ----------------------------------------------------------
+
+function centerMode(view) {
+  if (app.linger) return "none";
+  if (view.status === "waiting") return "waiting";
+  if (view.status === "game_over") return "over";
+  if (view.status === "between_hands") return "result";
+  if (view.phase === "moon_choice") return view.moon_shooter === view.seat && view.seat !== null ? "moon-me" : "moon-other";
+  if (view.phase === "pass" && view.seat !== null) return view.passed.length ? "passed" : "pass";
+  return "none";
+}
+
+function renderCenter(view) {
+  const mode = centerMode(view);
+  if (mode !== center.mode) {
+    const built = BUILDERS[mode](view);
+    center = { mode, ...built };
+    els.centerPanel.dataset.mode = mode;
+    fill(els.centerPanel, built.el);
+    els.felt.dataset.panel = mode;
+  }
+  center.update(view);
+}
+
+const nothing = () => ({ el: null, update: () => {} });
+
+function directionArrow(direction) {
+  return h("span", { class: `arrow dir-${direction}`, "aria-hidden": "true" }, "➜");
+}
+
+const BUILDERS = {
+  none: nothing,
+  waiting(view) {
+    const link = h("input", { id: "invite-link", class: "link-box", readonly: true, "aria-label": t("info.link") });
+    const code = h("strong", { class: "big-code" });
+    const start = h("button", { type: "button", class: "btn primary start-game", onclick: () => actions.start() }, t("table.start"));
+    const hint = h("p", { class: "hint" });
+    const el = h(
+      "div",
+      { class: "panel-card waiting-room" },
+      h("p", {}, t("table.invite")),
+      h("div", { class: "invite-row" }, h("span", { class: "label" }, t("table.code")), code),
+      h("div", { class: "invite-row" }, link, h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+      start,
+      hint,
+    );
+    return {
+      el,
+      update(v) {
+        code.textContent = formatCode(v.code);
+        link.value = `${location.origin}/t/${v.code}`;
+        const host = v.seat !== null && v.seat === v.host_seat;
+        start.hidden = !host;
+        hint.textContent = v.seat === null ? t("table.spectating") : host ? t("table.startHint") : t("table.waitHost");
+      },
+    };
+  },
+  pass(view) {
+    const text = h("p", { class: "pass-text" });
+    const count = h("p", { class: "pass-count", "aria-live": "polite" });
+    const button = h("button", { type: "button", class: "btn primary pass-btn", id: "pass-button", onclick: onPass }, t("pass.button"));
+    const arrow = h("span");
+    const el = h("div", { class: "panel-card pass-panel" }, arrow, text, count, button);
+    return {
+      el,
+      update(v) {
+        const dir = v.pass_direction;
+        fill(arrow, directionArrow(dir));
+        const target = (v.seat + OFFSET[dir]) % 4;
+        text.textContent = t("pass.choose", { dir: t(`pass.dir.${dir}`), name: seatName(v, target) });
+        count.textContent = t("pass.chosen", { n: app.selected.size });
+        button.disabled = app.selected.size !== 3 || app.pending === "pass";
+      },
+    };
+  },
+  passed(view) {
+    const text = h("p", { class: "pass-text" });
+    const el = h("div", { class: "panel-card pass-panel" }, text, h("p", { class: "hint" }, t("pass.waiting")));
+    return {
+      el,
+      update(v) {
+        const cards = sortHand(v.passed).map(shortName).join(" ");
+        text.textContent = t("pass.sent", { cards, name: seatName(v, v.passed_to ?? 0) });
+      },
+    };
+  },
+  "moon-me"() {
+    const el = h(
+      "div",
+      { class: "panel-card moon-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "moon-title" },
+      h("h2", { id: "moon-title" }, t("moon.title")),
+      h("p", {}, t("moon.text")),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", class: "btn primary moon-add", onclick: () => actions.moon("add") }, t("moon.add")),
+        h("button", { type: "button", class: "btn primary moon-subtract", onclick: () => actions.moon("subtract") }, t("moon.subtract")),
+      ),
+    );
+    return { el, update: () => {} };
+  },
+  "moon-other"() {
+    const text = h("p");
+    return {
+      el: h("div", { class: "panel-card moon-panel" }, text),
+      update(v) {
+        text.textContent = t("moon.waiting", { name: seatName(v, v.moon_shooter ?? 0) });
+      },
+    };
+  },
+  result() {
+    const title = h("h2");
+    const moon = h("p", { class: "moon-line" });
+    const table = h("div", { class: "result-table" });
+    const next = h("button", { type: "button", class: "btn primary next-hand", onclick: () => actions.ready() }, t("hand.next"));
+    const waiting = h("p", { class: "hint" });
+    return {
+      el: h("div", { class: "panel-card result-panel" }, title, moon, table, next, waiting),
+      update(v) {
+        const last = v.hands[v.hands.length - 1];
+        title.textContent = t("hand.result", { n: last ? last.hand_number : v.hand_number });
+        moonLine(moon, v, last);
+        fill(table, resultRows(v, last));
+        const mine = v.seat !== null ? v.seats[v.seat] : null;
+        next.hidden = !mine || mine.ready;
+        const missing = v.seats.filter((s) => s.kind === "human" && s.connected && !s.ready).map((s) => seatName(v, s.seat));
+        waiting.textContent = mine && mine.ready && missing.length ? t("hand.waitingFor", { names: missing.join(", ") }) : "";
+      },
+    };
+  },
+  over() {
+    const title = h("h2", {}, t("game.over"));
+    const winner = h("p", { class: "winner-line" });
+    const table = h("div", { class: "result-table" });
+    const rematch = h("button", { type: "button", class: "btn primary rematch", onclick: () => actions.rematch() }, t("game.rematch"));
+    const wait = h("p", { class: "hint" });
+    const lobby = h("button", { type: "button", class: "btn ghost to-lobby", onclick: () => actions.leave(true) }, t("game.toLobby"));
+    return {
+      el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, h("div", { class: "row" }, rematch, lobby), wait),
+      update(v) {
+        const w = v.winner ?? 0;
+        winner.textContent = v.seat !== null && w === v.seat ? t("game.youWin") : t("game.winner", { name: seatName(v, w) });
+        fill(table, resultRows(v, v.hands[v.hands.length - 1]));
+        const host = v.seat !== null && v.seat === v.host_seat;
+        rematch.hidden = !host;
+        wait.textContent = host ? "" : t("game.waitRematch");
+      },
+    };
+  },
+};
+
+function trophy() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "trophy");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML =
+    '<path fill="currentColor" d="M28 8h44v8h16v10c0 14-10 24-22 26-3 8-8 13-12 15v13h14v12H24V80h14V67c-4-2-9-7-12-15C14 50 4 40 4 26V16h24zm0 16H12v2c0 8 6 15 14 17-1-5-2-12-2-19zm44 0c0 7-1 14-2 19 8-2 14-9 14-17v-2z"/>';
+  return svg;
+}
+
+function moonLine(el, view, last) {
+  const shooter = last ? last.shooter : null;
+  el.hidden = shooter === null || shooter === undefined;
+  if (!el.hidden) {
+    el.textContent = shooter === view.seat ? t("moon.title") : t("hand.moon", { name: seatName(view, shooter) });
+  }
+}
+
+function resultRows(view, last) {
+  const order = [0, 1, 2, 3].map((k) => (me(view) + k) % 4);
+  const low = Math.min(...view.totals);
+  return h(
+    "table",
+    {},
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("hand.points")), h("th", {}, t("hand.total")))),
+    h(
+      "tbody",
+      {},
+      order.map((i) =>
+        h(
+          "tr",
+          { class: view.totals[i] === low ? "leader" : "" },
+          h("th", { scope: "row" }, seatName(view, i)),
+          h("td", {}, last ? signed(last.points[i]) : "–"),
+          h("td", {}, String(view.totals[i] ?? 0)),
+        ),
+      ),
+    ),
+  );
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+function onPass() {
+  const view = app.view;
+  if (!view || app.selected.size !== 3 || app.pending) return;
+  actions.pass([...app.selected]);
+}
+
+// -- the status line -----------------------------------------------------------
+
+function renderStatus(view) {
+  const el = els.status;
+  let text = "";
+  let mine = false;
+  if (view.seat === null) text = t("table.spectating");
+  else if (view.status === "playing" && view.phase === "play" && !app.linger) {
+    if (myTurn(view)) {
+      mine = true;
+      text = view.trick.length ? t("turn.yours") : t("turn.lead");
+    } else if (view.turn !== null) text = t("turn.other", { name: seatName(view, view.turn) });
+    if (view.pass_direction === "hold" && view.tricks.length === 0 && view.trick.length === 0) {
+      text = `${t("pass.hold")} · ${text}`;
+    }
+  }
+  el.textContent = text;
+  el.classList.toggle("mine", mine);
+}
+
+// -- your hand ----------------------------------------------------------------
+
+function cardButton(card) {
+  const b = h("button", { type: "button", class: "card", dataset: { card }, tabindex: "-1" });
+  b.innerHTML = faceSVG(card);
+  return b;
+}
+
+function renderHand(view) {
+  const box = els.hand;
+  const cards = view.status === "waiting" ? [] : sortHand(view.hand);
+  const handKey = `${view.table_id}:${view.hand_number}`;
+  const fresh = handKey !== lastHandKey || box.childElementCount === 0;
+  lastHandKey = handKey;
+  const mode = passing(view) ? "pass" : myTurn(view) && !app.linger ? "play" : "wait";
+  box.dataset.mode = mode;
+  box.style.setProperty("--n", String(Math.max(cards.length, 1)));
+  const legal = new Set(view.legal);
+  const marked = new Set(view.received_marked ? view.received : []);
+  const focused = document.activeElement;
+  const hadFocus = box.contains(focused) ? focused.dataset.card : null;
+  const existing = new Map([...box.children].map((el) => [el.dataset.card, el]));
+  let focusIndex = -1;
+  const previousCards = [...existing.keys()];
+  for (const [card, el] of existing) if (!cards.includes(card)) el.remove();
+  cards.forEach((card, k) => {
+    let el = existing.get(card);
+    if (!el || fresh) {
+      if (el) el.remove();
+      el = cardButton(card);
+      el.classList.add(fresh ? "dealt" : "arrived");
+      el.style.setProperty("--i", String(k));
+    }
+    if (box.children[k] !== el) box.insertBefore(el, box.children[k] || null);
+    const playable = mode === "play" && legal.has(card) && !app.pending;
+    const blocked = mode === "play" && !legal.has(card);
+    const selected = mode === "pass" && app.selected.has(card);
+    el.classList.toggle("blocked", blocked);
+    el.classList.toggle("selected", selected);
+    el.classList.toggle("received", marked.has(card));
+    el.classList.toggle("pending", app.pending === card);
+    el.dataset.legal = mode === "play" ? String(legal.has(card)) : mode === "pass" ? "true" : "false";
+    if (mode === "pass") el.setAttribute("aria-pressed", String(selected));
+    else el.removeAttribute("aria-pressed");
+    const inert = mode === "wait" || blocked || (mode === "play" && !playable);
+    if (inert) el.setAttribute("aria-disabled", "true");
+    else el.removeAttribute("aria-disabled");
+    let label = cardName(card);
+    if (marked.has(card)) label += `, ${t("card.received")}`;
+    if (blocked) label += `, ${t("card.notPlayable")}`;
+    el.setAttribute("aria-label", label);
+    if (card === hadFocus) focusIndex = k;
+  });
+  // Roving tabindex: one card is in the tab order; keep focus where it was.
+  const buttons = [...box.children];
+  let target = focusIndex;
+  if (target < 0 && hadFocus) {
+    const old = previousCards.indexOf(hadFocus);
+    target = Math.min(Math.max(old, 0), buttons.length - 1);
+  }
+  if (target < 0) {
+    target = buttons.findIndex((b) => b.tabIndex === 0);
+    if (mode === "play") {
+      const firstLegal = buttons.findIndex((b) => b.dataset.legal === "true");
+      if (target < 0 || buttons[target]?.dataset.legal !== "true") target = firstLegal;
+    }
+    if (target < 0) target = 0;
+  }
+  buttons.forEach((b, k) => {
+    b.tabIndex = k === target ? 0 : -1;
+  });
+  if (hadFocus && buttons[target] && document.activeElement !== buttons[target]) {
+    buttons[target].focus({ preventScroll: true });
+  }
+}
+
+function onHandClick(event) {
+  const button = event.target.closest(".card");
+  if (!button || !app.view) return;
+  cardChosen(button.dataset.card, button);
+}
+
+function cardChosen(card, button) {
+  const view = app.view;
+  if (passing(view)) {
+    if (app.pending) return;
+    if (app.selected.has(card)) app.selected.delete(card);
+    else if (app.selected.size < 3) app.selected.add(card);
+    else {
+      nudge(button);
+      toast(t("pass.chosen", { n: 3 }));
+      return;
+    }
+    const n = app.selected.size;
+    announce(t(app.selected.has(card) ? "announce.selected" : "announce.unselected", { card: cardName(card), n }));
+    renderTable();
+    return;
+  }
+  if (myTurn(view) && !app.linger) {
+    if (app.pending) return;
+    if (view.legal.includes(card)) {
+      actions.play(card);
+      return;
+    }
+  }
+  nudge(button);
+  toast(illegalHint(view, card));
+}
+
+function nudge(button) {
+  if (!button) return;
+  button.classList.remove("nudge");
+  void button.offsetWidth; // restart the animation
+  button.classList.add("nudge");
+}
+
+/** Why a card cannot be played: words only; legality itself is the server's. */
+function illegalHint(view, card) {
+  if (!myTurn(view) || app.linger) return t("hint.notYourTurn");
+  const first = view.tricks.length === 0;
+  if (!view.trick.length) {
+    if (first) return t("hint.lead");
+    if (suitOf(card) === "H" && !view.hearts_broken) return t("hint.hearts");
+    return t("hint.illegal");
+  }
+  const led = suitOf(view.trick[0].card);
+  if (suitOf(card) !== led && view.hand.some((c) => suitOf(c) === led)) return t("hint.follow");
+  if (first) return t("hint.firstTrick");
+  return t("hint.illegal");
+}
+
+function onHandKey(event) {
+  const buttons = [...els.hand.querySelectorAll(".card")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  let j = null;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (event.key === "Home") j = 0;
+  else if (event.key === "End") j = buttons.length - 1;
+  if (j === null) return;
+  event.preventDefault();
+  buttons.forEach((b, k) => {
+    b.tabIndex = k === j ? 0 : -1;
+  });
+  buttons[j].focus();
+}
+
+// -- side panels ---------------------------------------------------------------
+
+function mini(card, winning = false) {
+  return h("span", { class: `mini ${isRed(card) ? "red" : "black"}${winning ? " win" : ""}`, title: cardName(card) }, shortName(card));
+}
+
+function renderTricks(view) {
+  const list = $(".trick-list", els.root);
+  const tricks = view.status === "waiting" ? [] : view.tricks;
+  if (!tricks.length) {
+    fill(list, h("li", { class: "empty" }, t("tricks.none")));
+    return;
+  }
+  fill(
+    list,
+    tricks.map((tr, k) =>
+      h(
+        "li",
+        { class: "trick-row" },
+        h(
+          "div",
+          { class: "trick-row-head" },
+          h("strong", {}, t("tricks.number", { n: k + 1 })),
+          h("span", {}, t("tricks.led", { name: seatName(view, tr.leader) })),
+          h("span", { class: "won" }, t("tricks.won", { name: seatName(view, tr.winner) })),
+          tr.points ? h("span", { class: "pts" }, signed(tr.points)) : null,
+        ),
+        h("div", { class: "trick-row-cards" }, tr.cards.map((pc) => mini(pc.card, pc.seat === tr.winner))),
+      ),
+    ),
+  );
+  const panel = $("#panel-tricks", els.root);
+  if (!panel.hidden) panel.scrollTop = panel.scrollHeight;
+}
+
+function renderScores(view) {
+  const box = $(".score-table", els.root);
+  if (!view.hands.length) {
+    fill(box, h("p", { class: "empty" }, t("scores.none")));
+    return;
+  }
+  const order = [0, 1, 2, 3].map((k) => (me(view) + k) % 4);
+  const low = Math.min(...view.totals);
+  fill(
+    box,
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col" }, seatName(view, i))))),
+      h(
+        "tbody",
+        {},
+        view.hands.map((hand) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, String(hand.hand_number)),
+            order.map((i) =>
+              h(
+                "td",
+                { class: hand.shooter === i ? "moon" : "" },
+                String(hand.points[i]),
+                hand.shooter === i ? h("span", { class: "moon-mark", title: t("scores.moon") }, " ☾") : null,
+              ),
+            ),
+          ),
+        ),
+      ),
+      h(
+        "tfoot",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("scores.total")),
+          order.map((i) => h("td", { class: view.totals[i] === low ? "leader" : "" }, String(view.totals[i]))),
+        ),
+      ),
+    ),
+  );
+}
+
+export function renderChat() {
+  if (!els) return;
+  const log = $(".chat-log", els.root);
+  const lines = app.chat;
+  if (!lines.length) fill(log, h("li", { class: "empty" }, t("chat.empty")));
+  else {
+    fill(
+      log,
+      lines.map((line) => h("li", {}, h("strong", {}, `${line.name}: `), h("span", {}, line.text))),
+    );
+  }
+  const panel = $("#panel-chat", els.root);
+  const unread = $(".unread", els.root);
+  if (!panel.hidden) {
+    chatSeen = lines.length;
+    log.scrollTop = log.scrollHeight;
+  }
+  const count = Math.max(0, lines.length - chatSeen);
+  unread.hidden = count === 0;
+  unread.textContent = String(count);
+}
+
+function renderInfo(view) {
+  const key = `${view.table_id}:${view.status === "waiting"}`;
+  if (infoFor === key) return;
+  infoFor = key;
+  const link = `${location.origin}/t/${view.code}`;
+  fill(
+    $("#panel-info", els.root),
+    h("h2", {}, view.name),
+    h("p", {}, `${t("table.code")}: `, h("strong", {}, formatCode(view.code))),
+    h("label", { for: "join-link" }, t("info.link")),
+    h("div", { class: "invite-row" }, h("input", { id: "join-link", class: "link-box", readonly: true, value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+    h("h3", {}, t("info.rules")),
+    h("ul", { class: "rules-list" }, rulesSummary(view.rules).map((r) => h("li", {}, r))),
+  );
+}
+
+/** Forget the screen (leaving the table). */
+export function dropTable() {
+  els = null;
+}

@@ -1,0 +1,158 @@
+"""Fixtures of the browser tests: a server in a thread, Debian's Chromium
+driven by Playwright (sync API), pages that record console errors, and
+screenshots under ``test-artifacts/web/``.
+
+Chromium is ``/usr/bin/chromium`` (``bash .ci/services`` installs it); it is
+never downloaded. Without it these tests skip locally and fail in CI
+(``CI=true``). The server must be able to serve the browser's msgpack package
+(``npm ci``), or every test fails with that instruction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+try:  # the tests need it; without it they skip (or fail in CI) like without Chromium
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+except ImportError:  # pragma: no cover - playwright is a test dependency
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+class ServerThread:
+    """``server.app.start_server`` on its own event loop in a thread, so the
+    tests can use Playwright's sync API in the main thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server: Any = None
+
+    def start(self) -> str:
+        from server.app import start_server
+        from server.config import ServerConfig
+
+        self.thread.start()
+        config = ServerConfig(port=0, bot_budget_ms=100, bot_workers=2)
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
+        self.server = future.result(timeout=60)
+        return f"http://127.0.0.1:{self.server.port}"
+
+    def stop(self) -> None:
+        if self.server is not None:
+            asyncio.run_coroutine_threadsafe(self.server.close(), self.loop).result(timeout=30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """The URL of a running server with the browser client."""
+    if sync_playwright is None:
+        _missing("playwright is not installed")
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is missing (bash .ci/services installs it)")
+    runner = ServerThread()
+    url = runner.start()
+    try:
+        with urllib.request.urlopen(f"{url}/vendor/msgpack/index.mjs", timeout=10) as reply:
+            assert reply.status == 200
+    except Exception:
+        runner.stop()
+        pytest.fail("the server does not serve /vendor/msgpack/index.mjs: run `npm ci` first")
+    yield url
+    runner.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(base_url: str) -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Problems:
+    """Console errors and warnings, and uncaught exceptions, of every page."""
+
+    messages: list[str] = field(default_factory=list)
+
+    def console(self, msg: ConsoleMessage) -> None:
+        if msg.type in ("error", "warning"):
+            self.messages.append(f"console {msg.type}: {msg.text} ({msg.location})")
+
+    def page_error(self, error: Exception) -> None:
+        self.messages.append(f"pageerror: {error}")
+
+
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+    """``new_page(viewport=PHONE, locale="en-GB")``: a page in a fresh browser
+    context (its own localStorage: a different player). At the end of the
+    test no page may have logged an error or warning."""
+    problems = Problems()
+    contexts: list[BrowserContext] = []
+
+    def make(viewport: dict[str, int] | None = None, locale: str = "en-GB") -> Page:
+        context = browser.new_context(
+            viewport=viewport or PHONE, locale=locale, base_url=base_url, reduced_motion="reduce"
+        )
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        page = context.new_page()
+        watch(page)
+        return page
+
+    def watch(page: Page) -> None:
+        page.on("console", problems.console)
+        page.on("pageerror", problems.page_error)
+
+    make.watch = watch  # type: ignore[attr-defined]
+    yield make
+    for context in contexts:
+        context.close()
+    assert problems.messages == [], "\n".join(problems.messages)
+
+
+def shoot(page: Page, name: str) -> None:
+    """Save ``name-phone.png`` and ``name-desktop.png`` of the page as it is now."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=label == "phone")
+    if original is not None:
+        page.set_viewport_size(original)

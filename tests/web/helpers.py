@@ -1,0 +1,127 @@
+"""Steps the browser tests share: create a table through the lobby form,
+pass, play a legal card, wait for the table to move on. Every wait is one
+of Playwright's auto-waiting calls on something the page shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from playwright.sync_api import Page, WebSocket, expect
+
+TABLE = "#table"
+
+
+def create_table(
+    page: Page,
+    name: str,
+    seats: tuple[str, str, str] = ("easy", "medium", "hard"),
+    hands: int | None = 1,
+    public: bool = False,
+) -> str:
+    """From the lobby: fill the form and create a table; returns its code."""
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    page.fill("#player-name", name)
+    if public:
+        page.check("#vis-public")
+    if hands is not None:
+        page.select_option("#opt-end", "hands")
+        page.fill("#opt-end-hands", str(hands))
+    for k, seat in enumerate(seats, start=1):
+        page.select_option(f"#seat-{k}", seat)
+    page.click("#create-table")
+    page.wait_for_selector(f'{TABLE}[data-status="waiting"]')
+    link = page.input_value("#invite-link")
+    return link.rsplit("/", 1)[1]
+
+
+def fast_play(page: Page) -> None:
+    """Turn the Fast play switch on."""
+    switch = page.locator("#fast-play")
+    if not switch.is_checked():
+        page.click('label[for="fast-play"]')
+    expect(switch).to_be_checked()
+
+
+def start(page: Page) -> None:
+    """Host: start the game and wait for the first hand."""
+    page.click(".start-game")
+    page.wait_for_selector(f'{TABLE}[data-status="playing"]')
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The cards in our hand, in the order shown."""
+    return page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+
+
+def card(page: Page, text: str) -> Any:
+    """The button of one card in our hand."""
+    return page.locator(f'.hand .card[data-card="{text}"]')
+
+
+def tap(page: Page, text: str, force: bool = False) -> None:
+    """Tap a card where it shows: cards overlap, so on their left edge."""
+    card(page, text).click(position={"x": 6, "y": 30}, force=force)
+
+
+def pass_three(page: Page) -> list[str]:
+    """Choose the first three cards and press Pass; returns them."""
+    page.wait_for_selector(f'{TABLE}[data-phase="pass"] #pass-button')
+    chosen = hand_cards(page)[:3]
+    for text in chosen:
+        tap(page, text)
+    expect(page.locator("#pass-button")).to_be_enabled()
+    page.click("#pass-button")
+    page.wait_for_selector(
+        f'{TABLE}[data-phase="pass"] .center-panel[data-mode="passed"], {TABLE}:not([data-phase="pass"])'
+    )
+    return chosen
+
+
+def played(page: Page) -> int:
+    """Cards played so far in this hand, as the page shows it."""
+    return int(page.get_attribute(TABLE, "data-played") or 0)
+
+
+def play_legal(page: Page) -> str:
+    """On our turn: tap the first playable card and wait until the page shows it played."""
+    page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
+    before = played(page)
+    text = page.locator('.hand .card[data-legal="true"]').first.get_attribute("data-card") or ""
+    tap(page, text)
+    page.wait_for_function(
+        "n => { const t = document.querySelector('#table');"
+        " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",
+        arg=before,
+    )
+    return text
+
+
+WAIT_FOR_US = (
+    f'{TABLE}[data-myturn="true"], {TABLE}[data-status="between_hands"], '
+    f'{TABLE}[data-status="game_over"], {TABLE}[data-phase="pass"] .center-panel[data-mode="pass"], '
+    f'{TABLE}[data-phase="moon_choice"] .moon-add'
+)
+
+
+def status(page: Page) -> str:
+    return page.get_attribute(TABLE, "data-status") or ""
+
+
+class FrameLog:
+    """Every frame a page sends over its WebSocket, decoded."""
+
+    def __init__(self, page: Page) -> None:
+        self.sent: list[dict[str, Any]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws: WebSocket) -> None:
+        ws.on("framesent", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            self.sent.append(msgpack.unpackb(payload, raw=False))
+
+    def types(self) -> list[str]:
+        return [str(m.get("type")) for m in self.sent]
