@@ -16,7 +16,7 @@ class Budget:
     the default iteration budget is sized to stay well inside the cap.
     """
 
-    worlds: int = 400
+    worlds: int = 1000
     max_seconds: float | None = 0.9
 
     def __post_init__(self) -> None:

@@ -32,10 +32,19 @@ from collections.abc import Callable
 from engine.cards import QUEEN_SPADES, SUIT_MASKS, SUIT_OF
 from engine.playout import random_card
 
-from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, NOT_HEARTS, NOT_QS, QS_BIT
+from .bits import (
+    HEARTS_MASK,
+    HIGH_SPADES,
+    LOW_SPADES,
+    NOT_HEARTS,
+    NOT_QS,
+    QS_BIT,
+    SPADES_MASK,
+)
 from .rulebook import Rulebook
 
 _SUITS = (0, 1, 2, 3)
+_PLAIN_SUITS = (SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2])
 MOON_ALERT = 7
 """Points one seat must hold alone before the others start stopping a moon."""
 
@@ -52,24 +61,29 @@ def lead_card(h: int, legal: int, played: int) -> int:
     out = ~played & ~h
     best_c = -1
     best_key = 1 << 30
-    for s in _SUITS:
-        m = legal & SUIT_MASKS[s]
-        if not m:
-            continue
+    for sm in _PLAIN_SUITS:
+        m = legal & sm
+        if m:
+            c = (m & -m).bit_length() - 1
+            others = out & sm
+            # Nobody else can follow (4096): we would win and eat the discards.
+            key = (others & ((1 << c) - 1)).bit_count() * 16 + m.bit_count() if others else 4096
+            if key < best_key:
+                best_key = key
+                best_c = c
+    m = legal & SPADES_MASK
+    if m:
         cand = m & NOT_QS or m
         c = (cand & -cand).bit_length() - 1
-        others = out & SUIT_MASKS[s]
-        # Nobody else can follow (4096): we would win it and eat the discards.
+        others = out & SPADES_MASK
         key = (others & ((1 << c) - 1)).bit_count() * 16 + m.bit_count() if others else 4096
-        if s == 3:
-            if h & QS_BIT and c != QUEEN_SPADES:
-                key += 1024  # never invite the spade that drops Q♠ on us
-            elif c > QUEEN_SPADES and not played & QS_BIT:
-                key += 2048  # A/K♠ lead while the queen is out
         if c == QUEEN_SPADES:
             key += 8192
+        elif h & QS_BIT:
+            key += 1024  # never invite the spade that drops Q♠ on us
+        elif c > QUEEN_SPADES and not played & QS_BIT:
+            key += 2048  # A/K♠ lead while the queen is out
         if key < best_key:
-            best_key = key
             best_c = c
     return best_c
 
