@@ -6,13 +6,20 @@ For one decision the search
    two cards of a suit are interchangeable when every card ranked between
    them is ours or already played; Q♠ and a bonus card always stand alone,
    because their points differ from their neighbours';
-2. draws ``budget.worlds`` deals of the hidden cards with ``DealSampler``
-   (uniform over every deal consistent with the seat's knowledge);
+2. draws ``budget.worlds`` deals of the hidden cards (``plausible_sampler``:
+   uniform over every deal consistent with the seat's knowledge, preferring
+   the deals a careful reading of the play makes plausible);
 3. in each deal plays every candidate and finishes the hand with the
-   heuristic playout (``bots.rollout``) — the same deals for every
-   candidate, so the comparison is not drowned by the luck of the deal;
-4. scores each finished deal by what the bot wants (``Objective``) and picks
-   the candidate with the best average.
+   heuristic playout (``bots.rollout``) — or, with ``ENDGAME_CARDS`` cards
+   or fewer in our hand, solves the rest of the deal exactly
+   (``bots.endgame``) — the same deals for every candidate, so the
+   comparison is not drowned by the luck of the deal;
+4. scores each finished deal by what the bot wants (``Objective``: its own
+   points, the moon included, and the game when this hand may end it) and
+   picks the candidate with the best average.
+
+The time cap in the budget is checked after each deal, so a decision is a
+function of the view and the seed alone unless the cap is reached.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 
 from bots.knowledge import knowledge_of
-from bots.sampler import DealSampler, InconsistentKnowledge
-from engine.cards import HEARTS_MASK, SUIT_MASKS, card, cards_of
+from bots.sampler import DealSampler, InconsistentKnowledge, plausible_sampler
+from engine.cards import HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, card, cards_of
 from engine.hand import Phase
 from engine.rules import Rules
 
@@ -151,3 +151,16 @@ def test_inconsistent_knowledge_is_refused() -> None:
     no_clubs_anywhere = [a & ~SUIT_MASKS[0] if s else a for s, a in enumerate(k.allowed)]
     with pytest.raises(InconsistentKnowledge):
         DealSampler(dataclasses.replace(k, allowed=no_clubs_anywhere))
+
+
+def test_plausible_sampler_falls_back_when_the_guesses_clash() -> None:
+    k = knowledge_of(view_of(scripted(["", "", "", ""]), 0))
+    assert k.unseen >> QUEEN_SPADES & 1
+    nobody = [m & ~(1 << QUEEN_SPADES) if s else m for s, m in enumerate(k.likely)]
+    k = dataclasses.replace(k, likely=nobody)
+    deal = plausible_sampler(k).sample(random.Random(1))
+    assert any(deal[s] >> QUEEN_SPADES & 1 for s in (1, 2, 3))
+    one = [m & ~(1 << QUEEN_SPADES) if s in (1, 2) else m for s, m in enumerate(k.allowed)]
+    sampler = plausible_sampler(dataclasses.replace(k, likely=one))
+    rng = random.Random(2)
+    assert all(sampler.sample(rng)[3] >> QUEEN_SPADES & 1 for _ in range(20))
