@@ -15,6 +15,7 @@ from .config import ServerConfig
 from .connection import Connection
 from .http import HttpRoutes
 from .lobby import Lobby
+from .metrics import Metrics
 from .store import RedisStore, open_store
 from .store.base import TableStore
 
@@ -58,7 +59,9 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     if isinstance(store, RedisStore):
         # With Redis, tables are leased so several processes can share it.
         cluster = Cluster(store.redis, store.prefix, config.lease_ms)
-    lobby = Lobby(store, bots, config, cluster)
+    metrics = Metrics()
+    lobby = Lobby(store, bots, config, cluster, metrics)
+    metrics.watch(lobby)
     if cluster is not None:
         cluster.on_lost = lobby.lost
         await cluster.start(lobby.on_bus)
@@ -81,7 +84,7 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
         handler,
         config.host,
         config.port,
-        process_request=HttpRoutes(ready),
+        process_request=HttpRoutes(ready, metrics=metrics.render),
         max_size=config.transport_max_bytes,
         max_queue=64,
     )

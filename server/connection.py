@@ -87,6 +87,8 @@ class Connection:
         """Queue a message; close the connection if the client cannot keep up."""
         if self._closing:
             return
+        if isinstance(message, sm.Error) and self.lobby.metrics is not None:
+            self.lobby.metrics.errors.labels(message.code).inc()
         try:
             self._queue.put_nowait(encode(message))
         except asyncio.QueueFull:

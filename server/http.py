@@ -85,8 +85,10 @@ class HttpRoutes:
         self,
         ready: Callable[[], Awaitable[bool]],
         extra_roots: dict[str, Path] | None = None,
+        metrics: Callable[[], bytes] | None = None,
     ) -> None:
         self._ready = ready
+        self._metrics = metrics
         vendor = {prefix: root for prefix, (root, _) in VENDOR_ROOTS.items()}
         endings = {prefix: ends for prefix, (_, ends) in VENDOR_ROOTS.items()}
         self._files = load_files({"": WEB_ROOT, **vendor, **(extra_roots or {})}, endings)
@@ -102,6 +104,10 @@ class HttpRoutes:
             return None  # the WebSocket handshake proceeds
         if path == "/healthz":
             return _response(HTTPStatus.OK, b'{"status":"ok"}', "application/json")
+        if path == "/metrics" and self._metrics is not None:
+            return _response(
+                HTTPStatus.OK, self._metrics(), "text/plain; version=0.0.4; charset=utf-8"
+            )
         if path == "/readyz":
             ok = await self._ready()
             body = json.dumps({"status": "ready" if ok else "store unavailable"}).encode()

@@ -24,6 +24,7 @@ from .bot_runner import BotRunner
 from .cluster import Cluster
 from .config import ServerConfig
 from .errors import BadRules, NotFound
+from .metrics import Metrics
 from .remote import RemoteTable, RemoteWatcher
 from .store.base import StoreConflict, StoreError, TableStore
 from .table_actor import Job, TableActor, Watcher
@@ -58,8 +59,10 @@ class Lobby:
         bots: BotRunner,
         config: ServerConfig,
         cluster: Cluster | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics
         self.bots = bots
         self.config = config
         self.cluster = cluster
@@ -129,7 +132,14 @@ class Lobby:
     def _start(self, state: TableState, version: int, loaded: bool = True) -> TableActor:
         owner = self.cluster.process_id if self.cluster is not None else None
         actor = TableActor(
-            state, version, self.store, self.bots, self.config, lobby=self, owner=owner
+            state,
+            version,
+            self.store,
+            self.bots,
+            self.config,
+            lobby=self,
+            owner=owner,
+            metrics=self.metrics,
         )
         self._actors[state.table_id] = actor
         actor.start(loaded)

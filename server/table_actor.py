@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -40,6 +41,7 @@ from .table_state import TableState
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+    from .metrics import Metrics
 
 log = logging.getLogger("hearts.table")
 
@@ -87,6 +89,7 @@ class TableActor:
         config: ServerConfig,
         lobby: Lobby | None = None,
         owner: str | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.state = state
         self.version = version
@@ -103,6 +106,7 @@ class TableActor:
         # The process id under whose lease commits are fenced (scale-out);
         # None for a single process.
         self.owner = owner
+        self.metrics = metrics
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -162,6 +166,8 @@ class TableActor:
             self._reply_error(job, exc.code, exc.message)
             return
         events, reply, after = outcome
+        if self.metrics is not None:
+            self.metrics.actions.labels(job.kind).inc()
         if events:
             try:
                 await self._commit(events)
@@ -201,6 +207,7 @@ class TableActor:
         # while: players see a pause, not an error. A refusal (StoreConflict)
         # is final at once.
         delay, waited = 0.05, 0.0
+        started = time.perf_counter()
         while True:
             try:
                 self.version, _ = await self.store.commit(
@@ -215,6 +222,8 @@ class TableActor:
                 await asyncio.sleep(delay)  # backoff while the store comes back
                 waited += delay
                 delay = min(delay * 2, 1.0)
+        if self.metrics is not None:
+            self.metrics.store_commit.observe(time.perf_counter() - started)
         self._blob = blob
 
     def _rollback(self) -> None:
@@ -228,6 +237,8 @@ class TableActor:
             self._blob = stored.state
 
     def _reply_error(self, job: Job, code: str, message: str) -> None:
+        if self.metrics is not None:
+            self.metrics.errors.labels(code).inc()
         if job.conn is not None and job.message is not None:
             job.conn.send(sm.Error(id=job.message.id, code=code, message=message))
 
@@ -338,7 +349,10 @@ class TableActor:
             handle.cancel()
 
     async def _think(self, seat: int, view: Any, level: str, seed: int) -> None:
+        started = time.perf_counter()
         move = await self.bots.decide(view, level, seed)
+        if self.metrics is not None:
+            self.metrics.bot_think.labels(level).observe(time.perf_counter() - started)
         self.post(Job("bot_move", seat=seat, extra={"move": move}))
 
     # -- jobs ----------------------------------------------------------------
@@ -510,6 +524,10 @@ class TableActor:
     def watchers(self) -> int:
         """How many connections are attached."""
         return len(self._watchers)
+
+    def connected_seats(self) -> int:
+        """Seats with at least one live connection here."""
+        return len({seat for seat in self._watchers.values() if seat is not None})
 
     def drop_watchers(self) -> None:
         """Close every attached client (the table moved to another process)."""

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--bot-budget-ms", type=int, default=900, help="Hard bot time per move")
     serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text")
 
     from .headless import add_headless_arguments
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from server.app import serve_forever
     from server.config import ServerConfig
+    from server.logs import configure_logging
 
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(args.log_level, args.log_format)
     config = ServerConfig(
         host=args.host,
         port=args.port,

@@ -1,0 +1,89 @@
+"""Prometheus metrics of one server process, served at ``/metrics``.
+
+Each server has its own registry (no global state): tests can run several
+servers in one process. Gauges that describe tables are computed when
+scraped, from the lobby's actors, so they are never stale.
+
+| metric | kind | labels |
+| --- | --- | --- |
+| ``hearts_tables`` | gauge | ``status`` (waiting, playing, between_hands, game_over) |
+| ``hearts_tables_owned`` | gauge | — tables this process runs now |
+| ``hearts_connected_seats`` | gauge | — seats with a live connection here |
+| ``hearts_actions_total`` | counter | ``kind`` (request, bot_move, attach, …) |
+| ``hearts_errors_total`` | counter | ``code`` (the error code sent to clients) |
+| ``hearts_bot_think_seconds`` | histogram | ``level`` |
+| ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+_STATUSES = ("waiting", "playing", "between_hands", "game_over")
+
+
+class _TableCollector(Collector):
+    def __init__(self, lobby: Callable[[], Lobby | None]) -> None:
+        self._lobby = lobby
+
+    def collect(self) -> Iterable[Metric]:
+        lobby = self._lobby()
+        actors = list(lobby.actors.values()) if lobby is not None else []
+        by_status = GaugeMetricFamily(
+            "hearts_tables", "Tables run by this process", labels=["status"]
+        )
+        for status in _STATUSES:
+            by_status.add_metric([status], sum(a.state.status == status for a in actors))
+        yield by_status
+        yield GaugeMetricFamily(
+            "hearts_tables_owned", "Tables this process owns now", value=len(actors)
+        )
+        yield GaugeMetricFamily(
+            "hearts_connected_seats",
+            "Seats with a live connection to a table of this process",
+            value=sum(a.connected_seats() for a in actors),
+        )
+
+
+class Metrics:
+    """The metrics of one server."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self._lobby: Lobby | None = None
+        self.registry.register(_TableCollector(lambda: self._lobby))
+        self.actions = Counter(
+            "hearts_actions", "Jobs applied by table actors", ["kind"], registry=self.registry
+        )
+        self.errors = Counter(
+            "hearts_errors", "Errors sent to clients", ["code"], registry=self.registry
+        )
+        self.bot_think = Histogram(
+            "hearts_bot_think_seconds",
+            "Time a bot decision took",
+            ["level"],
+            buckets=(0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
+            registry=self.registry,
+        )
+        self.store_commit = Histogram(
+            "hearts_store_commit_seconds",
+            "Time a table commit took",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.0),
+            registry=self.registry,
+        )
+
+    def watch(self, lobby: Lobby) -> None:
+        """Describe this lobby's tables."""
+        self._lobby = lobby
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return generate_latest(self.registry)
