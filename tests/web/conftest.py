@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -120,15 +120,19 @@ NewPage = Callable[..., Page]
 
 @pytest.fixture
 def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
-    """``new_page(viewport=PHONE, locale="en-GB")``: a page in a fresh browser
-    context (its own localStorage: a different player). At the end of the
-    test no page may have logged an error or warning."""
+    """``new_page(viewport=PHONE, locale="en-GB", motion="reduce")``: a page in
+    a fresh browser context (its own localStorage: a different player). At the
+    end of the test no page may have logged an error or warning."""
     problems = Problems()
     contexts: list[BrowserContext] = []
 
-    def make(viewport: dict[str, int] | None = None, locale: str = "en-GB") -> Page:
+    def make(
+        viewport: dict[str, int] | None = None,
+        locale: str = "en-GB",
+        motion: Literal["reduce", "no-preference"] = "reduce",
+    ) -> Page:
         context = browser.new_context(
-            viewport=viewport or PHONE, locale=locale, base_url=base_url, reduced_motion="reduce"
+            viewport=viewport or PHONE, locale=locale, base_url=base_url, reduced_motion=motion
         )
         context.set_default_timeout(20_000)
         contexts.append(context)

@@ -147,3 +147,13 @@ def test_whole_game_against_three_bots(new_page: NewPage) -> None:
     page.click(".rematch")
     page.wait_for_selector(f'{TABLE}[data-status="playing"][data-hand="1"]')
     expect(page.locator(".hand .card")).to_have_count(13)
+
+    # Leaving mid-game asks first (a bot takes the seat); the lobby then
+    # shows the finished game in our statistics.
+    page.click(".table-bar .leave")
+    expect(page.locator("#confirm")).to_be_visible()
+    page.click("#confirm-ok")
+    page.wait_for_selector("#lobby #stats dl")
+    expect(page.locator(".stat", has_text="Games")).to_contain_text("1")
+    expect(page.locator(".resume-banner")).to_have_count(0)
+    assert page.evaluate("() => localStorage.getItem('hearts.seat')") is None

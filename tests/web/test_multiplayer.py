@@ -1,0 +1,86 @@
+"""Two browser contexts at one table: the host and a friend who came by the
+join link, plus two bots; they chat and play a hand to its end."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import DESKTOP, PHONE, NewPage
+from .helpers import TABLE, create_table, fast_play, pass_three, play_legal, played, start
+
+# The host sits at seat 0; the table is created with the seat on its left open.
+HOST, FRIEND = 0, 1
+STILL_PLAYING = (
+    "seat => { const t = document.querySelector('#table');"
+    " if (t.dataset.status !== 'playing') return 'over';"
+    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.myturn === 'true') return 'host';"
+    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.turn === String(seat)) return 'friend';"
+    " return false; }"
+)
+
+
+def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
+    host = new_page(viewport=DESKTOP, motion="no-preference")
+    friend = new_page(viewport=PHONE, motion="no-preference")
+    code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
+    expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Open seat")
+
+    # The friend opens the link, gives a name and takes the open seat.
+    friend.goto(f"/t/{code}")
+    friend.wait_for_selector("#join-form")
+    friend.fill("#player-name", "Fedir")
+    friend.click("#join-button")
+    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Fedir")
+    expect(friend.locator('.seat[data-pos="right"]')).to_contain_text("Hana")
+    expect(friend.locator(".start-game")).to_be_hidden()  # only the host starts
+
+    # Chat reaches the other side.
+    friend.click("#tab-chat")
+    friend.fill("#chat-input", "hi Hana!")
+    friend.press("#chat-input", "Enter")
+    expect(host.locator("#tab-chat .unread")).to_have_text("1")
+    host.click("#tab-chat")
+    expect(host.locator(".chat-log")).to_contain_text("Fedir: hi Hana!")
+
+    fast_play(host)
+    fast_play(friend)
+    start(host)
+    friend.wait_for_selector(f'{TABLE}[data-status="playing"]')
+    pass_three(host)
+    pass_three(friend)
+
+    # Play until the hand is over: whoever's turn the host's page shows acts.
+    while True:
+        who = host.wait_for_function(STILL_PLAYING, arg=FRIEND).json_value()
+        if who == "over":
+            break
+        if who == "host":
+            play_legal(host)
+        else:
+            before = played(host)
+            play_legal(friend)
+            host.wait_for_function(
+                "n => { const t = document.querySelector('#table');"
+                " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",
+                arg=before,
+            )
+
+    for page in (host, friend):
+        page.wait_for_selector(".result-panel, .over-panel")
+        expect(page.locator(".trick-row")).to_have_count(13)
+    _same_scores(host, friend)
+
+
+def _same_scores(host: Page, friend: Page) -> None:
+    """Both pages show the same totals (each from its own seat's order)."""
+    host_totals = host.eval_on_selector_all(
+        ".result-table tbody td:last-child", "els => els.map(e => Number(e.textContent))"
+    )
+    friend_totals = friend.eval_on_selector_all(
+        ".result-table tbody td:last-child", "els => els.map(e => Number(e.textContent))"
+    )
+    assert len(host_totals) == 4
+    # Rows are in each viewer's seat order: host 0,1,2,3; friend 1,2,3,0.
+    assert friend_totals == host_totals[1:] + host_totals[:1]
+    assert sum(host_totals) in (26, 78)

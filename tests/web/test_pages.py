@@ -1,0 +1,61 @@
+"""The lobby's public list and join by code, the languages, and the
+Rules/FAQ page."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP, NewPage
+from .helpers import TABLE, create_table
+
+
+def test_public_table_is_listed_and_joined_by_code(new_page: NewPage) -> None:
+    host = new_page(viewport=DESKTOP)
+    code = create_table(host, "Pavlo", seats=("open", "open", "hard"), hands=None, public=True)
+    guest = new_page()
+    guest.goto("/")
+    guest.wait_for_selector("#lobby")
+    guest.fill("#player-name", "Olena")
+    listed = guest.locator(".public-table", has_text="Pavlo's table")
+    expect(listed).to_be_visible()
+    expect(listed).to_contain_text("2 open seats")
+    # Join by typing the code the way people say it (lower case, with a dash).
+    guest.fill("#join-code", f"{code[:3].lower()}-{code[3:].lower()}")
+    guest.click(".join-form button[type=submit]")
+    guest.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="1"]')
+    expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Olena")
+    # The host controls the other seats: a bot on the last open one, then start.
+    host.locator('.seat[data-pos="top"] .add-bot').click()
+    expect(host.locator('.seat[data-pos="top"]')).to_contain_text("Medium")
+    host.locator('.seat[data-pos="right"] select.bot-level').select_option("easy")
+    expect(host.locator('.seat[data-pos="right"]')).to_contain_text("Easy")
+    expect(guest.locator('.seat[data-pos="left"]')).to_contain_text("Medium")  # seat 2
+    expect(guest.locator('.seat[data-pos="top"]')).to_contain_text("Easy")  # seat 3
+    host.click(".start-game")
+    guest.wait_for_selector(f'{TABLE}[data-status="playing"][data-phase="pass"]')
+    expect(guest.locator(".hand .card")).to_have_count(13)
+
+
+def test_languages_and_rules_page(new_page: NewPage) -> None:
+    page = new_page(locale="uk-UA")
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    expect(page.locator(".hero h1")).to_have_text("Чирви")
+    expect(page.locator("html")).to_have_attribute("lang", "uk")
+    page.click("#rules-link")
+    rules = page.locator("#rules-page")
+    expect(rules).to_be_visible()
+    expect(rules).to_contain_text("Дама пік — це чирва?")
+    expect(rules).to_contain_text("Як грати на цій сторінці")
+    page.select_option("#lang", "ru")
+    expect(rules).to_contain_text("Дама пик — это черва?")
+    page.reload()
+    page.wait_for_selector("#rules-page:not([hidden])")
+    expect(page.locator("#rules-page")).to_contain_text("Выстрел в луну")
+    page.select_option("#lang", "en")
+    expect(page.locator("#rules-page h1")).to_have_text("Hearts: rules and FAQ")
+    page.locator("#rules-page details summary", has_text="Is the queen of spades a heart?").click()
+    expect(page.locator("#rules-page details[open]")).to_contain_text("She is a spade")
+    page.click("#rules-page .rules-head button")
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator(".hero h1")).to_have_text("Hearts")
