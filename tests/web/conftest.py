@@ -55,6 +55,7 @@ class ServerThread:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.server: Any = None
+        self.url = ""
 
     def start(self) -> str:
         from server.app import start_server
@@ -64,7 +65,19 @@ class ServerThread:
         config = ServerConfig(port=0, bot_budget_ms=100, bot_workers=2)
         future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
         self.server = future.result(timeout=60)
-        return f"http://127.0.0.1:{self.server.port}"
+        self.url = f"http://127.0.0.1:{self.server.port}"
+        return self.url
+
+    def drop_connections(self) -> int:
+        """Close every WebSocket from the server's side (a dropped network)."""
+
+        async def drop() -> int:
+            connections = list(self.server.ws_server.connections)
+            for conn in connections:
+                await conn.close(1001, "test: network dropped")
+            return len(connections)
+
+        return asyncio.run_coroutine_threadsafe(drop(), self.loop).result(timeout=30)
 
     def stop(self) -> None:
         if self.server is not None:
@@ -74,22 +87,28 @@ class ServerThread:
 
 
 @pytest.fixture(scope="session")
-def base_url() -> Iterator[str]:
-    """The URL of a running server with the browser client."""
+def server() -> Iterator[ServerThread]:
+    """A running server with the browser client (``server.url``)."""
     if sync_playwright is None:
         _missing("playwright is not installed")
     if not CHROMIUM.exists():
         _missing(f"{CHROMIUM} is missing (bash .ci/services installs it)")
     runner = ServerThread()
-    url = runner.start()
+    runner.start()
     try:
-        with urllib.request.urlopen(f"{url}/vendor/msgpack/index.mjs", timeout=10) as reply:
+        with urllib.request.urlopen(f"{runner.url}/vendor/msgpack/index.mjs", timeout=10) as reply:
             assert reply.status == 200
     except Exception:
         runner.stop()
         pytest.fail("the server does not serve /vendor/msgpack/index.mjs: run `npm ci` first")
-    yield url
+    yield runner
     runner.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(server: ServerThread) -> str:
+    """The server's http:// URL."""
+    return server.url
 
 
 @pytest.fixture(scope="session")

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 
+import msgpack
 from playwright.sync_api import expect
 
-from .conftest import NewPage
+from .conftest import NewPage, ServerThread
 from .helpers import TABLE, create_table, fast_play, hand_cards, pass_three, play_legal, start
 
 
-def test_reload_and_return_mid_hand(new_page: NewPage) -> None:
+def test_reload_and_return_mid_hand(new_page: NewPage, server: ServerThread) -> None:
     page = new_page()
     code = create_table(page, "Rita", seats=("easy", "easy", "easy"), hands=2)
     fast_play(page)
@@ -53,4 +54,18 @@ def test_reload_and_return_mid_hand(new_page: NewPage) -> None:
     expect(again.locator(".seat.me")).to_contain_text("Rita")
     # And the game goes on from there.
     play_legal(again)
-    assert len(hand_cards(again)) == len(cards) - 1
+    left = hand_cards(again)
+    assert len(left) == len(cards) - 1
+
+    # A dropped network: the page reconnects by itself (hello with the
+    # player token, then resume) and the game carries on.
+    again.wait_for_selector(f'{TABLE}[data-myturn="true"]')
+    with again.expect_websocket() as reconnect:
+        assert server.drop_connections() >= 1
+    sent: list[str] = []
+    reconnect.value.on("framesent", lambda frame: sent.append(str(msgpack.unpackb(frame)["type"])))
+    again.wait_for_selector('#conn-status[data-status="online"]')
+    expect(again.locator(".hand .card")).to_have_count(len(left))
+    play_legal(again)
+    assert len(hand_cards(again)) == len(left) - 1
+    assert sent[:2] == ["hello", "resume"]
