@@ -62,6 +62,7 @@ class TableModel:
     trick: tuple[PlayedCard, ...] = ()
     trick_winner: int | None = None
     trick_points: int = 0
+    holding: bool = False
     selected: list[str] = field(default_factory=list)
     cursor: int = 0
     connection: ConnectionState = "connecting"
@@ -180,8 +181,9 @@ class TableModel:
         self.view = view
         if self._asked() != asked_before:
             self.notice = None  # a new question: the old refusal is history
-        self.trick = view.trick
-        self.trick_winner = None
+        if not self.holding:
+            self.trick = view.trick
+            self.trick_winner = None
         if view.phase == "pass" and not view.passed and view.status == "playing":
             self.selected = [c for c in self.selected if c in view.hand]
         else:
@@ -195,9 +197,16 @@ class TableModel:
             return ("", 0, False, False)
         return (v.status, v.hand_number, self.my_turn(), self.passing())
 
+    def release(self) -> None:
+        """The finished trick leaves the table."""
+        self.holding = False
+        self.trick = self.view.trick if self.view is not None else ()
+        self.trick_winner = None
+        self.changed()
+
     def _on_card_played(self, msg: sm.CardPlayed) -> None:
         if self.trick_winner is not None:
-            self.trick, self.trick_winner = (), None
+            self.trick, self.trick_winner, self.holding = (), None, False
         self.trick = (*self.trick, PlayedCard(seat=msg.seat, card=msg.card))
 
     def _on_trick_won(self, msg: sm.TrickWon) -> None:
@@ -207,6 +216,7 @@ class TableModel:
         )
         self.trick_winner = msg.winner
         self.trick_points = msg.points
+        self.holding = True  # kept on the table past the next snapshot
         if QUEEN_OF_SPADES in msg.cards and self.view is not None:
             if msg.winner == self.view.seat:
                 self._log(Msg("log.queen_you"))
@@ -214,7 +224,7 @@ class TableModel:
                 self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
 
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
-        self.trick, self.trick_winner, self.selected = (), None, []
+        self.trick, self.trick_winner, self.selected, self.holding = (), None, [], False
         self._log(
             Msg("log.hand_dealt", {"n": msg.hand_number, "dir": Term("dir." + msg.direction)})
         )

@@ -44,6 +44,7 @@ class TableClient:
         """Apply messages until the session ends."""
         loop = asyncio.get_running_loop()
         catching_up = True  # until the first snapshot: nothing to animate yet
+        linger = False
         async for msg in self.session.events():
             kind = getattr(msg, "type", "")
             if kind == "reconnected":
@@ -55,10 +56,18 @@ class TableClient:
             self.on_change()
             if kind in ("card_played", "trick_won"):
                 self._shown_at = loop.time()
-            if kind == "trick_won" and not catching_up:
-                await self._pause(self.pacing().trick)
-                self._shown_at = loop.time()
+            if kind == "trick_won":
+                linger = not catching_up
             if kind == "snapshot":
+                # The finished trick stays while the new snapshot (hand, turn,
+                # scores) is already shown; then it leaves the table.
+                if self.model.holding:
+                    if linger:
+                        await self._pause(self.pacing().trick)
+                    self.model.release()
+                    self.on_change()
+                    self._shown_at = loop.time()
+                linger = False
                 catching_up = False
                 if self.model.connection != "reconnecting":
                     self.model.set_connection("online")

@@ -55,7 +55,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "conn.reconnecting": "⟳ reconnecting…",
         "conn.lost": "✕ offline",
         "notice.reconnecting": "⟳ Connection lost — reconnecting… your seat is kept.",
-        "notice.lost": "✕ The connection is gone. Press q to leave; `hearts resume` returns to your seat.",
+        "notice.lost": "✕ Connection lost. q leaves; `hearts resume` brings you back to your seat.",
         # the middle of the table
         "trick.takes": "{name} takes it (+{points})",
         "trick.you_take": "You take it (+{points})",
@@ -80,7 +80,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.waiting_ready": "Waiting for the others to be ready…",
         "prompt.game_over": "Game over.",
         # buttons
-        "btn.pass": "Pass ({n}/{k})",
+        "btn.pass": "Pass",
         "btn.next": "Next hand",
         "btn.start": "Start",
         "btn.rematch": "Rematch",
@@ -144,7 +144,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.covering": "A bot plays for {name} until they are back.",
         "log.reconnected": "Reconnected: the game goes on.",
         "chat.placeholder": "/ to chat · Enter sends · Esc back to the cards",
-        "keys.table": "a–m card · ←→ Space · Enter act · t score · / chat · o settings · ? help · q quit",
+        "keys.table": "a–m card · ←→ Space · Enter · t score · / chat · o settings · ? help · q quit",
         # side panel
         "side.tricks": "Tricks",
         "side.scores": "Score",

@@ -67,7 +67,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         # подсказки
         "prompt.connecting": "Подключение…",
         "prompt.lost": "Нет связи.",
-        "prompt.lobby_host": "1 2 3: сменить место (свободно → Лёгкий → Средний → Сложный) · Enter: начать",
+        "prompt.lobby_host": "1 2 3: место (свободно → Лёгкий → Средний → Сложный) · Enter: начать",
         "prompt.lobby_guest": "Игру начинает хозяин стола.",
         "prompt.pass": "Выберите {k} карты для передачи {dir} ({n}/{k}), затем Enter или p",
         "prompt.passed": "Вы передали {cards}: {name}. Ждём остальных…",
@@ -76,11 +76,11 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.waiting_turn": "Ходит {name}…",
         "prompt.moon_you": "Вы выстрелили в луну: выберите, как считать очки",
         "prompt.moon_wait": "Выстрел в луну: {name} выбирает, как считать очки…",
-        "prompt.hand_over": "Раздача окончена. Enter или n: следующая раздача · t: счёт",
+        "prompt.hand_over": "Раздача окончена. Enter или n: дальше · t: счёт",
         "prompt.waiting_ready": "Ждём, пока все будут готовы…",
         "prompt.game_over": "Игра окончена.",
         # кнопки
-        "btn.pass": "Передать ({n}/{k})",
+        "btn.pass": "Передать",
         "btn.next": "Следующая раздача",
         "btn.start": "Начать",
         "btn.rematch": "Ещё раз",
@@ -144,7 +144,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.covering": "Бот играет за игрока {name}, пока тот не вернётся.",
         "log.reconnected": "Связь восстановлена: игра продолжается.",
         "chat.placeholder": "/ — написать в чат · Enter — отправить · Esc — к картам",
-        "keys.table": "a–m карта · ←→ пробел · Enter действие · t счёт · / чат · o настройки · ? справка · q выход",
+        "keys.table": "a–m карта · ←→ пробел · Enter · t счёт · / чат · o опции · ? справка · q выход",
         # боковая панель
         "side.tricks": "Взятки",
         "side.scores": "Счёт",

@@ -67,7 +67,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         # підказки
         "prompt.connecting": "З’єднання…",
         "prompt.lost": "Немає зв’язку.",
-        "prompt.lobby_host": "1 2 3: змінити місце (вільне → Легкий → Середній → Складний) · Enter: почати",
+        "prompt.lobby_host": "1 2 3: місце (вільне → Легкий → Середній → Складний) · Enter: почати",
         "prompt.lobby_guest": "Гру починає господар столу.",
         "prompt.pass": "Виберіть {k} карти, щоб передати {dir} ({n}/{k}), потім Enter або p",
         "prompt.passed": "Ви передали {cards}: {name}. Чекаємо на інших…",
@@ -76,11 +76,11 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.waiting_turn": "Ходить {name}…",
         "prompt.moon_you": "Ви вистрілили в місяць: виберіть, як рахувати очки",
         "prompt.moon_wait": "Постріл у місяць: {name} вибирає, як рахувати очки…",
-        "prompt.hand_over": "Роздачу завершено. Enter або n: наступна роздача · t: рахунок",
+        "prompt.hand_over": "Роздачу завершено. Enter або n: далі · t: рахунок",
         "prompt.waiting_ready": "Чекаємо, доки всі будуть готові…",
         "prompt.game_over": "Гру завершено.",
         # кнопки
-        "btn.pass": "Передати ({n}/{k})",
+        "btn.pass": "Передати",
         "btn.next": "Наступна роздача",
         "btn.start": "Почати",
         "btn.rematch": "Ще раз",
@@ -144,7 +144,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.covering": "Бот грає замість гравця {name}, доки той не повернеться.",
         "log.reconnected": "З’єднання відновлено: гра триває.",
         "chat.placeholder": "/ — написати в чат · Enter — надіслати · Esc — до карт",
-        "keys.table": "a–m карта · ←→ пробіл · Enter дія · t рахунок · / чат · o налаштування · ? довідка · q вихід",
+        "keys.table": "a–m карта · ←→ пробіл · Enter · t очки · / чат · o опції · ? довідка · q вихід",
         # бічна панель
         "side.tricks": "Взятки",
         "side.scores": "Рахунок",

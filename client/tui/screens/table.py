@@ -8,6 +8,7 @@ refusal in the notice line or send a request through the ``TableClient``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, cast
 
@@ -16,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
@@ -122,6 +124,14 @@ class TableScreen(Screen[None]):
         """Redraw everything from the model (after every change)."""
         if not self._ready:
             return
+        with contextlib.suppress(NoMatches):  # closing: the widgets are already gone
+            self._sync()
+
+    def on_unmount(self) -> None:
+        """Nothing to draw any more."""
+        self._ready = False
+
+    def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
         phase_key = (view.status, view.hand_number) if view else ("", 0)
         if phase_key != self._phase_key:
@@ -156,7 +166,7 @@ class TableScreen(Screen[None]):
             "rematch": view is not None and view.status == "game_over" and host,
         }
         labels = {
-            "pass": t("btn.pass", n=len(model.selected), k=view.rules.pass_count if view else 3),
+            "pass": t("btn.pass"),
             "next": t("btn.next"),
             "start": t("btn.start"),
             "rematch": t("btn.rematch"),
@@ -164,7 +174,9 @@ class TableScreen(Screen[None]):
         for name, visible in shown.items():
             button = self.query_one("#btn-" + name, Button)
             button.display = visible
-            button.label = labels[name]
+            if str(button.label) != labels[name]:
+                button.label = labels[name]
+                button.refresh(layout=True)
 
     def _sync_dialogs(self) -> None:
         view = self.model.view
@@ -181,8 +193,8 @@ class TableScreen(Screen[None]):
             self.app.push_screen(self._moon, self._moon_chosen)
         elif not wants_moon and self._moon is not None and self.app.screen is self._moon:
             self._moon.dismiss(None)
-        over = view.status == "game_over"
-        if not over:
+        over = view.status == "game_over" and not self.model.lingering()
+        if view.status != "game_over":
             self._over_closed = False
         if over and self._over is None and not self._over_closed:
             self._over = GameOverScreen(self.t, self.model)
@@ -266,8 +278,7 @@ class TableScreen(Screen[None]):
             return
         client = self.hearts.table
         if model.lingering() and client is not None:
-            client.skip()
-            return
+            client.skip()  # the trick leaves the table; the key still counts
         self._clear_notice()
         if model.passing():
             refusal = model.toggle_pick(card, view.rules.pass_count)

@@ -62,7 +62,7 @@ def scores_text(t: Translator, view: SeatView) -> Text:
             mark = "☾" if result.shooter == seat else ""
             line.append(f"{mark + str(result.points[seat]):>5}")
         lines.append(line)
-    if view.totals:
+    if view.hands and view.totals:
         best = min(view.totals)
         total = Text(" Σ ", style=Style(bold=True))
         for seat in order:

@@ -25,7 +25,6 @@ from .canvas import Canvas
 from .card_art import CardLook, card_rows
 
 ARROWS: Final[dict[str, str]] = {"left": "←", "right": "→", "across": "↑", "hold": "·"}
-BLOCK_HEIGHT: Final = 9
 
 
 class TrickView(Widget):
@@ -43,13 +42,20 @@ class TrickView(Widget):
         self.model = model
         self.t = t
 
-    def _spots(self, width: int, top: int) -> dict[Position, tuple[int, int]]:
+    @staticmethod
+    def _steps(width: int, height: int) -> tuple[int, int]:
+        """Columns from the centre to a side card, rows between card rows:
+        tight at 80×24, roomier on a larger table."""
+        return max(7, min(width // 4, 14)), max(3, min((height - 3) // 3, 5))
+
+    def _spots(self, width: int, height: int, top: int) -> dict[Position, tuple[int, int]]:
         cx = width // 2 - 2
+        dx, dy = self._steps(width, height)
         return {
             "across": (cx, top),
-            "left": (cx - 7, top + 3),
-            "right": (cx + 7, top + 3),
-            "bottom": (cx, top + 6),
+            "left": (cx - dx, top + dy),
+            "right": (cx + dx, top + dy),
+            "bottom": (cx, top + 2 * dy),
         }
 
     def render(self) -> Text:
@@ -59,15 +65,18 @@ class TrickView(Widget):
         view = self.model.view
         if view is None or len(view.seats) != 4 or view.status == "waiting":
             return canvas.text()
-        top = max(0, (height - BLOCK_HEIGHT) // 2)
-        spots = self._spots(width, top)
-        if view.status in ("between_hands", "game_over") and view.hands:
+        block = 2 * self._steps(width, height)[1] + 3  # three card rows and the status
+        top = max(0, (height - block) // 2)
+        spots = self._spots(width, height, top)
+        if self.model.lingering():
+            self._draw_trick(canvas, view, spots)
+        elif view.status in ("between_hands", "game_over") and view.hands:
             self._draw_points(canvas, view, spots)
         elif view.phase == "pass" and view.status == "playing":
             self._draw_pass(canvas, view, spots)
         else:
             self._draw_trick(canvas, view, spots)
-        canvas.center(top + BLOCK_HEIGHT - 1, self._status(view))
+        canvas.center(top + block - 1, self._status(view))
         return canvas.text()
 
     def _draw_trick(

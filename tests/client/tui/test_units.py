@@ -148,7 +148,7 @@ def test_picking_three_cards_and_putting_one_back() -> None:
     assert model.selected == ["2C", "4C"]
 
 
-def test_a_finished_trick_lingers_until_the_next_snapshot() -> None:
+def test_a_finished_trick_stays_past_the_next_snapshot_until_released() -> None:
     model = TableModel()
     model.apply(sm.Snapshot(seq=1, view=view(hand=("2C",), legal=("2C",))))
     model.apply(sm.CardPlayed(seq=2, seat=0, card="2C", trick=0))
@@ -158,6 +158,8 @@ def test_a_finished_trick_lingers_until_the_next_snapshot() -> None:
     assert model.lingering() and model.trick_winner == 2
     assert [p.seat for p in model.trick] == [0, 1, 2, 3]
     model.apply(sm.Snapshot(seq=3, view=view(turn=2)))
+    assert model.lingering() and model.view is not None and model.view.turn == 2
+    model.release()
     assert not model.lingering() and model.trick == ()
 
 
@@ -179,3 +181,26 @@ def test_join_link_and_seat_levels() -> None:
         parse_seats("easy,medium")
     with pytest.raises(ValueError):
         parse_seats("expert")
+
+
+EXAMPLE = {"k": 3, "n": 0, "dir": "праворуч", "name": "Середній бот", "code": "ABC-DEF"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bottom_lines_fit_80_columns(language: str) -> None:
+    """The keys line and the notices fit; each prompt fits beside its button."""
+    from rich.cells import cell_len
+
+    t = Translator(language)  # type: ignore[arg-type]
+    assert cell_len(t("keys.table")) <= 80
+    for notice in ("notice.reconnecting", "notice.lost"):
+        assert cell_len(t(notice)) <= 78, notice
+    with_button = {
+        "prompt.pass": "btn.pass",
+        "prompt.hand_over": "btn.next",
+        "prompt.lobby_host": "btn.start",
+        "prompt.game_over": "btn.rematch",
+    }
+    for prompt, button in with_button.items():
+        width = cell_len(t(prompt, **EXAMPLE)) + cell_len(t(button)) + 4
+        assert width <= 80, (prompt, width)
