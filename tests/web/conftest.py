@@ -21,6 +21,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,13 +40,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
-
-try:  # the tests need it; without it they skip (or fail in CI) like without Chromium
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
-except ImportError:  # pragma: no cover - playwright is a test dependency
-    sync_playwright = None  # type: ignore[assignment]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 
 
 def _missing(reason: str) -> None:
@@ -62,7 +65,8 @@ class ServerThread:
         from server.config import ServerConfig
 
         self.thread.start()
-        config = ServerConfig(port=0, bot_budget_ms=100, bot_workers=2)
+        # A short grace period, so a test can watch a bot cover for an away player.
+        config = ServerConfig(port=0, bot_budget_ms=100, bot_workers=2, grace_seconds=4.0)
         future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
         self.server = future.result(timeout=60)
         self.url = f"http://127.0.0.1:{self.server.port}"
@@ -89,8 +93,6 @@ class ServerThread:
 @pytest.fixture(scope="session")
 def server() -> Iterator[ServerThread]:
     """A running server with the browser client (``server.url``)."""
-    if sync_playwright is None:
-        _missing("playwright is not installed")
     if not CHROMIUM.exists():
         _missing(f"{CHROMIUM} is missing (bash .ci/services installs it)")
     runner = ServerThread()
@@ -146,7 +148,7 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
     contexts: list[BrowserContext] = []
 
     def make(
-        viewport: dict[str, int] | None = None,
+        viewport: ViewportSize | None = None,
         locale: str = "en-GB",
         motion: Literal["reduce", "no-preference"] = "reduce",
     ) -> Page:

@@ -52,7 +52,10 @@ def start(page: Page) -> None:
 
 def hand_cards(page: Page) -> list[str]:
     """The cards in our hand, in the order shown."""
-    return page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+    cards: list[str] = page.eval_on_selector_all(
+        ".hand .card", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
 
 
 def card(page: Page, text: str) -> Any:

@@ -71,6 +71,12 @@ def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
         expect(page.locator(".trick-row")).to_have_count(13)
     _same_scores(host, friend)
 
+    # The friend closes the page: the host sees them away, then a bot covering.
+    friend.close()
+    seat = host.locator('.seat[data-pos="left"]')
+    expect(seat.locator(".badge.away")).to_be_visible()
+    expect(seat.locator(".badge.covering")).to_be_visible(timeout=15_000)
+
 
 def _same_scores(host: Page, friend: Page) -> None:
     """Both pages show the same totals (each from its own seat's order)."""

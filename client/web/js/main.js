@@ -143,6 +143,7 @@ function seatedAt(seated) {
     });
   }
   if (app.view && app.view.table_id !== seated.table_id) resetPresenter();
+  app.tableId = seated.table_id;
   app.linkCode = codeFrom(seated.code);
   const path = `/t/${seated.code}`;
   if (location.pathname !== path) history.replaceState(null, "", path + location.hash);
@@ -270,11 +271,10 @@ const lobbyActions = {
   async resume() {
     const seat = loadSeat();
     if (!seat) return showLobby();
+    resetPresenter();
     beginReplay();
     try {
-      const seated = await net.request({ type: "resume", table_id: seat.table_id, seat_token: seat.seat_token, last_seq: 0 });
-      resetPresenter();
-      beginReplay();
+      const seated = await net.request({ type: "resume", table_id: seat.table_id, seat_token: seat.seat_token, last_seq: seat.last_seq || 0 });
       seatedAt(seated);
     } catch (err) {
       endReplay();

@@ -18,6 +18,7 @@ export const app = {
   screen: "boot", // boot | lobby | join | table
   linkCode: null, // the code of a /t/CODE link we were opened with
   watching: null, // {table_id, code} when spectating
+  tableId: null, // the table whose events arrive now
   view: null, // the last snapshot's SeatView
   linger: null, // a finished trick still on show: {cards, leader, winner}
   collecting: null, // the seat a finished trick slides to
@@ -54,9 +55,9 @@ export function currentSeat() {
 /** A table event or snapshot from the server. */
 export function receive(msg) {
   const seat = loadSeat();
-  if (seat && typeof msg.seq === "number" && msg.seq > (seat.last_seq || 0)) {
-    const tableId = msg.type === "snapshot" ? msg.view.table_id : seat.table_id;
-    if (tableId === seat.table_id) saveSeat({ ...seat, last_seq: msg.seq });
+  const tableId = msg.type === "snapshot" ? msg.view.table_id : app.tableId;
+  if (seat && seat.table_id === tableId && typeof msg.seq === "number" && msg.seq > (seat.last_seq || 0)) {
+    saveSeat({ ...seat, last_seq: msg.seq });
   }
   if (msg.type === "chat_message") addChat(msg);
   queue.push(msg);
@@ -73,6 +74,7 @@ export function resetPresenter() {
   app.pending = null;
   app.selected = new Set();
   app.chat = [];
+  app.tableId = null;
 }
 
 export function beginReplay() {
@@ -147,8 +149,7 @@ function settle(view) {
 }
 
 function addChat(msg) {
-  const seat = loadSeat();
-  const tableId = app.view?.table_id || seat?.table_id || "";
+  const tableId = app.tableId || "";
   const line = { seq: msg.seq, seat: msg.seat, name: msg.name, text: msg.text, table_id: tableId };
   app.chat = mergeChat(app.chat, [line]);
   if (tableId) saveChat(tableId, app.chat);
