@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,7 +93,7 @@ def run_play(args: argparse.Namespace) -> int:
         seats = parse_seats(args.bots)
         rules = parse_rules(args.rules)
     except ValueError as exc:
-        print(f"hearts play: {exc}")
+        print(f"hearts play: {exc}", file=sys.stderr)
         return 2
     launch = Launch(
         mode="play",
@@ -100,6 +102,7 @@ def run_play(args: argparse.Namespace) -> int:
         seats=seats,
         rules=rules,
         bot_budget_ms=args.bot_budget_ms,
+        bot_workers=min(3, os.cpu_count() or 1),  # three bots at most think at once
     )
     return _settings_and_app(args, launch)
 
@@ -116,7 +119,7 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
         seats = parse_seats(getattr(args, "seats", "open,open,open"), default="open")
         rules = parse_rules(getattr(args, "rules", None))
     except ValueError as exc:
-        print(f"hearts {command}: {exc}")
+        print(f"hearts {command}: {exc}", file=sys.stderr)
         return 2
     launch = Launch(
         mode="host" if command == "host" else "join" if command == "join" else "resume",

@@ -238,6 +238,6 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Cannot play",
         "fatal.close": "Press Enter to quit.",
         "fatal.no_seat": "There is no saved seat to resume. Start with `hearts host` or `hearts join CODE`.",
-        "fatal.unreachable": "Cannot reach the server at {url}: {error}",
+        "fatal.unreachable": "Cannot reach the server at {url} ({error}). Start one with `hearts serve`, or play alone with `hearts play`.",
     }
 )

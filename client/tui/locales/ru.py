@@ -238,6 +238,6 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Играть не получится",
         "fatal.close": "Нажмите Enter, чтобы выйти.",
         "fatal.no_seat": "Нет сохранённого места. Начните с `hearts host` или `hearts join КОД`.",
-        "fatal.unreachable": "Не удаётся подключиться к серверу {url}: {error}",
+        "fatal.unreachable": "Не удаётся подключиться к серверу {url} ({error}). Запустите его командой `hearts serve` или играйте сами: `hearts play`.",
     }
 )

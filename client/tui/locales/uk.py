@@ -238,6 +238,6 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Грати не вийде",
         "fatal.close": "Натисніть Enter, щоб вийти.",
         "fatal.no_seat": "Немає збереженого місця. Почніть з `hearts host` або `hearts join КОД`.",
-        "fatal.unreachable": "Не вдається з’єднатися із сервером {url}: {error}",
+        "fatal.unreachable": "Не вдається з’єднатися із сервером {url} ({error}). Запустіть його командою `hearts serve` або грайте самі: `hearts play`.",
     }
 )

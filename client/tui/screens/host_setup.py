@@ -113,7 +113,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
                         [(t("spec." + s), s) for s in SPECS],
                         value=value,
                         allow_blank=False,
-                        id="seat-" + position,
+                        id="spec-" + position,
                         compact=True,
                     )
                 yield Label(t("host.pass"))
@@ -146,7 +146,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
     def spec(self) -> TableSpec:
         """The table the form describes."""
         seats = tuple(
-            self.query_one(f"#seat-{p}", Select).value for p in ("left", "across", "right")
+            self.query_one(f"#spec-{p}", Select).value for p in ("left", "across", "right")
         )
         rules = self.initial.rules.model_dump()
         rules["pass_cycle"] = CYCLES[str(self.query_one("#cycle", Select).value)]

@@ -28,7 +28,9 @@ def title_parts(t: Translator, view: SeatView | None) -> list[str]:
     parts.append(t("top.table", code=format_code(view.code)))
     if view.hand_number and view.status != "waiting":
         parts.append(t("top.hand", n=view.hand_number))
-        if view.pass_direction:
+        if view.pass_direction == "hold":
+            parts.append(t("dir.hold"))
+        elif view.pass_direction:
             parts.append(t("top.pass", dir=t("dir." + view.pass_direction)))
         if view.hearts_broken:
             parts.append(t("top.hearts_broken"))

@@ -24,9 +24,10 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "New table" in screen_text(app), "the form")
         text = save_svg(app, "host-form-80x24")
+        assert text.count("Open for a player") == 3  # the seat choices are visible
         for label in ("Table name", "Left (West)", "Across (North)", "Right (East)", "Passing"):
             assert label in text
-        app.screen.query_one("#seat-across", Select).value = "easy"
+        app.screen.query_one("#spec-across", Select).value = "easy"
         app.screen.query_one("#queen", Checkbox).value = True
         await pilot.press("ctrl+s")
         model = app.model

@@ -5,7 +5,7 @@ trick with the card keys, see the hand's points and deal the next hand."""
 from __future__ import annotations
 
 from client.tui.launch import Launch
-from client.tui.widgets.hand import KEYS
+from client.tui.widgets.hand import KEYS, HandView
 
 from .conftest import first_legal_key, hand_below, make_app, save_svg, screen_text, wait_for
 
@@ -26,7 +26,8 @@ async def test_pass_and_play_a_whole_hand_by_keys() -> None:
         assert model.selected == hand[:3]
         await pilot.press("b")  # pick again: put it back
         assert model.selected == [hand[0], hand[2]]
-        await pilot.press("m")
+        slot = app.screen.query_one(HandView).slots()[12]
+        await pilot.click(HandView, offset=(slot.x + 1, 2))  # a click picks too
         assert model.raised() == {hand[0], hand[2], hand[12]}
         assert "(3/3)" in screen_text(app)
         passed = {hand[0], hand[2], hand[12]}
