@@ -7,12 +7,13 @@ and by rank within a suit, with ``10`` for the ten.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Final
 
 SUITS: Final = "CDHS"
 RANKS: Final = "23456789TJQKA"
-SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SYMBOLS: Final[Mapping[str, str]] = MappingProxyType({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
 RED_SUITS: Final = frozenset("DH")
 QUEEN_OF_SPADES: Final = "QS"
 

@@ -7,18 +7,22 @@ page describes: West on your left, North across, East on your right.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final, Literal
 
 from protocol.view import SeatInfo, SeatView
 
 Position = Literal["bottom", "left", "across", "right"]
 POSITIONS: Final[tuple[Position, ...]] = ("bottom", "left", "across", "right")
-COMPASS: Final[dict[Position, str]] = {
-    "bottom": "south",
-    "left": "west",
-    "across": "north",
-    "right": "east",
-}
+COMPASS: Final[Mapping[Position, str]] = MappingProxyType(
+    {
+        "bottom": "south",
+        "left": "west",
+        "across": "north",
+        "right": "east",
+    }
+)
 STANDARD_BOT_NAMES: Final = frozenset({"Easy bot", "Medium bot", "Hard bot"})
 
 

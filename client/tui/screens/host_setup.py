@@ -3,7 +3,9 @@ or a bot of a level) and choose a few rules; then the table is created."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar, Final
 
 from textual.app import ComposeResult
@@ -17,18 +19,22 @@ from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
 from ..i18n import Translator
 
 SPECS: Final[tuple[SeatSpec, ...]] = ("open", "easy", "medium", "hard")
-CYCLES: Final[dict[str, tuple[str, ...]]] = {
-    "lrah": ("left", "right", "across", "hold"),
-    "larh": ("left", "across", "right", "hold"),
-    "l": ("left",),
-    "r": ("right",),
-    "none": ("hold",),
-}
-ENDS: Final[dict[str, tuple[str, int]]] = {
-    "p100": ("points", 100),
-    "p50": ("points", 50),
-    "h8": ("hands", 8),
-}
+CYCLES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "lrah": ("left", "right", "across", "hold"),
+        "larh": ("left", "across", "right", "hold"),
+        "l": ("left",),
+        "r": ("right",),
+        "none": ("hold",),
+    }
+)
+ENDS: Final[Mapping[str, tuple[str, int]]] = MappingProxyType(
+    {
+        "p100": ("points", 100),
+        "p50": ("points", 50),
+        "h8": ("hands", 8),
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ refusal in the notice line or send a request through the ``TableClient``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, cast
 
 from rich.style import Style
@@ -39,12 +40,14 @@ from .dialogs import ConfirmQuit, GameOverScreen, HelpScreen, MoonScreen, Settin
 if TYPE_CHECKING:
     from ..app import HeartsApp
 
-NEXT_SPEC: Final[dict[str, SeatSpec]] = {
-    "open": "easy",
-    "easy": "medium",
-    "medium": "hard",
-    "hard": "open",
-}
+NEXT_SPEC: Final[Mapping[str, SeatSpec]] = MappingProxyType(
+    {
+        "open": "easy",
+        "easy": "medium",
+        "medium": "hard",
+        "hard": "open",
+    }
+)
 
 
 class TableScreen(Screen[None]):

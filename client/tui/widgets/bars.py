@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -12,12 +16,14 @@ from ..i18n import Translator
 from ..model import TableModel
 from .lobby import format_code
 
-CONNECTION_STYLES = {
-    "connecting": Style(color="yellow"),
-    "online": Style(color="green"),
-    "reconnecting": Style(color="black", bgcolor="yellow", bold=True),
-    "lost": Style(color="white", bgcolor="red", bold=True),
-}
+CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
+    {
+        "connecting": Style(color="yellow"),
+        "online": Style(color="green"),
+        "reconnecting": Style(color="black", bgcolor="yellow", bold=True),
+        "lost": Style(color="white", bgcolor="red", bold=True),
+    }
+)
 
 
 def title_parts(t: Translator, view: SeatView | None) -> list[str]:

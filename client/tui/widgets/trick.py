@@ -8,6 +8,8 @@ each side shows the points taken (and a moon, if one was shot).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 from rich.style import Style
@@ -24,7 +26,9 @@ from ..seats import POSITIONS, Position, position_of, seat_at
 from .canvas import Canvas
 from .card_art import CardLook, card_rows
 
-ARROWS: Final[dict[str, str]] = {"left": "←", "right": "→", "across": "↑", "hold": "·"}
+ARROWS: Final[Mapping[str, str]] = MappingProxyType(
+    {"left": "←", "right": "→", "across": "↑", "hold": "·"}
+)
 
 
 class TrickView(Widget):
