@@ -111,6 +111,17 @@ def play_hand(
     assert game is not None  # arena_table always starts one
     # Independent deals: the hand number only picks the pass direction.
     game.hand = Hand(rules, hand_number, hands)
+    times = finish_hand(table, levels, seed, budget)
+    return game.hand, times
+
+
+def finish_hand(
+    table: TableState, levels: Sequence[str], seed: str, budget: Budget | None = None
+) -> list[list[float]]:
+    """Let the bots play the table's current hand to its end, each decision
+    from the seat's view; returns each seat's decision times in ms."""
+    game = table.game
+    assert game is not None and game.hand is not None  # a hand is under way
     hand = game.hand
     times: list[list[float]] = [[] for _ in levels]
     step = 0
@@ -140,7 +151,7 @@ def play_hand(
             else:
                 assert d.moon is not None  # a moon decision carries the choice
                 game.choose_moon(seat, d.moon)
-    return hand, times
+    return times
 
 
 def play_deal(task: DealTask) -> list[HandOutcome]:
@@ -210,7 +221,8 @@ def run_deals(
         print(file=sys.stderr)
 
 
-def _ci95(values: Sequence[float]) -> tuple[float, float, float]:
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95 % confidence interval (normal approximation)."""
     n = len(values)
     if not n:
         return (math.nan, math.nan, math.nan)
@@ -222,7 +234,8 @@ def _ci95(values: Sequence[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of already sorted values."""
     if not sorted_values:
         return math.nan
     i = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
@@ -243,7 +256,7 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
             per_deal.setdefault(o.deal, {}).setdefault(level, []).append(o.points[seat])
     levels: dict[str, Any] = {}
     for level, st in stats.items():
-        mean, low, high = _ci95([float(p) for p in st.points])
+        mean, low, high = mean_ci95([float(p) for p in st.points])
         ms = sorted(st.decision_ms)
         levels[level] = {
             "hands": len(st.points),
@@ -252,8 +265,8 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
             "moons": st.moons,
             "queens": st.queens,
             "decision_ms": {
-                "p50": round(_percentile(ms, 0.50), 2),
-                "p95": round(_percentile(ms, 0.95), 2),
+                "p50": round(percentile(ms, 0.50), 2),
+                "p95": round(percentile(ms, 0.95), 2),
                 "max": round(ms[-1], 2) if ms else math.nan,
             },
         }
@@ -269,7 +282,7 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
                 if a in d and b in d
             ]
             if diffs:
-                mean, low, high = _ci95(diffs)
+                mean, low, high = mean_ci95(diffs)
                 pairs[f"{a}-{b}"] = {
                     "deals": len(diffs),
                     "mean_diff": round(mean, 3),

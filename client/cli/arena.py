@@ -4,7 +4,8 @@
         --duplicate --jobs 2 [--json]
 
 ``--hands`` counts deals; with ``--duplicate`` each deal is played once per
-rotation of the line-up (4 hands per deal). See docs/bots.md for the figures.
+rotation of the line-up (4 hands per deal). ``--games G`` plays whole games
+instead. See docs/bots.md for the figures.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="comma-separated levels, one per seat (easy, medium, hard)",
     )
     p.add_argument("--hands", type=int, default=100, help="number of deals to play")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="play this many whole games (to the rules' end) instead of single hands",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--duplicate",
@@ -55,6 +62,8 @@ def run_arena(args: argparse.Namespace) -> int:
             worlds=args.worlds if args.worlds is not None else default.worlds,
             max_seconds=args.max_seconds if args.max_seconds is not None else default.max_seconds,
         )
+    if args.games is not None:
+        return _run_games(args, lineup, budget)
     try:
         outcomes = list(
             run_deals(
@@ -77,6 +86,26 @@ def run_arena(args: argparse.Namespace) -> int:
         print(json.dumps(report))
     else:
         print(format_report(report))
+    return 0
+
+
+def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any) -> int:
+    from bots.arena_games import format_games_report, run_games, summarize_games
+
+    if args.games < 1:
+        raise SystemExit("hearts arena: --games must be at least 1")
+    try:
+        outcomes = list(
+            run_games(
+                lineup, args.games, args.seed, jobs=args.jobs, budget=budget, progress=args.progress
+            )
+        )
+    except ValueError as exc:
+        raise SystemExit(f"hearts arena: {exc}") from None
+    report = summarize_games(outcomes)
+    report["lineup"] = lineup
+    report["seed"] = args.seed
+    print(json.dumps(report) if args.json else format_games_report(report))
     return 0
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from bots.arena import run_deals, summarize
+from bots.arena_games import run_games, summarize_games
 from bots.budget import Budget
 from client.cli.arena import add_arena_parser, run_arena
 
@@ -83,3 +84,28 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_arena(args) == 0
     out = capsys.readouterr().out
     assert "points/hand" in out and "medium" in out
+
+
+def test_whole_games() -> None:
+    budget = Budget(worlds=2, max_seconds=None)
+    outcomes = list(run_games(["hard", "medium", "easy", "easy"], 2, 4, budget=budget))
+    assert len(outcomes) == 2
+    for o in outcomes:
+        assert max(o.totals) >= 100
+        assert o.totals[o.winner] == min(o.totals)
+        assert list(o.totals).count(min(o.totals)) == 1
+    assert outcomes[0].levels != outcomes[1].levels  # the line-up rotates
+    report = summarize_games(outcomes)
+    assert report["games"] == 2
+    assert sum(f["wins"] for f in report["levels"].values()) == 2
+
+
+def test_cli_games(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser(prog="hearts")
+    add_arena_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["arena", "--players", "medium,easy,easy,easy", "--games", "1", "--json"]
+    )
+    assert run_arena(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 1 and "win_rate" in report["levels"]["medium"]
