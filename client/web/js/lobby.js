@@ -95,7 +95,7 @@ export function renderLobby(root, acts, { seated = null } = {}) {
           bonus_card: bonus.value === "none" ? null : bonus.value,
         };
         acts.create({
-          name: tableName.value.trim(),
+          name: tableName.value.trim() || t("lobby.tableNamePlaceholder", { name: name.value.trim() }).slice(0, 40),
           public: $("#vis-public", createForm).checked,
           rules,
           seats: [1, 2, 3].map((k) => $(`#seat-${k}`, createForm).value),

@@ -163,7 +163,10 @@ function showTable() {
     buildTable(main, tableActions);
   }
   if (app.view) renderTable();
-  else fill($(".center-panel", main) || main, h("p", { class: "hint" }, t("conn.resuming")));
+  else {
+    $(".felt", main).dataset.panel = "boot";
+    fill($(".center-panel", main), h("p", { class: "boot" }, t("conn.resuming")));
+  }
 }
 
 function leaveToStart() {

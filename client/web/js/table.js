@@ -129,7 +129,7 @@ export function buildTable(root, acts) {
             { class: "invite-mini" },
             h("span", { class: "label" }, t("table.code")),
             h("strong", { class: "code" }),
-            h("button", { type: "button", class: "btn small copy-link", onclick: copyLink }, t("table.copyLink")),
+            h("button", { type: "button", class: "btn small copy-link", "aria-label": t("table.copyLink"), onclick: copyLink }, t("table.copyShort")),
           ),
           h("label", { class: "switch", for: "fast-play" }, fast, h("span", { class: "switch-track" }), t("table.fast")),
         ),

@@ -5,6 +5,7 @@ const strings = {
   "app.tagline": "Play Hearts with friends and bots",
   "nav.lobby": "Lobby",
   "nav.rules": "Rules & FAQ",
+  "nav.rulesShort": "Rules",
   "nav.language": "Language",
   "nav.back": "Back",
   "conn.connecting": "Connecting…",
@@ -95,6 +96,7 @@ const strings = {
 
   "table.code": "Invite code",
   "table.copyLink": "Copy link",
+  "table.copyShort": "Copy link",
   "table.copied": "Link copied",
   "table.copyFailed": "Copy the link from the box",
   "table.fast": "Fast play",
@@ -130,7 +132,7 @@ const strings = {
   "seat.points": { one: "{n} point", other: "{n} points" },
   "seat.turn": "to play",
 
-  "pass.choose": "Choose 3 cards to pass {dir} to {name}",
+  "pass.choose": "Choose 3 cards to pass {dir}, to {name}",
   "pass.dir.left": "left",
   "pass.dir.right": "right",
   "pass.dir.across": "across",
