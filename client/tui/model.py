@@ -25,6 +25,7 @@ from .seats import compass_key, my_seat, uses_compass_name
 ConnectionState = Literal["connecting", "online", "reconnecting", "lost"]
 SidePanel = Literal["tricks", "scores"]
 LOG_LINES = 200
+SEAT_LOST = frozenset({"no_such_table", "bad_token"})
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,11 @@ class TableModel:
             self._log(Msg(key, {"name": name, "where": Term(compass_key(view, info.seat))}))
 
     def _on_error(self, msg: sm.Error) -> None:
+        # Unsolicited: a resume after a reconnect was refused (the table is
+        # gone, or the seat is no longer ours). The session gives the seat up.
         self.refused(msg.code, msg.message)
+        if msg.code in SEAT_LOST:
+            self.connection = "lost"
 
     def _on_reconnected(self, msg: BaseModel) -> None:
         self.connection = "online"

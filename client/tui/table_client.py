@@ -72,6 +72,7 @@ class TableClient:
                 if self.model.connection != "reconnecting":
                     self.model.set_connection("online")
         if not self.closing:
+            self.model.notice = None  # the banner says what matters now
             self.model.set_connection("lost")
             self.on_change()
 

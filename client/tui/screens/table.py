@@ -251,9 +251,9 @@ class TableScreen(Screen[None]):
             return Text(
                 " " + t("notice.reconnecting") + " ", style=Style(bgcolor="yellow", color="black")
             )
-        if model.connection == "lost":
-            return Text(" " + t("notice.lost") + " ", style=Style(bgcolor="red", color="white"))
         notice = model.notice
+        if notice is None and model.connection == "lost":
+            return Text(" " + t("notice.lost") + " ", style=Style(bgcolor="red", color="white"))
         if notice is None:
             return Text()
         sentence = t.text(notice.msg)

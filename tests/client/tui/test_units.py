@@ -204,3 +204,10 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
     for prompt, button in with_button.items():
         width = cell_len(t(prompt, **EXAMPLE)) + cell_len(t(button)) + 4
         assert width <= 80, (prompt, width)
+
+
+def test_a_refused_resume_leaves_the_table_offline() -> None:
+    model = TableModel(connection="online")
+    model.apply(sm.Error(code="no_such_table", message="there is no such table"))
+    assert model.connection == "lost"
+    assert model.notice is not None and model.notice.level == "error"
