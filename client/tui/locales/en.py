@@ -155,6 +155,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "score.legend": "☾ moon · Σ total",
         # lobby
         "lobby.connecting": "Connecting…",
+        "lobby.default_title": "{name}'s table",
         "lobby.title": "{name}",
         "lobby.code": "Invite code:  ",
         "lobby.link": "Join link:    ",

@@ -155,6 +155,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "score.legend": "☾ выстрел в луну · Σ итого",
         # ожидание игроков
         "lobby.connecting": "Подключение…",
+        "lobby.default_title": "Стол: {name}",
         "lobby.title": "{name}",
         "lobby.code": "Код приглашения: ",
         "lobby.link": "Ссылка:           ",

@@ -155,6 +155,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "score.legend": "☾ постріл у місяць · Σ разом",
         # очікування гравців
         "lobby.connecting": "З’єднання…",
+        "lobby.default_title": "Стіл: {name}",
         "lobby.title": "{name}",
         "lobby.code": "Код запрошення: ",
         "lobby.link": "Посилання:      ",

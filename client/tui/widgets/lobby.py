@@ -60,7 +60,11 @@ class LobbyPanel(Static):
             self.border_title = t("app.title")
             self.update(Text(t("lobby.connecting"), style=Style(dim=True)))
             return
-        self.border_title = t("lobby.title", name=view.name)
+        host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
+        default = view.name == f"{host}'s table"  # the server's English default name
+        self.border_title = t(
+            "lobby.default_title" if default else "lobby.title", name=host if default else view.name
+        )
         bold = Style(bold=True)
         lines = [
             Text(t("lobby.code"))
