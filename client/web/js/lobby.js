@@ -52,6 +52,9 @@ function nameInput() {
 export function renderLobby(root, acts, { seated = null } = {}) {
   const name = nameInput();
   const tableName = h("input", { id: "table-name", type: "text", maxlength: 40, placeholder: t("lobby.tableNamePlaceholder", { name: app.player.name || t("lobby.defaultName") }) });
+  name.addEventListener("input", () => {
+    tableName.placeholder = t("lobby.tableNamePlaceholder", { name: name.value.trim() || t("lobby.defaultName") });
+  });
   const visibility = h(
     "fieldset",
     { class: "radios" },
