@@ -59,3 +59,43 @@ def test_languages_and_rules_page(new_page: NewPage) -> None:
     page.click("#rules-page .rules-head button")
     expect(page.locator("#lobby")).to_be_visible()
     expect(page.locator(".hero h1")).to_have_text("Hearts")
+
+
+MOON_VIEW = """
+async () => {
+  const { buildTable, renderTable } = await import('/js/table.js');
+  const { app } = await import('/js/state.js');
+  const seat = (i, name) => ({ seat: i, kind: i ? 'bot' : 'human', name, bot_level: i ? 'hard' : null,
+    host: i === 0, connected: true, away: false, bot_covering: false, cards_left: 0,
+    points_hand: i ? 0 : 26, passed: false, ready: false });
+  const view = { table_id: 't1', code: 'ABCDEF', name: 'Moon table', public: false,
+    rules: { players: 4, pass_cycle: ['left', 'right', 'across', 'hold'], pass_count: 3, moon: 'choice',
+             first_trick: 'no_points', queen_breaks_hearts: false, end: 'points', end_at: 100, bonus_card: null },
+    seq: 60, seat: 0, host_seat: 0,
+    seats: [seat(0, 'Mia'), seat(1, 'Hard bot'), seat(2, 'Hard bot'), seat(3, 'Hard bot')],
+    status: 'playing', hand_number: 1, phase: 'moon_choice', pass_direction: 'left', hand: [],
+    passed: [], passed_to: null, received: [], received_from: null, received_marked: false, legal: [],
+    turn: null, trick_leader: null, trick: [], tricks: [], hearts_broken: true,
+    points_hand: [26, 0, 0, 0], totals: [0, 0, 0, 0], hands: [], moon_shooter: 0, winner: null };
+  const box = document.createElement('div');
+  document.body.append(box);
+  window.moonChoices = [];
+  buildTable(box, { moon: (choice) => window.moonChoices.push(choice) });
+  app.view = view;
+  renderTable();
+}
+"""
+
+
+def test_moon_choice_dialog(new_page: NewPage) -> None:
+    """The shooter's choice, drawn from a view in moon_choice (a real moon is
+    too rare to wait for): both choices are offered and sent."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    page.evaluate(MOON_VIEW)
+    dialog = page.locator(".moon-panel[role=dialog]")
+    expect(dialog).to_contain_text("You shot the moon!")
+    expect(dialog.locator(".moon-add")).to_have_text("Everyone else +26")
+    dialog.locator(".moon-subtract").click()
+    assert page.evaluate("() => window.moonChoices") == ["subtract"]
