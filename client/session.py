@@ -118,8 +118,9 @@ class ClientSession:
         self.name = name
         self.session_file = session_file
         self.saved = SavedSession.load(session_file)
-        if self.saved.server and self.saved.server != url:
-            self.saved = SavedSession()  # tokens of another server are useless here
+        # A saved seat is tried on whatever server is given (processes of one
+        # deployment share their tables); a server that does not know the
+        # table answers the resume with an error and the seat is forgotten.
         self.saved.server = url
         self.saved.name = name
         self.reconnect = reconnect

@@ -171,6 +171,8 @@ class Lobby:
                     await self.cluster.release(table_id)
                 raise NotFound("there is no such table (it may have finished long ago)")
             self._remotes.pop(table_id, None)
+            if self.cluster is not None:
+                log.info("took over table %s", table_id)
             return self._start(TableState.from_bytes(stored.state), stored.version)
 
     async def actor_for_code(self, code: str) -> TableHandle:

@@ -44,13 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-workers", type=int, default=None, help="bot processes (default: cores)"
     )
     serve.add_argument("--bot-budget-ms", type=int, default=900, help="Hard bot time per move")
+    serve.add_argument(
+        "--lease-ms", type=int, default=4000, help="with --redis: a table lease's lifetime"
+    )
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument("--log-format", choices=("text", "json"), default="text")
 
+    from ..tui.commands import add_tui_arguments
     from .headless import add_headless_arguments
+
+    play = sub.add_parser("play", help="a quick game against three bots (starts its own server)")
+    add_tui_arguments(play, play=True)
 
     host = sub.add_parser("host", help="create a table and play it")
     add_headless_arguments(host)
+    add_tui_arguments(host)
     host.add_argument(
         "--seats", default="open,open,open", help="other seats from your left: open or a bot level"
     )
@@ -61,8 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("code")
     join.add_argument("--seat", type=int, default=None)
     add_headless_arguments(join)
+    add_tui_arguments(join)
     resume = sub.add_parser("resume", help="reattach to the seat in your session file")
     add_headless_arguments(resume)
+    add_tui_arguments(resume)
     return parser
 
 
@@ -77,10 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .bench_engine import run_bench_engine
 
         return run_bench_engine(seconds=args.seconds, seed=args.seed, as_json=args.json)
-    if args.command in ("host", "join", "resume"):
-        from .headless import run_headless
+    if args.command == "play":
+        from ..tui.commands import run_play
 
-        return run_headless(args.command, args)
+        return run_play(args)
+    if args.command in ("host", "join", "resume"):
+        if args.autoplay:
+            from .headless import run_headless
+
+            return run_headless(args.command, args)
+        from ..tui.commands import run_interactive
+
+        return run_interactive(args.command, args)
     if args.command == "serve":
         from .serve import run_serve
 

@@ -22,6 +22,7 @@ def run_serve(args: argparse.Namespace) -> int:
         next_hand_delay=args.next_hand_delay,
         bot_workers=args.bot_workers,
         bot_budget_ms=args.bot_budget_ms,
+        lease_ms=args.lease_ms,
     )
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
         asyncio.run(serve_forever(config))
