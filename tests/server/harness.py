@@ -321,8 +321,16 @@ async def play_until(
                 req = choose(view, rng, client.next_id())
                 if on_action is not None:
                     on_action(view, req)
-                reply = await client.request(req)
+                start = len(client.frames)
+                await client.send(req)
+                rid = req.id
+                index, reply = await client.wait_for(
+                    lambda m, rid=rid: isinstance(m, REPLY_TYPES) and m.id == rid,  # type: ignore[misc]
+                    start=start,
+                )
                 assert not isinstance(reply, sm.Error), f"{req} refused: {reply}"
+                # Snapshots before the reply may predate our action: look
+                # only at what came after it (our action's events come next).
 
     return await asyncio.wait_for(loop(), timeout)
 
@@ -357,6 +365,25 @@ async def drive_all(
     )
 
 
+def reflects(view: SeatView, request: cm.Request, hand_number: int) -> bool:
+    """Whether ``view`` already shows the effect of our accepted ``request``
+    (made during hand ``hand_number``)."""
+    if view.hand_number != hand_number:
+        return True
+    match request:
+        case cm.PlayCard():
+            return request.card not in view.hand
+        case cm.PassCards():
+            return view.phase != "pass" or bool(view.passed)
+        case cm.Ready():
+            return view.status != "between_hands" or (
+                view.seat is not None and view.seats[view.seat].ready
+            )
+        case cm.MoonChoice():
+            return view.phase != "moon_choice"
+    return True
+
+
 async def session_play(
     session: ClientSession,
     rng: random.Random,
@@ -368,19 +395,23 @@ async def session_play(
     """Play a ``ClientSession``'s seat with legal random moves until
     ``done(view)``; every event consumed is appended to ``seen``.
 
-    Acts on the newest view the session has received (``last_view``), once
-    per seq, so a backlog of older snapshots never causes a stale request;
+    Acts on the newest view the session has received (``last_view``), and
+    after each accepted request waits for a view that shows its effect (the
+    reply comes before the snapshot), so it never sends a stale request;
     with ``act_first`` it first acts on that view before any new message.
     """
-
-    acted_at = -1
+    last: tuple[cm.Request, int] | None = None
 
     async def act() -> None:
-        nonlocal acted_at
+        nonlocal last
         view = session.last_view
-        if view is not None and needs_action(view) and view.seq != acted_at:
-            acted_at = view.seq
-            await session.request(choose(view, rng, session.next_id()))
+        if view is None or not needs_action(view):
+            return
+        if last is not None and not reflects(view, *last):
+            return  # our previous request's snapshot has not arrived yet
+        request = choose(view, rng, session.next_id())
+        last = (request, view.hand_number)
+        await session.request(request)
 
     async def loop() -> SeatView:
         if act_first:
@@ -388,6 +419,7 @@ async def session_play(
         async for msg in session.events():
             if seen is not None:
                 seen.append(msg)
+            assert not isinstance(msg, sm.Error), f"the server sent {msg}"
             if not isinstance(msg, sm.Snapshot):
                 continue
             if done(msg.view):

@@ -1,0 +1,144 @@
+"""A server killed mid-hand and started again on the same Redis: the table
+resumes from its stored state, the client reconnects by itself, the game
+finishes and no acknowledged action is lost.
+
+The server runs as a real ``hearts serve`` process on database 15 of the
+test Redis (flushed before and after; see conftest.py for the CI rule).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from client.session import ClientSession
+from engine.record import verify_record
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+
+from .harness import TWO_HANDS, session_play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def hearts_serve(port: int, redis: str, log: Path) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """``hearts serve`` on ``port`` with ``redis``, ready once it printed its
+    "serving" line; killed (if still running) when the block ends.
+
+    ``subprocess.Popen`` rather than asyncio's: asyncio's ``wait()`` also
+    waits for the stdout pipe to close, which the server's bot worker
+    processes (spawned children) keep open for a while after a SIGKILL.
+    """
+    with log.open("ab") as err:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "client.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--redis",
+                redis,
+                "--grace",
+                "30",
+                "--bot-workers",
+                "1",
+                "--bot-budget-ms",
+                "30",
+                # The killed process's table lease must run out before the
+                # new process takes the table over: keep it short.
+                "--lease-ms",
+                "1000",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+        proc.stdout.close()  # the server prints nothing after this line
+        assert b"serving" in line, f"server did not start: {line!r}\n{log.read_text()}"
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        await asyncio.to_thread(proc.wait, 30)
+
+
+async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: Path) -> None:
+    """Play into the middle of hand 1, SIGKILL the server right after an
+    acknowledged play, start a new server on the same Redis and port: the
+    session resumes, the game ends, the records verify and hand 1's record
+    starts with every play acknowledged before the kill."""
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+    log = tmp_path / "server.log"
+    session = ClientSession(url, "Rex", max_backoff=0.3, give_up_after=60)
+    try:
+        async with hearts_serve(port, redis_db, log) as first:
+            await session.connect()
+            seated = await session.request(
+                cm.CreateTable(
+                    id=session.next_id(), seats=("easy", "medium", "easy"), rules=TWO_HANDS
+                )
+            )
+            assert isinstance(seated, sm.Seated)
+            me = seated.seat
+            await session.request(cm.StartGame(id=session.next_id()))
+            view = await session_play(
+                session,
+                random.Random(21),
+                lambda v: v.phase == "play" and len(v.tricks) >= 4 and v.turn == me,
+            )
+            card = sorted(view.legal)[0]
+            ack = await session.request(cm.PlayCard(id=session.next_id(), card=card))
+            assert isinstance(ack, sm.Ok)
+            acknowledged = [p.card for t in view.tricks for p in t.cards]
+            acknowledged += [p.card for p in view.trick] + [card]
+            first.send_signal(signal.SIGKILL)
+            assert await asyncio.to_thread(first.wait, 30) == -signal.SIGKILL
+
+        async with hearts_serve(port, redis_db, log) as second:
+            seen: list[object] = []
+            final = await session_play(
+                session, random.Random(22), seen=seen, timeout=90, act_first=False
+            )
+            assert final.status == "game_over" and final.winner is not None
+            assert any(type(m).__name__ == "_Reconnected" for m in seen)
+            reply = await session.request(cm.GetRecords(id=session.next_id()))
+            assert isinstance(reply, sm.Records)
+            second.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(second.wait, 30) == 0
+    finally:
+        await session.close()
+
+    records = [json.loads(r) for r in reply.records]
+    assert len(records) == len(final.hands) >= 2
+    for record in records:
+        result = verify_record(record)
+        assert result["ok"] and result["complete"], result
+    assert records[0]["plays"][: len(acknowledged)] == acknowledged
+    assert [sum(r["points"][s] for r in map(verify_record, records)) for s in range(4)] == list(
+        final.totals
+    )
