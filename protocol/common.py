@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 from engine.rules import Rules, RulesError
 
@@ -20,7 +20,8 @@ MAX_TABLE_NAME_CHARS = 40
 Card = Annotated[str, StringConstraints(pattern=r"^[2-9TJQKA][CDHS]$")]
 """A card as two characters: rank 2-9 T J Q K A, suit C D H S (``"QS"``)."""
 
-RequestId = int | Annotated[str, StringConstraints(min_length=1, max_length=64)]
+# StrictInt: ``true`` or ``1.0`` is not an id (lax ``int`` would take them as 1).
+RequestId = StrictInt | Annotated[str, StringConstraints(min_length=1, max_length=64)]
 """Chosen by the client, echoed in the reply; a repeated id is not applied twice."""
 
 BotLevel = Literal["easy", "medium", "hard"]
