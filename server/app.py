@@ -65,6 +65,7 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     if cluster is not None:
         cluster.on_lost = lobby.lost
         await cluster.start(lobby.on_bus)
+        log.info("cluster member %s (lease %d ms)", cluster.process_id, config.lease_ms)
     resumed = await lobby.resume_all()
     if resumed:
         log.info("resumed %d tables from the store", resumed)

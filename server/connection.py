@@ -80,6 +80,7 @@ class Connection:
         self._tables_created = 0
         self._closing = False
         self._closer: asyncio.Task[None] | None = None
+        self._hang_up = (1000, "")  # what the writer closes with at the b"" marker
 
     # -- the Watcher protocol ------------------------------------------------
 
@@ -138,15 +139,31 @@ class Connection:
         while True:
             frame = await self._queue.get()
             try:
+                if not frame:  # the hang-up marker: everything before it is sent
+                    await self.ws.close(*self._hang_up)
+                    return
                 await self.ws.send(frame)
             except ConnectionClosed:
                 return
 
+    def _close_after_replies(self, code: int, reason: str) -> None:
+        """Close once the replies already queued have been sent. Frames that
+        arrive meanwhile are read and ignored, so the client's closing
+        handshake is not stuck behind unread frames."""
+        self._closing = True
+        self._hang_up = (code, reason)
+        try:
+            self._queue.put_nowait(b"")
+        except asyncio.QueueFull:
+            self._closer = asyncio.create_task(self.ws.close(code, reason))
+
     async def _handle(self, frame: bytes | str) -> None:
+        if self._closing:
+            return  # hanging up: the client was told why
         if not self._bucket.take():
             self._strikes += 1
             if self._strikes > self.config.max_strikes:
-                await self.ws.close(1008, "too many requests")
+                self._close_after_replies(1008, "too many requests")
                 return
             self.send(
                 sm.Error(

@@ -160,6 +160,7 @@ class Lobby:
                 if owner is not None and owner != self.cluster.process_id:
                     remote = self._remotes.get(table_id)
                     if remote is None or remote.owner != owner:
+                        log.info("table %s is run by process %s: forwarding", table_id, owner)
                         remote = RemoteTable(table_id, owner, self.cluster, self._calls)
                         self._remotes[table_id] = remote
                     return remote
@@ -170,7 +171,7 @@ class Lobby:
                 if self.cluster is not None:
                     await self.cluster.release(table_id)
                 raise NotFound("there is no such table (it may have finished long ago)")
-            self._remotes.pop(table_id, None)
+            self._forget_remote(table_id)
             if self.cluster is not None:
                 log.info("took over table %s", table_id)
             return self._start(TableState.from_bytes(stored.state), stored.version)
@@ -220,8 +221,10 @@ class Lobby:
         for table_id in await self.store.table_ids():
             if table_id in self._actors:
                 continue
-            if self.cluster is not None and await self.cluster.owner(table_id) is not None:
-                continue  # alive elsewhere
+            if self.cluster is not None:
+                owner = await self.cluster.owner(table_id)
+                if owner is not None:
+                    continue  # alive (here or elsewhere)
             stored = await self.store.load_table(table_id)
             if stored is None:
                 continue
@@ -237,7 +240,7 @@ class Lobby:
                 stored = await self.store.load_table(table_id)
                 if stored is None:
                     continue
-                self._remotes.pop(table_id, None)
+                self._forget_remote(table_id)
                 self._start(TableState.from_bytes(stored.state), stored.version)
                 count += 1
         return count
@@ -274,6 +277,13 @@ class Lobby:
                 log.warning("watchdog: store unavailable: %s", exc)
             except Exception:  # the watchdog must survive anything
                 log.exception("watchdog failed")
+
+    def _forget_remote(self, table_id: str) -> None:
+        """We run the table now: clients attached through the old owner
+        reconnect and resume here."""
+        remote = self._remotes.pop(table_id, None)
+        if remote is not None:
+            self._drop_clients_of(remote)
 
     def _drop_clients_of(self, remote: RemoteTable) -> None:
         for conn in list(self._clients.values()):

@@ -131,7 +131,8 @@ class TableActor:
             task.cancel()
         if self._task:
             self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            if asyncio.current_task() is not self._task:  # stopping from inside: just cancel
+                await asyncio.gather(self._task, return_exceptions=True)
 
     def post(self, job: Job) -> None:
         """Queue a job (never blocks)."""

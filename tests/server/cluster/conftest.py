@@ -35,7 +35,7 @@ from ..conftest import in_ci, redis_url
 
 ROOT = Path(__file__).resolve().parents[3]
 CLUSTER_DB = 12
-LEASE_MS = 1500
+LEASE_MS = 3000
 
 
 def free_port() -> int:

@@ -10,6 +10,8 @@ import signal
 import time
 from pathlib import Path
 
+from redis.asyncio import Redis
+
 from engine.record import verify_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -20,7 +22,17 @@ from .conftest import Player, ServerProcess, connect_player, records_of
 THREE_HANDS = RulesModel(end="hands", end_at=3)
 
 
-async def _table(host: Player, guest: Player) -> None:
+async def _lease_owner(redis_url: str, table_id: str) -> str | None:
+    """Which process holds the table's lease now."""
+    client = Redis.from_url(redis_url)
+    try:
+        value = await client.get(f"hearts:lease:{table_id}")
+    finally:
+        await client.aclose()
+    return value.decode() if isinstance(value, bytes) else None
+
+
+async def _table(host: Player, guest: Player) -> str:
     """Host creates (open, easy, easy), the guest joins, the host starts."""
     reply = await host.session.request(
         cm.CreateTable(id=host.session.next_id(), rules=THREE_HANDS, seats=("open", "easy", "easy"))
@@ -29,6 +41,7 @@ async def _table(host: Player, guest: Player) -> None:
     joined = await guest.session.request(cm.JoinTable(id=guest.session.next_id(), code=reply.code))
     assert isinstance(joined, sm.Seated) and joined.seat == 1
     await host.session.request(cm.StartGame(id=host.session.next_id()))
+    return reply.table_id
 
 
 async def _until(condition: object, timeout: float = 60.0) -> None:
@@ -61,16 +74,18 @@ async def _check_outcome(host: Player, guest: Player, before: list[tuple[int, in
 
 
 async def test_killing_the_owner_mid_hand_loses_no_game(
-    servers: list[ServerProcess], tmp_path: Path
+    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path
 ) -> None:
     a, b, c = servers
     host = await connect_player([a.url, b.url, c.url], "Host", tmp_path / "host.json")
     guest = await connect_player([b.url, c.url, a.url], "Guest", tmp_path / "guest.json")
     try:
-        await _table(host, guest)  # created on A: A owns the table
+        table_id = await _table(host, guest)  # created on A: A owns the table
         games = [asyncio.create_task(p.play_to_the_end()) for p in (host, guest)]
         await _until(lambda: len(host.plays) >= 20)
         before = list(host.plays)
+        first_owner = await _lease_owner(cluster_redis, table_id)
+        assert first_owner is not None
         a.signal(signal.SIGKILL)
         killed = time.monotonic()
         seen = len(host.seqs)
@@ -81,7 +96,8 @@ async def test_killing_the_owner_mid_hand_loses_no_game(
         await asyncio.gather(*games)
         print(f"\ntakeover after SIGKILL (kill to the game going on): {takeover:.2f} s")
         assert takeover < 15, f"takeover took {takeover:.1f} s"
-        assert "took over" in b.log_text() + c.log_text()
+        new_owner = await _lease_owner(cluster_redis, table_id)
+        assert new_owner not in (None, first_owner), "nobody took the table over"
         await _check_outcome(host, guest, before)
     finally:
         await host.session.close()
@@ -89,7 +105,7 @@ async def test_killing_the_owner_mid_hand_loses_no_game(
 
 
 async def test_a_paused_owner_cannot_write_over_the_new_owner(
-    servers: list[ServerProcess], tmp_path: Path
+    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path
 ) -> None:
     a, b, c = servers
     host = await connect_player([a.url], "Host", tmp_path / "host.json")
