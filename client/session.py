@@ -307,7 +307,15 @@ class ClientSession:
                 if exc.code == "bad_token" or exc.code == "no_such_table":
                     self.forget_table()
                     continue
-                raise
+                # Any other refusal of hello (rate limit, a server busy
+                # restarting): wait and try again, never kill the reader.
+                log.warning("reconnect refused (%s); retrying", exc.code)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(self.max_backoff, delay * 2)
+                if waited > self.give_up_after:
+                    self._closed = True
+                    return
 
     def _dispatch(self, msg: Any) -> None:
         if isinstance(msg, REPLY_TYPES):

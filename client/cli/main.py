@@ -27,6 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     bench_engine.add_argument("--seed", type=int, default=1)
     bench_engine.add_argument("--json", action="store_true", help="print one JSON object")
+    from .arena import add_arena_parser
+
+    add_arena_parser(sub)
+
     serve = sub.add_parser(
         "serve", help="run the table server (WebSocket, browser client, /healthz)"
     )
@@ -99,6 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..tui.commands import run_interactive
 
         return run_interactive(args.command, args)
+    if args.command == "arena":
+        from .arena import run_arena
+
+        return run_arena(args)
     if args.command == "serve":
         from .serve import run_serve
 
