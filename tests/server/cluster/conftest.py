@@ -30,6 +30,7 @@ from client.autoplay import choose_move, needs_move
 from client.session import ClientSession
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.view import SeatView
 
 from ..conftest import in_ci, redis_url
 
@@ -150,14 +151,18 @@ class Player:
     plays: list[tuple[int, int, str]] = field(default_factory=list)
     game_over: sm.GameOver | None = None
     errors: list[str] = field(default_factory=list)
+    _view: SeatView | None = None
+    _busy: bool = False
+    _acted: int = -1
+    _rng: random.Random = field(default_factory=lambda: random.Random(7))
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _done: set[tuple[object, ...]] = field(default_factory=set)
 
     async def play_to_the_end(self, timeout: float = 120.0) -> None:
         """Play until game over."""
         await asyncio.wait_for(self._loop(), timeout)
 
     async def _loop(self) -> None:
-        rng = random.Random(7)
-        acted = -1
         async for msg in self.session.events():
             seq = getattr(msg, "seq", None)
             if isinstance(seq, int) and not isinstance(msg, sm.Snapshot):
@@ -168,26 +173,45 @@ class Player:
             if isinstance(msg, sm.GameOver):
                 self.game_over = msg
                 return
-            if isinstance(msg, sm.Snapshot) and needs_move(msg.view) and msg.view.seq != acted:
-                acted = msg.view.seq
-                move = choose_move(msg.view, "easy", rng)
-                rid = self.session.next_id()
-                request: cm.Request
-                if move.kind == "ready":
-                    request = cm.Ready(id=rid)
-                elif move.kind == "pass":
-                    request = cm.PassCards(id=rid, cards=move.cards)
-                elif move.kind == "moon":
-                    request = cm.MoonChoice(id=rid, choice="add")
-                else:
-                    request = cm.PlayCard(id=rid, card=move.card)
-                asyncio.get_running_loop().create_task(self._send(request))
+            if isinstance(msg, sm.Snapshot):
+                self._view = msg.view
+                self._maybe_act()
 
-    async def _send(self, request: cm.Request) -> None:
+    def _maybe_act(self) -> None:
+        # One move in flight at a time: a second one decided from a view that
+        # predates the first one's effect would be refused.
+        view = self._view
+        if self._busy or view is None or not needs_move(view) or view.seq == self._acted:
+            return
+        key = (view.status, view.phase, view.hand_number, len(view.tricks), len(view.trick))
+        if key in self._done:
+            return
+        self._acted = view.seq
+        move = choose_move(view, "easy", self._rng)
+        rid = self.session.next_id()
+        request: cm.Request
+        if move.kind == "ready":
+            request = cm.Ready(id=rid)
+        elif move.kind == "pass":
+            request = cm.PassCards(id=rid, cards=move.cards)
+        elif move.kind == "moon":
+            request = cm.MoonChoice(id=rid, choice="add")
+        else:
+            request = cm.PlayCard(id=rid, card=move.card)
+        self._busy = True
+        self._tasks.add(asyncio.get_running_loop().create_task(self._send(request, key)))
+
+    async def _send(self, request: cm.Request, key: tuple[object, ...]) -> None:
         try:
             await self.session.request(request, timeout=60)
+            # A view that predates this reply may still ask for this very
+            # decision: remember it was made.
+            self._done.add(key)
         except Exception as exc:  # recorded: a refused move is looked at by the test
             self.errors.append(repr(exc))
+        finally:
+            self._busy = False
+            self._maybe_act()
 
 
 async def connect_player(urls: list[str], name: str, path: Path) -> Player:

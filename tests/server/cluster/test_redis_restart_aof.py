@@ -1,0 +1,125 @@
+"""Redis itself restarts mid-game (append-only file on): the servers reconnect
+with backoff, players see a pause, not an error, and the game finishes with
+every hand record verifying."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from redis import Redis
+
+from engine.record import verify_record
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+
+from ..conftest import in_ci
+from .conftest import connect_player, free_port, records_of, start_serve
+
+
+class RedisProcess:
+    """A private redis-server with AOF on a free port."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Its URL."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start and wait until it answers."""
+        binary = shutil.which("redis-server")
+        if binary is None:
+            if in_ci():
+                pytest.fail("redis-server is not installed")
+            pytest.skip("redis-server is not installed")
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.workdir),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        client = Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if client.ping():
+                    return
+            except OSError:
+                pass
+            except Exception:  # redis-py's ConnectionError while it starts
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.02)  # polling for the port to open
+
+    def stop(self) -> None:
+        """Stop it (its AOF keeps the data)."""
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+@pytest.fixture
+def aof_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    server = RedisProcess(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def test_a_redis_restart_is_a_pause_not_an_error(
+    aof_redis: RedisProcess, tmp_path: Path
+) -> None:
+    serve = await start_serve(free_port(), aof_redis.url, tmp_path / "serve.log")
+    player = await connect_player([serve.url], "Ann", tmp_path / "ann.json")
+    try:
+        reply = await player.session.request(
+            cm.CreateTable(
+                id=player.session.next_id(),
+                rules=RulesModel(end="hands", end_at=2),
+                seats=("easy", "easy", "easy"),
+            )
+        )
+        assert isinstance(reply, sm.Seated)
+        await player.session.request(cm.StartGame(id=player.session.next_id()))
+        game = asyncio.create_task(player.play_to_the_end())
+        deadline = time.monotonic() + 60
+        while len(player.plays) < 10:
+            assert time.monotonic() < deadline and not game.done()
+            await asyncio.sleep(0.02)  # polling the player's progress
+        await asyncio.to_thread(aof_redis.stop)
+        await asyncio.to_thread(aof_redis.start)
+        await game
+        assert player.errors == [], player.errors
+        records = await player.session.request(cm.GetRecords(id=player.session.next_id()))
+        assert isinstance(records, sm.Records)
+        hands = records_of(records.records)
+        assert len(hands) == 2
+        assert all(verify_record(r)["complete"] for r in hands)
+    finally:
+        await player.session.close()
+        serve.proc.kill()
+        await serve.proc.wait()
