@@ -21,13 +21,14 @@ from .rules import Rules
 class Game:
     """A game of several hands. Mutable; the server keeps one per table."""
 
-    __slots__ = ("hand", "hand_scores", "rules", "shooters", "totals", "winner")
+    __slots__ = ("hand", "hand_scores", "moon_choices", "rules", "shooters", "totals", "winner")
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules or Rules()
         self.totals: list[int] = [0] * self.rules.players
         self.hand_scores: list[tuple[int, ...]] = []
         self.shooters: list[int | None] = []
+        self.moon_choices: list[str | None] = []
         self.hand: Hand | None = None
         self.winner: int | None = None
 
@@ -90,13 +91,16 @@ class Game:
     def _after(self, events: list[Event]) -> list[Event]:
         for e in events:
             if isinstance(e, HandScored):
-                events.extend(self._close_hand(e.points, e.shooter))
+                events.extend(self._close_hand(e.points, e.shooter, e.moon_choice))
                 break
         return events
 
-    def _close_hand(self, points: tuple[int, ...], shooter: int | None) -> list[Event]:
+    def _close_hand(
+        self, points: tuple[int, ...], shooter: int | None, moon_choice: str | None
+    ) -> list[Event]:
         self.hand_scores.append(points)
         self.shooters.append(shooter)
+        self.moon_choices.append(moon_choice)
         for s, p in enumerate(points):
             self.totals[s] += p
         if not self._end_reached():

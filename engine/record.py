@@ -140,6 +140,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "totals": list(game.totals),
         "hand_scores": [list(s) for s in game.hand_scores],
         "shooters": list(game.shooters),
+        "moon_choices": list(game.moon_choices),
         "winner": game.winner,
         "hand": hand_record(game.hand) if game.hand is not None else None,
     }
@@ -151,6 +152,7 @@ def game_from_json(data: dict[str, Any]) -> Game:
     game.totals = [int(t) for t in data["totals"]]
     game.hand_scores = [tuple(int(p) for p in s) for s in data["hand_scores"]]
     game.shooters = list(data.get("shooters") or [None] * len(game.hand_scores))
+    game.moon_choices = list(data.get("moon_choices") or [None] * len(game.hand_scores))
     game.winner = data.get("winner")
     if data.get("hand") is not None:
         try:
