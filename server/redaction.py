@@ -74,7 +74,7 @@ def seat_view(table: TableState, seat: int | None) -> SeatView:
                 hand_number=k + 1,
                 points=pts,
                 shooter=game.shooters[k] if k < len(game.shooters) else None,
-                moon_choice=game.moon_choices[k] if k < len(game.moon_choices) else None,
+                moon_choice=game.moon_choices[k] if k < len(game.moon_choices) else None,  # type: ignore[arg-type]
             )
             for k, pts in enumerate(game.hand_scores)
         )
