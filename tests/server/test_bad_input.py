@@ -1,0 +1,351 @@
+"""Bad input: malformed frames, limits, floods, requests out of order, illegal
+moves. Each gets a clear error code (with the request id when one could be
+read), nothing changes, and the server keeps serving other tables."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import msgpack
+import pytest
+
+from engine.cards import SUIT_NAMES, card, card_label
+from engine.seats import seat_name
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import PROTOCOL_VERSION, RulesModel
+from protocol.view import SeatView
+from server.app import RunningServer
+
+from .conftest import ServerFactory
+from .harness import REPLY_TYPES, SHORT_RULES, WireClient, drive_all, play_until, seat_humans
+
+FULL_DECK = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+
+
+def blob(server: RunningServer, table_id: str) -> bytes:
+    """The table's whole state as stored (to prove a refusal changed nothing)."""
+    return server.lobby.actors[table_id].state.to_bytes()
+
+
+async def refused(
+    server: RunningServer, client: WireClient, request: cm.Request, code: str, message: str
+) -> None:
+    """``request`` is refused with exactly ``code`` and ``message``, echoes the
+    request id, and leaves the table exactly as it was."""
+    before = blob(server, client.table_id)
+    err = await client.error(request)
+    assert (err.code, err.message, err.id) == (code, message, request.id)
+    assert blob(server, client.table_id) == before
+
+
+@pytest.fixture
+async def bystander(server: RunningServer) -> AsyncIterator[Callable[[], Awaitable[SeatView]]]:
+    """Another table playing a whole game (one human, three bots) while a test
+    misbehaves; the test awaits its final view to show the server kept
+    serving it."""
+    client = await WireClient.open(server.url, "Bystander")
+    await client.create(seats=("easy", "easy", "medium"), rules=RulesModel(end_at=2, end="hands"))
+    await client.start()
+    task = asyncio.create_task(play_until(client, random.Random(99)))
+
+    async def finished() -> SeatView:
+        return await asyncio.wait_for(task, 60)
+
+    yield finished
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await client.close()
+
+
+async def test_malformed_frames_get_errors_and_change_nothing(
+    server: RunningServer, bystander: Callable[[], Awaitable[SeatView]]
+) -> None:
+    """Garbage, text, wrong shapes, unknown types, oversized frames: an error
+    each (id echoed when it could be read); the connection and its table
+    carry on."""
+    client = await WireClient.open(server.url, "Fuzz")
+    await client.create(seats=("easy", "easy", "easy"))
+    before = blob(server, client.table_id)
+    pack = msgpack.packb
+    cases: list[tuple[bytes | str, str, object]] = [
+        (b"\xc1\xff\x00garbage", "bad_frame", None),
+        ("a text frame", "bad_frame", None),
+        (b"\xdd\xff\xff\xff\xff", "bad_frame", None),  # announces a 4-billion array
+        (pack([1, 2, 3]), "bad_message", None),
+        (pack({"id": 9}), "bad_message", 9),
+        (pack({"type": 5, "id": 10}), "bad_message", 10),
+        (pack({"type": "fly", "id": 8}), "unknown_type", 8),
+        (pack({"type": "play_card", "id": "p-7", "card": "ZZ"}), "bad_message", "p-7"),
+        (pack({"type": "ping", "id": 11, "extra": 1}), "bad_message", 11),
+        (pack({"type": "ping", "id": True}), "bad_message", None),
+        (pack({"type": "chat", "id": 12, "text": "x" * 201}), "bad_message", 12),
+        (pack({"type": "ping", "id": 13, "pad": "x" * 17_000}), "frame_too_large", None),
+    ]
+    for frame, code, rid in cases:
+        start = len(client.frames)
+        await client.send_raw(frame)
+        _, err = await client.wait_for(lambda m: isinstance(m, sm.Error), start=start)
+        assert (err.code, err.id) == (code, rid), frame
+        assert err.message and "Traceback" not in err.message
+    _, unknown = await client.wait_for(
+        lambda m: isinstance(m, sm.Error) and m.code == "unknown_type"
+    )
+    assert unknown.message == "unknown message type 'fly'"
+    assert blob(server, client.table_id) == before
+    assert isinstance(await client.request(cm.Ping(id="still-here")), sm.Ok)
+    await client.start()  # the table still works for this connection too
+    final = await bystander()
+    assert final.status == "game_over"
+    await client.close()
+
+
+async def test_frame_over_the_transport_limit_closes_with_1009(
+    server: RunningServer, bystander: Callable[[], Awaitable[SeatView]]
+) -> None:
+    """Above ``transport_max_bytes`` the WebSocket layer hangs up with 1009
+    (message too big); other clients are unaffected."""
+    big = await WireClient.open(server.url, "Big")
+    await big.send_raw(b"\x00" * (server.config.transport_max_bytes + 1))
+    await asyncio.wait_for(big.closed.wait(), 10)
+    assert big.close_code == 1009
+    other = await WireClient.open(server.url, "Other")
+    assert isinstance(await other.request(cm.Ping(id=1)), sm.Ok)
+    assert (await bystander()).status == "game_over"
+    await other.close()
+
+
+async def test_flood_is_rate_limited_then_closed(make_server: ServerFactory) -> None:
+    """Requests over the bucket get ``rate_limited`` with their id; after
+    ``max_strikes`` refusals the connection is closed (1008) once those
+    replies are out. A player at another table plays a whole game meanwhile,
+    unaffected (its own bucket: the refill rate is above its pace)."""
+    async with make_server(rate_per_second=500.0, rate_burst=60.0, max_strikes=5) as server:
+        steady = await WireClient.open(server.url, "Steady")
+        await steady.create(seats=("easy", "easy", "easy"), rules=SHORT_RULES)
+        await steady.start()
+        game = asyncio.create_task(play_until(steady, random.Random(5)))
+        flooder = await WireClient.open(server.url, "Flood")  # hello: 1 token spent
+        ids = [f"f{i}" for i in range(400)]
+        for rid in ids:
+            try:
+                await flooder.send(cm.Ping(id=rid))
+            except Exception:  # the server hung up mid-flood
+                break
+        await asyncio.wait_for(flooder.closed.wait(), 10)
+        assert flooder.close_code == 1008
+        replies = [m for m in flooder.messages if isinstance(m, REPLY_TYPES)][1:]
+        oks = [m.id for m in replies if isinstance(m, sm.Ok)]
+        limited = [m for m in replies if isinstance(m, sm.Error)]
+        assert {m.code for m in limited} == {"rate_limited"}
+        assert len(limited) == 5  # max_strikes refusals, then the hang-up
+        assert 59 <= len(oks) < 200  # the burst (minus hello), plus some refill
+        assert oks == ids[: len(oks)]
+        assert [m.id for m in limited] == ids[len(oks) : len(oks) + 5]
+        final = await asyncio.wait_for(game, 60)
+        assert final.status == "game_over"
+        assert not any(isinstance(m, sm.Error) for m in steady.messages)
+        await steady.close()
+
+
+async def test_hello_first_and_the_right_version(server: RunningServer) -> None:
+    """Requests before ``hello`` get ``hello_required``; an unknown protocol
+    version gets ``bad_version`` and leaves the connection unwelcomed."""
+    client = await WireClient.open(server.url, "Early", hello=False)
+    err = await client.error(cm.Ping(id=1))
+    assert (err.code, err.id) == ("hello_required", 1)
+    err = await client.error(cm.CreateTable(id="c"))
+    assert (err.code, err.id) == ("hello_required", "c")
+    err = await client.error(cm.Hello(id=2, version=PROTOCOL_VERSION + 1, name="Early"))
+    assert (err.code, err.id) == ("bad_version", 2)
+    assert str(PROTOCOL_VERSION) in err.message
+    err = await client.error(cm.ListTables(id=3))
+    assert err.code == "hello_required"
+    welcome = await client.request(cm.Hello(id=4, version=PROTOCOL_VERSION, name="Early"))
+    assert isinstance(welcome, sm.Welcome) and welcome.version == PROTOCOL_VERSION
+    assert isinstance(await client.request(cm.Ping(id=5)), sm.Ok)
+    await client.close()
+
+
+async def test_unknown_invite_code(server: RunningServer) -> None:
+    """Joining or watching a code nobody has: ``no_such_table``."""
+    client = await WireClient.open(server.url, "Lost")
+    err = await client.error(cm.JoinTable(id=1, code="zzzz-zz"))
+    assert (err.code, err.id, err.message) == ("no_such_table", 1, "no table has the code ZZZZ-ZZ")
+    err = await client.error(cm.Watch(id=2, code="ABCDEF"))
+    assert (err.code, err.id) == ("no_such_table", 2)
+    err = await client.error(cm.PlayCard(id=3, card="2C"))
+    assert (err.code, err.id) == ("not_allowed", 3)
+    await client.close()
+
+
+def why_illegal(view: SeatView, text: str) -> tuple[str, str]:
+    """The (code, sentence) the rules give for playing ``text`` (held, not
+    legal) in ``view``, worked out independently of the engine."""
+    hand = view.hand
+    if not view.trick:
+        if not view.tricks:
+            return "must_lead_first_card", "the first trick must be led with 2♣"
+        return "hearts_not_broken", "hearts are not broken yet"
+    led = view.trick[0].card[1]
+    if any(c[1] == led for c in hand):
+        suit = SUIT_NAMES["CDHS".index(led)]
+        return "must_follow_suit", f"you must follow suit (you hold {suit})"
+    return "first_trick_points", "no hearts or Q♠ on the first trick"
+
+
+async def test_illegal_moves_get_the_engines_sentences(server: RunningServer) -> None:
+    """Four humans play one hand; before every legal move the test tries the
+    illegal ones the position allows and checks each exact refusal (code,
+    sentence, id) and that the table did not change."""
+    clients = await seat_humans(server.url, rules=SHORT_RULES)
+    host = clients[0]
+    await host.start()
+    rng = random.Random(17)
+    seen: set[str] = set()
+
+    # Passing.
+    for seat, client in enumerate(clients):
+        view = await client.snapshot_where(lambda v: v.phase == "pass")
+        hand = list(view.hand)
+        absent = next(c for c in FULL_DECK if c not in hand)
+        await refused(
+            server,
+            client,
+            cm.PlayCard(id=client.next_id(), card=hand[0]),
+            "wrong_phase",
+            "cards are being passed; play starts after the pass",
+        )
+        await refused(
+            server,
+            client,
+            cm.PassCards(id=client.next_id(), cards=tuple(hand[:2])),
+            "bad_pass",
+            "pass exactly 3 cards",
+        )
+        await refused(
+            server,
+            client,
+            cm.PassCards(id=client.next_id(), cards=(hand[0], hand[0], hand[1])),
+            "bad_pass",
+            "pass 3 different cards",
+        )
+        await refused(
+            server,
+            client,
+            cm.PassCards(id=client.next_id(), cards=(hand[0], hand[1], absent)),
+            "card_not_held",
+            f"you do not hold {card_label(card(absent))}",
+        )
+        await refused(
+            server,
+            client,
+            cm.MoonChoice(id=client.next_id(), choice="add"),
+            "bad_moon_choice",
+            "there is no moon choice to make",
+        )
+        await refused(
+            server,
+            client,
+            cm.Ready(id=client.next_id()),
+            "not_now",
+            "there is no hand to wait for",
+        )
+        await client.call(cm.PassCards(id=client.next_id(), cards=tuple(hand[3:6])))
+        if seat < 3:
+            await refused(
+                server,
+                client,
+                cm.PassCards(id=client.next_id(), cards=tuple(hand[6:9])),
+                "bad_pass",
+                "you have already passed",
+            )
+    await refused(
+        server,
+        clients[3],
+        cm.PassCards(id=clients[3].next_id(), cards=("2C", "3C", "4C")),
+        "wrong_phase",
+        "the cards have already been passed",
+    )
+    await refused(
+        server, host, cm.StartGame(id=host.next_id()), "not_now", "the game has already started"
+    )
+
+    # Playing: every seat gets a snapshot at every step, so "the first
+    # snapshot at or after seq" is the same table state for all four.
+    seq = (await host.snapshot_where(lambda v: v.phase == "play")).seq
+    while True:
+        views = [await c.snapshot_where(lambda v, s=seq: v.seq >= s) for c in clients]  # type: ignore[misc]
+        if views[0].phase != "play":
+            break
+        turn = views[0].turn
+        assert turn is not None
+        view, mover = views[turn], clients[turn]
+        holding = [s for s in range(4) if s != turn and views[s].hand]
+        if holding:  # nobody else holds a card on the last play of a hand
+            other = clients[holding[0]]
+            await refused(
+                server,
+                other,
+                cm.PlayCard(id=other.next_id(), card=views[holding[0]].hand[0]),
+                "not_your_turn",
+                f"it is {seat_name(turn, 4)}'s turn",
+            )
+            seen.add("not_your_turn")
+        absent = next(c for c in FULL_DECK if c not in view.hand)
+        await refused(
+            server,
+            mover,
+            cm.PlayCard(id=mover.next_id(), card=absent),
+            "card_not_held",
+            f"you do not hold {card_label(card(absent))}",
+        )
+        for text in sorted(set(view.hand) - set(view.legal))[:2]:
+            code, sentence = why_illegal(view, text)
+            await refused(server, mover, cm.PlayCard(id=mover.next_id(), card=text), code, sentence)
+            seen.add(code)
+        start = len(mover.frames)
+        await mover.call(cm.PlayCard(id=mover.next_id(), card=rng.choice(view.legal)))
+        seq = (await mover.snapshot_where(lambda v: True, start=start)).seq
+
+    assert {"not_your_turn", "must_lead_first_card", "must_follow_suit"} <= seen
+    # A tie for the lowest total plays on: finish the game, whatever it takes.
+    final = (await drive_all(clients, 18))[0]
+
+    # A finished table refuses play and keeps its state.
+    hand = final.hand
+    assert final.winner is not None and not hand
+    await refused(
+        server, host, cm.PlayCard(id=host.next_id(), card="2C"), "wrong_phase", "the hand is over"
+    )
+    await refused(
+        server,
+        host,
+        cm.PassCards(id=host.next_id(), cards=("2C", "3C", "4C")),
+        "wrong_phase",
+        "the cards have already been passed",
+    )
+    await refused(
+        server, host, cm.Ready(id=host.next_id()), "not_now", "there is no hand to wait for"
+    )
+    await refused(
+        server, host, cm.StartGame(id=host.next_id()), "not_now", "the game has already started"
+    )
+    await refused(
+        server,
+        host,
+        cm.AddBot(id=host.next_id(), seat=1, level="easy"),
+        "not_now",
+        "bots are added before the game starts",
+    )
+    await refused(
+        server,
+        clients[1],
+        cm.Rematch(id=clients[1].next_id()),
+        "not_allowed",
+        "only the host can do that",
+    )
+    for c in clients:
+        await c.close()
