@@ -1,0 +1,404 @@
+"""The leak audit (DESIGN.md property 3): over many seeded games with every
+kind of seat, no frame a seat receives carries a card hidden from it at that
+moment, and no seat's token reaches anyone else.
+
+Each game has a human host, a mix of scripted humans, Easy and Medium bots
+and open seats (Medium bots at the start), one spectator from the start and
+sometimes a second one mid-game. Humans now and then send refused requests
+(a card they do not hold, a play out of turn) so error frames are audited
+too; in some games a human drops, a bot covers for them after the grace
+period, and they resume.
+
+Ground truth comes from the table's hand records (replayed by the engine):
+what each seat was dealt, passed and received, and the plays in order. A
+seat may know its own dealt hand; the cards passed to it once the exchange
+has happened; every card played so far (and only in the order played); and
+any card it named itself in a request. A spectator may know the played cards
+only. Every string of every frame is checked: cards as fields (``"QS"``) and
+cards inside sentences (``"Q♠"``, ``"10♦"``). Bots are audited the same way
+through the views the server hands to the bot runner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import pytest
+
+from engine.cards import card, card_text, cards_of
+from engine.hand import Hand
+from engine.record import replay
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+from protocol.view import SeatView
+from server.app import RunningServer, start_server
+from server.bot_runner import BotMove
+
+from .conftest import BASE_CONFIG, SharedBots
+from .harness import REPLY_TYPES, WireClient, choose, needs_action
+
+GAMES = 24
+AT_ONCE = 4
+DECK = [card_text(c) for c in range(52)]
+CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS](?![A-Za-z0-9])")
+LABEL = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
+SENTENCE_KEYS = ("message", "text", "name")
+
+
+def cards_in(obj: Any, key: str = "") -> set[str]:
+    """Every card a decoded frame mentions: as a field value, or inside a
+    sentence (wire text or display label)."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found |= cards_in(v, str(k))
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            found |= cards_in(v, key)
+    elif isinstance(obj, str):
+        if CARD.match(obj):
+            found.add(obj)
+        if key in SENTENCE_KEYS:
+            found.update(IN_TEXT.findall(obj))
+            found.update(card_text(card(r + s)) for r, s in LABEL.findall(obj))
+    return found
+
+
+class Truth:
+    """One table's hands as the engine replays its records."""
+
+    def __init__(self, records: tuple[str, ...]) -> None:
+        self.hands: dict[int, Hand] = {}
+        for text in records:
+            hand = replay(json.loads(text))
+            self.hands[hand.hand_number] = hand
+
+    def deal(self, number: int, seat: int) -> set[str]:
+        """What ``seat`` was dealt in hand ``number``."""
+        return {card_text(c) for c in cards_of(self.hands[number].dealt[seat])}
+
+    def received(self, number: int, seat: int) -> set[str]:
+        """What was passed to ``seat`` in hand ``number``."""
+        return {card_text(c) for c in cards_of(self.hands[number].received[seat])}
+
+    def plays(self, number: int) -> list[str]:
+        """The hand's plays in order."""
+        return [card_text(c) for c in self.hands[number].plays]
+
+
+@dataclass
+class Knowing:
+    """What one seat (or a spectator, ``seat`` None) may know, moment by
+    moment, while its frames are read in order."""
+
+    truth: Truth
+    seat: int | None
+    hand: int = 0
+    played: int = 0
+    exchanged: bool = False
+    named: set[str] = field(default_factory=set)
+
+    def allowed(self) -> set[str]:
+        """The cards this seat may see now."""
+        out = set(self.named)
+        if self.hand == 0:
+            return out
+        out.update(self.truth.plays(self.hand)[: self.played])
+        if self.seat is not None:
+            out |= self.truth.deal(self.hand, self.seat)
+            if self.exchanged:
+                out |= self.truth.received(self.hand, self.seat)
+        return out
+
+    def follow_view(self, view: SeatView) -> None:
+        """Take the moment from a view, checking its plays are real ones."""
+        if not view.hand_number:
+            return
+        self.hand = view.hand_number
+        seen = [p.card for t in view.tricks for p in t.cards] + [p.card for p in view.trick]
+        assert seen == self.truth.plays(self.hand)[: len(seen)], "plays out of order"
+        self.played = len(seen)
+        self.exchanged = view.phase != "pass"
+
+    def follow(self, msg: Any) -> None:
+        """Move the moment on by one message (before its cards are checked)."""
+        match msg:
+            case sm.HandDealt():
+                self.hand, self.played, self.exchanged = msg.hand_number, 0, False
+                expected = self.truth.deal(self.hand, self.seat) if self.seat is not None else set()
+                assert set(msg.cards) == expected and len(msg.cards) == len(expected)
+            case sm.CardsReceived():
+                assert self.seat is not None, "a spectator was sent passed cards"
+                self.exchanged = True
+                assert set(msg.cards) == self.truth.received(self.hand, self.seat)
+            case sm.PlayBegins():
+                self.exchanged = True
+            case sm.CardPlayed():
+                assert msg.card == self.truth.plays(self.hand)[self.played]
+                self.played += 1
+            case sm.Snapshot():
+                self.follow_view(msg.view)
+
+    def audit(self, raw: bytes, msg: Any) -> None:
+        """Fail if the frame mentions a card this seat may not see now."""
+        self.follow(msg)
+        leaked = cards_in(msgpack.unpackb(raw, raw=False)) - self.allowed()
+        assert not leaked, f"seat {self.seat} was sent hidden cards {leaked} in {msg}"
+
+
+@dataclass
+class Seat:
+    """A scripted human (its connections in order) or a spectator."""
+
+    seat: int | None
+    streams: list[WireClient]
+    named: set[str] = field(default_factory=set)
+
+    @property
+    def client(self) -> WireClient:
+        """The live connection."""
+        return self.streams[-1]
+
+
+class RecordingBots:
+    """The shared bot runner, keeping every view handed to a bot."""
+
+    def __init__(self, inner: SharedBots) -> None:
+        self.inner = inner
+        self.views: list[SeatView] = []
+
+    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+        """Record the view, then let the real bot decide."""
+        self.views.append(view)
+        return await self.inner.decide(view, level, seed)
+
+    def close(self) -> None:
+        """The shared pool outlives this server."""
+
+
+@pytest.fixture
+async def audited(shared_bots: SharedBots) -> AsyncIterator[tuple[RunningServer, RecordingBots]]:
+    """A server with a short grace period whose bots' views are recorded."""
+    bots = RecordingBots(shared_bots)
+    from dataclasses import replace
+
+    server = await start_server(replace(BASE_CONFIG, grace_seconds=0.1), bots=bots)  # type: ignore[arg-type]
+    yield server, bots
+    await server.close()
+
+
+async def play_seat(
+    who: Seat, rng: random.Random, url: str, host: WireClient, drop_after: int | None
+) -> None:
+    """Play a human seat to game over with legal moves, now and then sending
+    a refused request first; after ``drop_after`` moves, drop, wait for the
+    covering bot and resume."""
+    index, moves = 0, 0
+    while True:
+        client = who.client
+        index, snap = await client.wait_for(lambda m: isinstance(m, sm.Snapshot), start=index)
+        index += 1
+        if any(isinstance(f.msg, sm.Snapshot) for f in client.frames[index:]):
+            continue
+        view: SeatView = snap.view
+        if view.status == "game_over":
+            return
+        if not needs_action(view):
+            continue
+        if drop_after is not None and moves == drop_after:
+            drop_after = None
+            index = await drop_and_resume(who, url, host)
+            continue
+        if view.phase == "play" and rng.random() < 0.25:
+            named = rng.choice([c for c in DECK if c not in view.hand])
+            who.named.add(named)
+            err = await client.request(cm.PlayCard(id=client.next_id(), card=named))
+            assert isinstance(err, sm.Error) and err.code == "card_not_held"
+        request = choose(view, rng, client.next_id())
+        if isinstance(request, cm.PlayCard):
+            who.named.add(request.card)
+        elif isinstance(request, cm.PassCards):
+            who.named.update(request.cards)
+        start = len(client.frames)
+        await client.send(request)
+        index, reply = await client.wait_for(
+            lambda m, rid=request.id: isinstance(m, REPLY_TYPES) and m.id == rid,  # type: ignore[misc]
+            start=start,
+        )
+        assert not isinstance(reply, sm.Error), reply
+        moves += 1
+
+
+async def drop_and_resume(who: Seat, url: str, host: WireClient) -> int:
+    """Cut the seat's connection, wait until a bot covers it (or the game
+    ends), resume on a new connection; returns where to read from."""
+    old = who.client
+    last_seq = max((getattr(f.msg, "seq", 0) or 0 for f in old.frames), default=0)
+    mark = len(host.frames)
+    await old.drop()
+    await host.wait_for(
+        lambda m: (
+            (isinstance(m, sm.SeatChanged) and m.change == "covering" and m.seat.seat == who.seat)
+            or isinstance(m, sm.GameOver)
+        ),
+        start=mark,
+    )
+    new = await WireClient.open(url, old.name, player_token=old.player_token)
+    new.table_id, new.seat, new.seat_token = old.table_id, old.seat, old.seat_token
+    await new.call(
+        cm.Resume(
+            id=new.next_id(), table_id=old.table_id, seat_token=old.seat_token, last_seq=last_seq
+        )
+    )
+    who.streams.append(new)
+    return 0
+
+
+@dataclass
+class Game:
+    """One audited game: its seats, spectators and ground truth."""
+
+    humans: list[Seat]
+    spectators: list[Seat]
+    truth: Truth | None = None
+
+
+async def run_game(number: int, server: RunningServer) -> Game:
+    """Play one seeded game with a random mix of seats."""
+    rng = random.Random(number)
+    url = server.url
+    kinds = [rng.choice(["human", "easy", "medium", "open"]) for _ in range(3)]
+    host = await WireClient.open(url, f"Host{number}")
+    rules = RulesModel(end="hands", end_at=rng.choice([1, 2, 3]))
+    specs = tuple("open" if k == "human" else k for k in kinds)
+    seated = await host.create(seats=specs, rules=rules)  # type: ignore[arg-type]
+    humans = [Seat(0, [host])]
+    for i, kind in enumerate(kinds, start=1):
+        if kind == "human":
+            player = await WireClient.open(url, f"P{number}-{i}")
+            await player.join(seated.code, seat=i)
+            humans.append(Seat(i, [player]))
+    watcher = await WireClient.open(url, f"W{number}")
+    await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
+    spectators = [Seat(None, [watcher])]
+    await host.call(cm.Chat(id=host.next_id(), text="good luck, have fun"))
+    await host.start()
+
+    drop = rng.choice(humans[1:]) if len(humans) > 1 and number % 2 else None
+    tasks = [
+        asyncio.create_task(
+            play_seat(h, random.Random(number * 10 + k), url, host, 3 if h is drop else None)
+        )
+        for k, h in enumerate(humans)
+    ]
+    if number % 3 == 0:  # a spectator arriving mid-game
+        await host.wait_for(lambda m: isinstance(m, sm.CardPlayed))
+        late = await WireClient.open(url, f"L{number}")
+        await late.call(cm.Watch(id=late.next_id(), code=seated.code))
+        spectators.append(Seat(None, [late]))
+    await asyncio.wait_for(asyncio.gather(*tasks), 90)
+    game = Game(humans, spectators)
+    game.truth = Truth(await host.records())
+    for who in spectators:
+        await who.client.wait_for(lambda m: isinstance(m, sm.GameOver))
+    for who in humans + spectators:
+        await who.client.close()
+    return game
+
+
+def audit_game(game: Game) -> int:
+    """Check every frame of every seat and spectator; returns frames read."""
+    assert game.truth is not None
+    count = 0
+    secrets_of = {
+        id(who): {c.seat_token for c in who.streams if c.seat_token}
+        | {c.player_token for c in who.streams if c.player_token}
+        for who in game.humans + game.spectators
+    }
+    for who in game.humans + game.spectators:
+        knowing = Knowing(game.truth, who.seat, named=who.named)
+        others = set().union(*(s for k, s in secrets_of.items() if k != id(who)))
+        for stream in who.streams:
+            for frame in stream.frames:
+                knowing.audit(frame.raw, frame.msg)
+                for secret in others:
+                    assert secret.encode() not in frame.raw, "another seat's token leaked"
+                if who.seat is None and isinstance(frame.msg, sm.Snapshot):
+                    assert not frame.msg.view.hand and not frame.msg.view.legal
+                count += 1
+    return count
+
+
+def audit_bot_views(views: list[SeatView], truths: dict[str, Truth]) -> int:
+    """Every view given to a bot holds only what its seat may know."""
+    for view in views:
+        knowing = Knowing(truths[view.table_id], view.seat)
+        knowing.follow_view(view)
+        leaked = cards_in(view.model_dump(mode="json")) - knowing.allowed()
+        assert not leaked, f"a bot at seat {view.seat} was shown {leaked}"
+    return len(views)
+
+
+async def test_no_frame_carries_a_hidden_card(
+    audited: tuple[RunningServer, RecordingBots],
+) -> None:
+    """Many games, every frame of every seat and spectator audited, and every
+    view handed to a bot."""
+    server, bots = audited
+    games: list[Game] = []
+    for first in range(0, GAMES, AT_ONCE):
+        games += await asyncio.gather(*(run_game(n, server) for n in range(first, first + AT_ONCE)))
+    frames = sum(audit_game(g) for g in games)
+    truths = {g.humans[0].client.table_id: g.truth for g in games if g.truth is not None}
+    assert len(truths) == GAMES
+    views = audit_bot_views(bots.views, truths)
+    # The audit saw real traffic: every kind of seat and situation happened.
+    assert frames > 5000 and views > 500
+    assert any(len(g.humans[i].streams) > 1 for g in games for i in range(len(g.humans)))
+    assert any(len(g.spectators) > 1 for g in games)
+    assert any(who.named for g in games for who in g.humans)
+    hands = [n for t in truths.values() for n in t.hands]
+    assert max(hands) >= 3  # across-passes and holds were dealt too
+
+
+def test_the_auditor_catches_leaks() -> None:
+    """The checker itself: a hidden card in a field or a sentence is found."""
+    records = (
+        json.dumps(
+            {
+                "rules": RulesModel().model_dump(mode="json"),
+                "hand": 1,
+                "deal": [DECK[s::4] for s in range(4)],
+                "plays": [],
+            }
+        ),
+    )
+    truth = Truth(records)
+    mine = sorted(truth.deal(1, 0))
+    theirs = sorted(truth.deal(1, 1))
+    knowing = Knowing(truth, 0)
+    dealt = sm.HandDealt(seq=1, hand_number=1, direction="left", cards=tuple(mine))
+    from protocol.codec import encode
+
+    knowing.audit(encode(dealt), dealt)  # its own cards: fine
+    for leak in (
+        sm.CardsReceived(seq=2, from_seat=3, cards=tuple(theirs[:3])),
+        sm.Error(id=1, code="x", message=f"nope, {card_text(card(theirs[0]))}"),
+        sm.ChatMessage(seq=3, seat=1, name="a", text=f"I hold {theirs[1]}"),
+    ):
+        with pytest.raises(AssertionError):
+            knowing.audit(encode(leak), leak)
+    label = sm.Error(id=2, code="x", message="you do not hold 10♦")
+    assert cards_in(msgpack.unpackb(encode(label))) == {"TD"}
+    spectator = Knowing(truth, None)
+    with pytest.raises(AssertionError):
+        spectator.audit(encode(dealt), dealt)
