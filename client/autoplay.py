@@ -42,6 +42,23 @@ def needs_move(view: SeatView) -> bool:
     return False
 
 
+def move_shown(view: SeatView, move: Move, hand_number: int) -> bool:
+    """Whether ``view`` already shows the effect of ``move``, accepted during
+    hand ``hand_number``. The reply to a move arrives before the snapshot
+    that shows it, so snapshots queued before that one still ask for the
+    move: a player must not act on them again."""
+    if view.hand_number != hand_number:
+        return True
+    if move.kind == "ready":
+        me = view.seat
+        return view.status != "between_hands" or (me is not None and view.seats[me].ready)
+    if move.kind == "pass":
+        return view.phase != "pass" or bool(view.passed)
+    if move.kind == "moon":
+        return view.phase != "moon_choice"
+    return move.card not in view.hand
+
+
 def choose_move(view: SeatView, level: str, rng: random.Random, budget_ms: int = 900) -> Move:
     """The move the bot ``level`` makes for this view."""
     if view.status == "between_hands":

@@ -23,7 +23,7 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
 
-from ..autoplay import choose_move, needs_move
+from ..autoplay import Move, choose_move, move_shown, needs_move
 from ..session import ClientSession, RequestFailed, default_session_file
 
 
@@ -74,6 +74,9 @@ class Autoplayer:
         self.rng = random.Random(args.seed)
         self.budget_ms = args.budget_ms
         self.acted_at = -1
+        # The last accepted move and its hand: until a view shows it, older
+        # queued snapshots must not make us move again.
+        self.awaiting: tuple[Move, int] | None = None
         self.records_written = 0
         self.start_when_full = False
 
@@ -108,6 +111,10 @@ class Autoplayer:
             self.start_when_full = False
             await self._try(cm.StartGame(id=self.session.next_id()))
             return
+        if self.awaiting is not None:
+            if not move_shown(view, *self.awaiting):
+                return  # a snapshot from before our last move was applied
+            self.awaiting = None
         if not needs_move(view) or view.seq == self.acted_at:
             return
         self.acted_at = view.seq
@@ -115,19 +122,23 @@ class Autoplayer:
         move = await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
         rid = self.session.next_id()
         if move.kind == "ready":
-            await self._try(cm.Ready(id=rid))
+            accepted = await self._try(cm.Ready(id=rid))
         elif move.kind == "pass":
-            await self._try(cm.PassCards(id=rid, cards=move.cards))
+            accepted = await self._try(cm.PassCards(id=rid, cards=move.cards))
         elif move.kind == "moon":
-            await self._try(cm.MoonChoice(id=rid, choice=move.choice))  # type: ignore[arg-type]
+            accepted = await self._try(cm.MoonChoice(id=rid, choice=move.choice))  # type: ignore[arg-type]
         else:
-            await self._try(cm.PlayCard(id=rid, card=move.card))
+            accepted = await self._try(cm.PlayCard(id=rid, card=move.card))
+        if accepted:
+            self.awaiting = (move, view.hand_number)
 
-    async def _try(self, message: cm.Request) -> None:
+    async def _try(self, message: cm.Request) -> bool:
         try:
             await self.session.request(message)
         except RequestFailed as exc:
             self.emit({"type": "refused", "code": exc.code, "message": exc.message})
+            return False
+        return True
 
     async def _write_records(self) -> None:
         if self.records is None:
