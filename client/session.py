@@ -155,8 +155,16 @@ class ClientSession:
         return self.saved.code
 
     async def connect(self) -> None:
-        """Connect and say hello (and resume a saved seat, if any)."""
-        await self._open()
+        """Connect and say hello (and resume a saved seat, if any). With
+        several servers, the first one that answers."""
+        for i, url in enumerate(self.urls):
+            self.url = url
+            try:
+                await self._open()
+                break
+            except (OSError, InvalidHandshake, TimeoutError):
+                if i == len(self.urls) - 1:
+                    raise
         self._reader = asyncio.create_task(self._read_forever())
 
     async def close(self) -> None:
