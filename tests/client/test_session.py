@@ -1,0 +1,166 @@
+"""``ClientSession`` against a real in-process server: the session file,
+resuming a saved seat, refusals, rate-limit retries, a request sent while
+the connection drops, and several server URLs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import stat
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from client.session import ClientSession, Reconnected, RequestFailed
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.view import SeatView
+from server.app import RunningServer, start_server
+from server.bot_runner import BotMove, BotRunner, decide_in_worker
+from server.config import ServerConfig
+
+TIMEOUT = 20.0
+
+
+class ThreadBots(BotRunner):
+    """The server's bots deciding in a thread (no worker processes)."""
+
+    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+        """The bot's move."""
+        return await asyncio.to_thread(decide_in_worker, view, level, seed, self.budget_ms)
+
+
+@asynccontextmanager
+async def running(**settings: Any) -> AsyncIterator[RunningServer]:
+    """A server on a free port with ``settings`` over the test defaults."""
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30, **settings)
+    server = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[RunningServer]:
+    """A server with the test defaults."""
+    async with running() as server:
+        yield server
+
+
+@asynccontextmanager
+async def session_at(url: str, path: Path | None = None, **kw: Any) -> AsyncIterator[ClientSession]:
+    """A connected session, closed at the end."""
+    session = ClientSession(url, "Sam", session_file=path, max_backoff=0.2, **kw)
+    await session.connect()
+    try:
+        yield session
+    finally:
+        await session.close()
+
+
+async def next_event(session: ClientSession, pred: Callable[[BaseModel], bool]) -> BaseModel:
+    """The next event (or snapshot) matching ``pred``."""
+
+    async def scan() -> BaseModel:
+        async for msg in session.events():
+            if pred(msg):
+                return msg
+        raise AssertionError("the session closed")
+
+    return await asyncio.wait_for(scan(), TIMEOUT)
+
+
+async def test_saved_seat_is_resumed_by_a_new_session(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """The session file keeps the player and seat tokens (privately); a new
+    session on the same file is the same player and resumes the seat."""
+    path = tmp_path / "session.json"
+    async with session_at(server.url, path) as first:
+        seated = await first.request(cm.CreateTable(id=first.next_id()))
+        assert isinstance(seated, sm.Seated)
+        ids = {first.next_id() for _ in range(50)}
+        assert len(ids) == 50
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    saved = json.loads(path.read_text())
+    assert saved["table_id"] == seated.table_id and saved["seat_token"] == seated.seat_token
+    assert saved["player_token"]
+
+    async with session_at(server.url, path) as second:
+        assert second.player_id == first.player_id
+        assert (second.table_id, second.seat) == (seated.table_id, 0)
+        snap = await next_event(second, lambda m: isinstance(m, sm.Snapshot))
+        assert isinstance(snap, sm.Snapshot)
+        assert snap.view.seat == 0 and snap.view.seats[0].connected
+        assert not {first.next_id()} & {second.next_id()}  # ids never repeat across sessions
+
+
+async def test_refusals_raise_request_failed(server: RunningServer) -> None:
+    """An ``error`` reply becomes ``RequestFailed`` with the server's code."""
+    async with session_at(server.url) as session:
+        with pytest.raises(RequestFailed) as info:
+            await session.request(cm.JoinTable(id=session.next_id(), code="QQQQQQ"))
+        assert info.value.code == "no_such_table"
+        assert "QQQQQQ" in info.value.message
+
+
+async def test_a_stale_saved_seat_is_forgotten(server: RunningServer, tmp_path: Path) -> None:
+    """A saved seat the server does not know: the refusal arrives on the event
+    stream and the seat is dropped from the session file."""
+    path = tmp_path / "session.json"
+    path.write_text(
+        json.dumps({"table_id": "0" * 16, "seat": 2, "seat_token": "x" * 32, "last_seq": 7})
+    )
+    async with session_at(server.url, path) as session:
+        err = await next_event(session, lambda m: isinstance(m, sm.Error))
+        assert isinstance(err, sm.Error) and err.code == "no_such_table"
+        assert session.table_id is None and session.seat is None
+    assert json.loads(path.read_text())["table_id"] is None
+
+
+async def test_rate_limited_requests_are_retried() -> None:
+    """Over the server's rate, requests are answered ``rate_limited`` and the
+    session sends them again (same id) until they pass."""
+    async with (
+        running(rate_per_second=10.0, rate_burst=3.0, max_strikes=1000) as server,
+        session_at(server.url) as session,
+    ):
+        replies = [await session.request(cm.Ping(id=session.next_id())) for _ in range(12)]
+        assert all(isinstance(r, sm.Ok) for r in replies)
+
+
+async def test_a_request_sent_as_the_connection_drops_is_applied_once(
+    server: RunningServer,
+) -> None:
+    """The socket is cut just as a chat line is sent: the session reconnects,
+    resumes and resends the line under its id; it reaches the table once."""
+    async with session_at(server.url) as session:
+        seated = await session.request(cm.CreateTable(id=session.next_id()))
+        assert isinstance(seated, sm.Seated)
+        for conn in list(server.ws_server.connections):
+            conn.transport.abort()
+        reply = await asyncio.wait_for(
+            session.request(cm.Chat(id=session.next_id(), text="still here")), TIMEOUT
+        )
+        assert isinstance(reply, sm.Ok)
+        await next_event(session, lambda m: isinstance(m, Reconnected))
+        await next_event(session, lambda m: isinstance(m, sm.ChatMessage))
+        # Both sends (if the first got through) were handled before the ok.
+        log = await server.store.events_since(seated.table_id, 0)
+        assert log is not None
+        chats = [e for e in log if json.loads(e.body)["type"] == "chat_message"]
+        assert len(chats) == 1
+        assert server.lobby.actors[seated.table_id].state.seats[0].connected
+
+
+async def test_the_next_server_is_tried_when_the_first_is_down(server: RunningServer) -> None:
+    """With several URLs, ``connect`` uses the first one that answers."""
+    dead = "ws://127.0.0.1:9/ws"
+    async with session_at(f"{dead},{server.url}") as session:
+        assert session.url == server.url
+        assert isinstance(await session.request(cm.Ping(id=session.next_id())), sm.Ok)
