@@ -1,0 +1,511 @@
+"""``hearts bench server``: how fast the table server plays, against a plain
+WebSocket echo baseline measured the same way on the same machine.
+
+Three phases, each with its server in a child process (spawned, so it has a
+core of its own on a two-core machine; the clients share this process's
+event loop):
+
+* **memory** and **redis**: the table server (``server.app.start_server``)
+  with the memory store, then with Redis. ``--tables`` tables of four raw
+  WebSocket clients (no bots) play instantly: each seat acts on the first
+  snapshot after its last reply that asks something of it (pass the first
+  three cards, play the first legal card, ready, rematch at game over).
+  *actions/s* counts accepted requests; *latency* runs from a ``play_card``
+  being sent to the last of the table's four seats receiving its
+  ``card_played``.
+* **echo**: a ``websockets`` server (same library, same asyncio loop, same
+  limits) that broadcasts every frame a client sends to the four
+  connections of its table. Tables take turns the same way (one message in
+  flight per table); *msgs/s* counts client frames, *latency* runs from the
+  send to the last of the four copies arriving.
+
+The bar (DESIGN.md habits): memory p99 under 10x echo p99, and actions/s at
+least an eighth of echo msgs/s. ``--profile DIR`` writes cProfile stats of
+each server process (``memory.prof``, ``redis.prof``) for ``python -m
+pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its
+``hearts:*`` keys are deleted before and after the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
+WARMUP_SECONDS = 1.0
+PROTOCOL_VERSION = 1  # protocol.common.PROTOCOL_VERSION, without importing pydantic here
+
+# -- the server processes -------------------------------------------------------
+
+
+def _server_child(kind: str, redis_url: str | None, profile: str | None, pipe: Connection) -> None:
+    """Child process: run the table server (or the echo server) until told
+    to stop; report the port through ``pipe``."""
+    runner = _run_echo if kind == "echo" else _run_hearts
+    if profile is None:
+        asyncio.run(runner(redis_url, pipe))
+        return
+    import cProfile
+
+    with cProfile.Profile() as prof:
+        asyncio.run(runner(redis_url, pipe))
+    prof.dump_stats(profile)
+
+
+async def _wait_for_stop(pipe: Connection) -> None:
+    await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+
+
+async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
+    from server.app import start_server
+    from server.config import ServerConfig
+
+    config = ServerConfig(
+        port=0,
+        redis_url=redis_url,
+        bot_workers=1,  # no bots play; the pool never starts a worker
+        rate_per_second=1e9,
+        rate_burst=1e9,
+        max_tables_per_connection=1_000_000,
+    )
+    server = await start_server(config)
+    pipe.send(server.port)
+    try:
+        await _wait_for_stop(pipe)
+    finally:
+        await server.close()
+
+
+async def _run_echo(redis_url: str | None, pipe: Connection) -> None:
+    from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+    from server.config import ServerConfig
+
+    config = ServerConfig()
+    tables: dict[bytes, list[ServerConnection]] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        name = await ws.recv()
+        assert isinstance(name, bytes)
+        members = tables.setdefault(name, [])
+        members.append(ws)
+        async for frame in ws:
+            broadcast(members, frame)
+
+    async with serve(
+        handler, "127.0.0.1", 0, max_size=config.transport_max_bytes, max_queue=64
+    ) as server:
+        pipe.send(next(iter(server.sockets)).getsockname()[1])
+        await _wait_for_stop(pipe)
+
+
+class ServerProcess:
+    """A server child process: started, asked for its port, stopped."""
+
+    def __init__(self, kind: str, redis_url: str | None = None, profile: str | None = None):
+        ctx = multiprocessing.get_context("spawn")
+        self._pipe, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_server_child, args=(kind, redis_url, profile, child), daemon=True
+        )
+
+    async def start(self) -> int:
+        """Start the child and return its port."""
+        self.process.start()
+        loop = asyncio.get_running_loop()
+        ready = await loop.run_in_executor(None, self._pipe.poll, 60)
+        if not ready:
+            raise RuntimeError("the server process did not start")
+        port: int = self._pipe.recv()
+        return port
+
+    async def stop(self) -> None:
+        """Ask the child to stop and wait for it."""
+        with contextlib.suppress(OSError):
+            self._pipe.send("stop")
+        await asyncio.get_running_loop().run_in_executor(None, self.process.join, 30)
+        if self.process.is_alive():
+            self.process.kill()
+
+
+# -- measuring ----------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """The measuring window and what was counted in it."""
+
+    start: float = 0.0
+    end: float = float("inf")
+    count: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+    def inside(self, t: float) -> bool:
+        """Whether ``t`` falls in the window."""
+        return self.start <= t <= self.end
+
+    def figures(self, rate_key: str) -> dict[str, float]:
+        """Rate and latency percentiles (milliseconds)."""
+        seconds = self.end - self.start
+        lat = sorted(self.latencies) or [0.0]
+        q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) > 1 else lat * 99
+        return {
+            rate_key: round(self.count / seconds, 1),
+            "p50_ms": round(q[49] * 1000, 3),
+            "p99_ms": round(q[98] * 1000, 3),
+            "samples": len(self.latencies),
+        }
+
+
+@dataclass
+class Table:
+    """One table's in-flight plays: when each was sent, who has seen it."""
+
+    window: Window
+    sent: dict[tuple[int, str], tuple[float, int]] = field(default_factory=dict)
+
+    def send(self, key: tuple[int, str]) -> None:
+        """A play is being sent now."""
+        self.sent[key] = (time.perf_counter(), 4)
+
+    def seen(self, key: tuple[int, str]) -> None:
+        """One seat received the play's event."""
+        started, left = self.sent.get(key, (0.0, 0))
+        if left == 0:
+            return
+        if left > 1:
+            self.sent[key] = (started, left - 1)
+            return
+        del self.sent[key]
+        now = time.perf_counter()
+        if self.window.inside(started) and self.window.inside(now):
+            self.window.latencies.append(now - started)
+
+
+_IDS = itertools.count(1)
+
+
+def _request(kind: str, **fields: Any) -> bytes:
+    data: bytes = msgpack.packb({"type": kind, "id": next(_IDS), **fields}, use_bin_type=True)
+    return data
+
+
+class Seat:
+    """One raw WebSocket client playing a seat as fast as the server lets it."""
+
+    def __init__(self, ws: ClientConnection, table: Table, window: Window) -> None:
+        self.ws = ws
+        self.table = table
+        self.window = window
+        self.seat: int | None = None
+        self.waiting = False
+        self.acted_at = -1
+        self.stopping = False
+
+    async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A request answered before any other frame is read (set-up only)."""
+        await self.ws.send(_request(kind, **fields))
+        while True:
+            reply: dict[str, Any] = msgpack.unpackb(await self.ws.recv(), raw=False)
+            if reply["type"] in ("welcome", "seated", "ok"):
+                return reply
+            if reply["type"] == "error":
+                raise RuntimeError(f"{kind} refused: {reply['message']}")
+
+    async def run(self) -> None:
+        """Read frames until the connection closes, acting on snapshots."""
+        with contextlib.suppress(ConnectionClosed):
+            async for frame in self.ws:
+                msg = msgpack.unpackb(frame, raw=False)
+                kind = msg["type"]
+                if kind == "card_played":
+                    self.table.seen((msg["seat"], msg["card"]))
+                elif kind == "ok" or kind == "error":
+                    self.waiting = False
+                    if self.window.inside(time.perf_counter()):
+                        if kind == "ok":
+                            self.window.count += 1
+                        else:
+                            self.window.errors += 1
+                elif kind == "snapshot" and not self.waiting and not self.stopping:
+                    await self._act(msg["view"])
+
+    async def _act(self, view: dict[str, Any]) -> None:
+        me = self.seat
+        if me is None or view["seq"] == self.acted_at:
+            return
+        request: bytes | None = None
+        if view["status"] == "game_over" and me == view["host_seat"]:
+            request = _request("rematch")
+        elif view["status"] == "between_hands" and not view["seats"][me]["ready"]:
+            request = _request("ready")
+        elif view["status"] == "playing":
+            phase = view["phase"]
+            if phase == "pass" and view["legal"] and not view["passed"]:
+                request = _request("pass_cards", cards=view["hand"][:3])
+            elif phase == "play" and view["turn"] == me and view["legal"]:
+                card = view["legal"][0]
+                self.table.send((me, card))
+                request = _request("play_card", card=card)
+            elif phase == "moon_choice" and view["moon_shooter"] == me:
+                request = _request("moon_choice", choice="add")
+        if request is not None:
+            self.acted_at = view["seq"]
+            self.waiting = True
+            await self.ws.send(request)
+
+
+async def _open(url: str) -> ClientConnection:
+    return await connect(url, max_size=4 * 1024 * 1024, open_timeout=30)
+
+
+async def _hearts_table(url: str, number: int, window: Window) -> list[Seat]:
+    """Four seated clients at a started table."""
+    table = Table(window)
+    seats = [Seat(await _open(url), table, window) for _ in range(4)]
+    for i, seat in enumerate(seats):
+        await seat.call("hello", version=PROTOCOL_VERSION, name=f"B{number}-{i}")
+    seated = await seats[0].call("create_table", seats=["open", "open", "open"])
+    seats[0].seat = 0
+    for seat in seats[1:]:
+        seat.seat = (await seat.call("join_table", code=seated["code"]))["seat"]
+    return seats
+
+
+async def _measure(
+    seats: list[Any], window: Window, seconds: float, kick: Callable[[], Awaitable[None]]
+) -> None:
+    """Run every seat, start play with ``kick``, measure ``seconds`` after a
+    warm-up, then stop and close."""
+    tasks = [asyncio.create_task(s.run()) for s in seats]
+    await kick()
+    await asyncio.sleep(WARMUP_SECONDS)  # warm-up: not measured
+    window.start = time.perf_counter()
+    await asyncio.sleep(seconds)  # the measured interval itself
+    window.end = time.perf_counter()
+    for s in seats:
+        s.stopping = True
+    for s in seats:
+        await s.ws.close()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def bench_hearts(url: str, tables: int, seconds: float) -> dict[str, float]:
+    """Actions per second and play latency of the table server at ``url``."""
+    window = Window()
+    groups = [await _hearts_table(url, n, window) for n in range(tables)]
+    seats = [s for g in groups for s in g]
+
+    async def kick() -> None:
+        for group in groups:
+            await group[0].ws.send(_request("start_game"))
+
+    await _measure(seats, window, seconds, kick)
+    out = window.figures("actions_per_s")
+    out["errors"] = window.errors
+    return out
+
+
+class EchoSeat:
+    """A client of the echo server; its table's seats take turns sending."""
+
+    def __init__(self, ws: ClientConnection, seat: int, group: EchoTable) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.group = group
+        self.stopping = False
+
+    async def run(self) -> None:
+        """Count copies; when all four have one, the next seat sends."""
+        with contextlib.suppress(ConnectionClosed):
+            async for frame in self.ws:
+                assert isinstance(frame, bytes)
+                await self.group.seen(frame, self.stopping)
+
+
+class EchoTable:
+    """Four echo clients passing a turn around, one message in flight."""
+
+    def __init__(self, window: Window) -> None:
+        self.window = window
+        self.seats: list[EchoSeat] = []
+        self.counter = 0
+        self.started = 0.0
+        self.left = 0
+
+    async def send(self) -> None:
+        """The next seat sends a message (about the size of a play request)."""
+        self.counter += 1
+        payload = msgpack.packb(
+            {"type": "play_card", "id": self.counter, "card": "QS"}, use_bin_type=True
+        )
+        self.started, self.left = time.perf_counter(), 4
+        await self.seats[self.counter % 4].ws.send(payload)
+
+    async def seen(self, frame: bytes, stopping: bool) -> None:
+        """One copy arrived."""
+        self.left -= 1
+        if self.left:
+            return
+        now = time.perf_counter()
+        if self.window.inside(self.started) and self.window.inside(now):
+            self.window.count += 1
+            self.window.latencies.append(now - self.started)
+        if not stopping:
+            await self.send()
+
+
+async def bench_echo(url: str, tables: int, seconds: float) -> dict[str, float]:
+    """Messages per second and fan-out latency of the echo server."""
+    window = Window()
+    groups = []
+    for n in range(tables):
+        group = EchoTable(window)
+        for i in range(4):
+            ws = await _open(url)
+            await ws.send(f"table-{n}".encode())
+            group.seats.append(EchoSeat(ws, i, group))
+        groups.append(group)
+    seats = [s for g in groups for s in g.seats]
+
+    async def kick() -> None:
+        for group in groups:
+            await group.send()
+
+    await _measure(seats, window, seconds, kick)
+    return window.figures("msgs_per_s")
+
+
+# -- Redis scratch ---------------------------------------------------------------------
+
+
+async def _clear_redis(url: str) -> None:
+    """Delete the ``hearts:*`` keys of the scratch database."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url)
+    try:
+        keys = [key async for key in client.scan_iter(match="hearts:*", count=1000)]
+        for start in range(0, len(keys), 1000):
+            await client.delete(*keys[start : start + 1000])
+    finally:
+        await client.aclose()
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+async def _phase(
+    kind: str, tables: int, seconds: float, redis_url: str | None, profile: str | None
+) -> dict[str, Any]:
+    server = ServerProcess(kind, redis_url, profile)
+    port = await server.start()
+    url = f"ws://127.0.0.1:{port}/ws" if kind != "echo" else f"ws://127.0.0.1:{port}/"
+    try:
+        if kind == "echo":
+            return await bench_echo(url, tables, seconds)
+        return await bench_hearts(url, tables, seconds)
+    finally:
+        await server.stop()
+
+
+async def run_all(
+    tables: int, seconds: float, redis_url: str | None, profile_dir: str | None
+) -> dict[str, Any]:
+    """Every phase; a phase that cannot run reports its error instead."""
+
+    def prof(name: str) -> str | None:
+        return f"{profile_dir}/{name}.prof" if profile_dir else None
+
+    out: dict[str, Any] = {"tables": tables, "seconds": seconds}
+    out["echo"] = await _phase("echo", tables, seconds, None, None)
+    out["memory"] = await _phase("memory", tables, seconds, None, prof("memory"))
+    if redis_url:
+        try:
+            await _clear_redis(redis_url)
+            out["redis"] = await _phase("redis", tables, seconds, redis_url, prof("redis"))
+            await _clear_redis(redis_url)
+        except Exception as exc:  # no Redis: say so, keep the other figures
+            out["redis"] = {"error": f"{type(exc).__name__}: {exc}"}
+    echo, memory = out["echo"], out["memory"]
+    out["bar"] = {
+        "p99_ratio": round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2),
+        "p99_ok": memory["p99_ms"] < 10 * echo["p99_ms"],
+        "throughput_ratio": round(echo["msgs_per_s"] / max(memory["actions_per_s"], 1e-9), 2),
+        "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
+    }
+    return out
+
+
+def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``hearts bench server`` to the ``bench`` subcommands."""
+    p: argparse.ArgumentParser = bench_subparsers.add_parser(
+        "server", help="table server actions/s and latency against a WebSocket echo baseline"
+    )
+    p.add_argument("--tables", type=int, default=8, help="tables of four clients (default 8)")
+    p.add_argument("--seconds", type=float, default=5.0, help="measured time per phase")
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        default=DEFAULT_REDIS,
+        help="scratch Redis database for the redis phase ('' to skip); its hearts:* keys "
+        f"are deleted before and after (default {DEFAULT_REDIS})",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--profile", metavar="DIR", help="write cProfile stats of each server here")
+    return p
+
+
+def _print_table(out: dict[str, Any]) -> None:
+    echo = out["echo"]
+    print(f"hearts bench server: {out['tables']} tables of 4 clients, {out['seconds']} s each")
+    print(
+        f"  echo    {echo['msgs_per_s']:>10.1f} msgs/s     "
+        f"p50 {echo['p50_ms']:8.3f} ms  p99 {echo['p99_ms']:8.3f} ms"
+    )
+    for kind in ("memory", "redis"):
+        figures = out.get(kind)
+        if figures is None:
+            continue
+        if "error" in figures:
+            print(f"  {kind:<7} skipped: {figures['error']}")
+            continue
+        print(
+            f"  {kind:<7} {figures['actions_per_s']:>10.1f} actions/s  "
+            f"p50 {figures['p50_ms']:8.3f} ms  p99 {figures['p99_ms']:8.3f} ms"
+        )
+    bar = out["bar"]
+    print(
+        f"  bar: memory p99 = {bar['p99_ratio']}x echo (< 10: {'ok' if bar['p99_ok'] else 'MISSED'}), "
+        f"echo/actions = {bar['throughput_ratio']} (<= 8: "
+        f"{'ok' if bar['throughput_ok'] else 'MISSED'})"
+    )
+
+
+def run_bench_server(args: argparse.Namespace) -> int:
+    """Entry of ``hearts bench server``; 0 when the bar is met, 1 otherwise."""
+    if args.tables < 1 or args.seconds <= 0:
+        print("hearts bench server: --tables and --seconds must be positive", file=sys.stderr)
+        return 2
+    out = asyncio.run(run_all(args.tables, args.seconds, args.redis or None, args.profile))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        _print_table(out)
+    return 0 if out["bar"]["p99_ok"] and out["bar"]["throughput_ok"] else 1
