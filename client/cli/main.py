@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     bench_engine.add_argument("--seed", type=int, default=1)
     bench_engine.add_argument("--json", action="store_true", help="print one JSON object")
+    from .bench_server import add_bench_server_parser
+
+    add_bench_server_parser(bench_sub)
     from .arena import add_arena_parser
 
     add_arena_parser(sub)
@@ -95,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..tui.commands import run_play
 
         return run_play(args)
+    if args.command == "bench" and args.bench == "server":
+        from .bench_server import run_bench_server
+
+        return run_bench_server(args)
     if args.command in ("host", "join", "resume"):
         if args.autoplay:
             from .headless import run_headless
