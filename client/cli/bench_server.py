@@ -73,17 +73,26 @@ async def _wait_for_stop(pipe: Connection) -> None:
 
 async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
     from server.app import start_server
+    from server.bot_runner import BotRunner
     from server.config import ServerConfig
+
+    class NoBots(BotRunner):
+        """Every seat is human: no bot pool to start (or to leak at exit)."""
+
+        def __init__(self) -> None:
+            self.budget_ms = 0
+
+        def close(self) -> None:
+            """Nothing to stop."""
 
     config = ServerConfig(
         port=0,
         redis_url=redis_url,
-        bot_workers=1,  # no bots play; the pool never starts a worker
         rate_per_second=1e9,
         rate_burst=1e9,
         max_tables_per_connection=1_000_000,
     )
-    server = await start_server(config)
+    server = await start_server(config, bots=NoBots())
     pipe.send(server.port)
     try:
         await _wait_for_stop(pipe)
