@@ -12,8 +12,8 @@ period, and they resume.
 Ground truth comes from the table's hand records (replayed by the engine):
 what each seat was dealt, passed and received, and the plays in order. A
 seat may know its own dealt hand; the cards passed to it once the exchange
-has happened; every card played so far (and only in the order played); and
-any card it named itself in a request. A spectator may know the played cards
+has happened; every card played so far (and only in the order played); and,
+in an error reply, any card it named itself in a request. A spectator may know the played cards
 only. Every string of every frame is checked: cards as fields (``"QS"``) and
 cards inside sentences (``"Q♠"``, ``"10♦"``). Bots are audited the same way
 through the views the server hands to the bot runner.
@@ -107,9 +107,10 @@ class Knowing:
     exchanged: bool = False
     named: set[str] = field(default_factory=set)
 
-    def allowed(self) -> set[str]:
-        """The cards this seat may see now."""
-        out = set(self.named)
+    def allowed(self, reply_to_us: bool = False) -> set[str]:
+        """The cards this seat may see now (in an error reply, also the cards
+        it named itself)."""
+        out = set(self.named) if reply_to_us else set()
         if self.hand == 0:
             return out
         out.update(self.truth.plays(self.hand)[: self.played])
@@ -151,7 +152,8 @@ class Knowing:
     def audit(self, raw: bytes, msg: Any) -> None:
         """Fail if the frame mentions a card this seat may not see now."""
         self.follow(msg)
-        leaked = cards_in(msgpack.unpackb(raw, raw=False)) - self.allowed()
+        allowed = self.allowed(reply_to_us=isinstance(msg, sm.Error))
+        leaked = cards_in(msgpack.unpackb(raw, raw=False)) - allowed
         assert not leaked, f"seat {self.seat} was sent hidden cards {leaked} in {msg}"
 
 
