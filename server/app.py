@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 from dataclasses import dataclass
@@ -88,15 +89,30 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
         process_request=HttpRoutes(ready, metrics=metrics.render),
         max_size=config.transport_max_bytes,
         max_queue=64,
+        # Frames are small msgpack maps: deflate costs more CPU than it saves.
+        compression=None,
     )
     sock = next(iter(ws_server.sockets))
     host, port = sock.getsockname()[:2]
     return RunningServer(config, store, bots, lobby, ws_server, host, port, cluster)
 
 
+def tune_gc() -> None:
+    """Garbage-collector settings for a serving process.
+
+    A server allocates many short-lived objects per action (views, frames):
+    what exists at start-up is moved out of the collector's way and the young
+    generation is collected less often, since the tail latency is the
+    collector's (measured with ``hearts bench server``)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
 async def serve_forever(config: ServerConfig) -> None:
     """Run until SIGINT/SIGTERM."""
     server = await start_server(config)
+    tune_gc()
     print(
         f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url})", flush=True
     )

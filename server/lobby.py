@@ -319,8 +319,9 @@ class Lobby:
             self._bus_job(payload)
         elif op == "frame":
             conn = self._clients.get(str(payload["conn"]))
-            if conn is not None:
-                conn.send_frame(payload["frame"])  # type: ignore[attr-defined]
+            frame = payload["frame"]
+            if conn is not None and isinstance(frame, bytes):
+                conn.send_frame(frame)
         elif op == "attached":
             conn = self._clients.get(str(payload["conn"]))
             remote = self._remotes.get(str(payload["table"]))

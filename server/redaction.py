@@ -11,15 +11,26 @@ public part. Nothing else in the project builds views.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.cards import card_text, cards_of
 from engine.hand import Hand, Phase
+from engine.rules import Rules
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import HandResult, PlayedCard, SeatInfo, SeatView, TrickRecord
 
 from .table_state import TableState
+
+# Views are built from the server's own state, after every action, for every
+# seat: the models are constructed without re-validating what we built
+# (model_construct), which is most of a view's cost. Tests validate views.
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_model(rules: Rules) -> RulesModel:
+    return RulesModel.from_rules(rules)
 
 
 def _texts(mask: int) -> tuple[str, ...]:
@@ -30,11 +41,11 @@ def seat_info(table: TableState, i: int) -> SeatInfo:
     """The public description of seat ``i``."""
     seat = table.seats[i]
     hand = table.game.hand if table.game else None
-    return SeatInfo(
+    return SeatInfo.model_construct(
         seat=i,
         kind=seat.kind,
         name=seat.name,
-        bot_level=seat.bot_level if seat.kind == "bot" else None,  # type: ignore[arg-type]
+        bot_level=seat.bot_level if seat.kind == "bot" else None,
         host=i == table.host_seat,
         connected=seat.connected or seat.kind == "bot",
         away=seat.away,
@@ -47,11 +58,16 @@ def seat_info(table: TableState, i: int) -> SeatInfo:
 
 
 def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[PlayedCard, ...]:
-    return tuple(PlayedCard(seat=(leader + k) % n, card=card_text(c)) for k, c in enumerate(cards))
+    return tuple(
+        PlayedCard.model_construct(seat=(leader + k) % n, card=card_text(c))
+        for k, c in enumerate(cards)
+    )
 
 
-def seat_view(table: TableState, seat: int | None) -> SeatView:
-    """Everything ``seat`` may know now (``None``: a spectator)."""
+def public_view(table: TableState) -> dict[str, Any]:
+    """The part of every seat's view that is the same for all seats (and is
+    all a spectator gets). ``seat_view`` adds one seat's private part; build
+    this once when many views of one moment are needed (a fan-out)."""
     game = table.game
     hand: Hand | None = game.hand if game else None
     n = table.players
@@ -60,9 +76,9 @@ def seat_view(table: TableState, seat: int | None) -> SeatView:
         "code": table.code,
         "name": table.name,
         "public": table.public,
-        "rules": RulesModel.from_rules(table.rules),
+        "rules": _rules_model(table.rules),
         "seq": table.seq,
-        "seat": seat,
+        "seat": None,
         "host_seat": table.host_seat,
         "seats": tuple(seat_info(table, i) for i in range(n)),
         "status": table.status,
@@ -70,44 +86,60 @@ def seat_view(table: TableState, seat: int | None) -> SeatView:
     if game is not None:
         view["totals"] = tuple(game.totals)
         view["hands"] = tuple(
-            HandResult(
+            HandResult.model_construct(
                 hand_number=k + 1,
                 points=pts,
                 shooter=game.shooters[k] if k < len(game.shooters) else None,
-                moon_choice=game.moon_choices[k] if k < len(game.moon_choices) else None,  # type: ignore[arg-type]
+                moon_choice=game.moon_choices[k] if k < len(game.moon_choices) else None,
             )
             for k, pts in enumerate(game.hand_scores)
         )
         view["winner"] = game.winner
     if hand is not None:
-        view.update(_hand_part(hand, seat, n))
-    return SeatView(**view)
+        view.update(
+            {
+                "hand_number": hand.hand_number,
+                "phase": hand.phase.value,
+                "pass_direction": hand.direction,
+                "turn": hand.turn if hand.phase is Phase.PLAY else None,
+                "trick_leader": hand.leader if hand.phase is Phase.PLAY else None,
+                "trick": _played(hand.leader, hand.trick, n),
+                "tricks": tuple(
+                    TrickRecord.model_construct(
+                        leader=leader,
+                        cards=_played(leader, cards, n),
+                        winner=winner,
+                        points=sum(hand.rules.tables.penalty[c] for c in cards),
+                    )
+                    for leader, cards, winner in hand.history
+                ),
+                "hearts_broken": hand.broken,
+                "points_hand": tuple(hand.points_taken()),
+                "moon_shooter": hand.shooter
+                if hand.phase in (Phase.MOON_CHOICE, Phase.DONE)
+                else None,
+            }
+        )
+    return view
 
 
-def _hand_part(hand: Hand, seat: int | None, n: int) -> dict[str, Any]:
-    part: dict[str, Any] = {
-        "hand_number": hand.hand_number,
-        "phase": hand.phase.value,
-        "pass_direction": hand.direction,
-        "turn": hand.turn if hand.phase is Phase.PLAY else None,
-        "trick_leader": hand.leader if hand.phase is Phase.PLAY else None,
-        "trick": _played(hand.leader, hand.trick, n),
-        "tricks": tuple(
-            TrickRecord(
-                leader=leader,
-                cards=_played(leader, cards, n),
-                winner=winner,
-                points=sum(hand.rules.tables.penalty[c] for c in cards),
-            )
-            for leader, cards, winner in hand.history
-        ),
-        "hearts_broken": hand.broken,
-        "points_hand": tuple(hand.points_taken()),
-        "moon_shooter": hand.shooter if hand.phase in (Phase.MOON_CHOICE, Phase.DONE) else None,
-    }
-    if seat is None:
-        return part
-    part["hand"] = _texts(hand.hands[seat])
+def seat_view(
+    table: TableState, seat: int | None, public: dict[str, Any] | None = None
+) -> SeatView:
+    """Everything ``seat`` may know now (``None``: a spectator). ``public``
+    is ``public_view(table)`` of this same moment, when the caller has it."""
+    view = dict(public if public is not None else public_view(table))
+    view["seat"] = seat
+    hand = table.game.hand if table.game else None
+    if hand is not None and seat is not None:
+        view.update(_private_part(hand, seat))
+    return SeatView.model_construct(**view)
+
+
+def _private_part(hand: Hand, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may see: its cards, its pass, what it received, its
+    legal moves."""
+    part: dict[str, Any] = {"hand": _texts(hand.hands[seat])}
     passed = hand.passes[seat]
     if passed is not None:
         part["passed"] = _texts(passed)
@@ -121,6 +153,11 @@ def _hand_part(hand: Hand, seat: int | None, n: int) -> dict[str, Any]:
     elif hand.phase is Phase.PLAY and hand.turn == seat:
         part["legal"] = _texts(hand.legal_mask(seat))
     return part
+
+
+PRIVATE_EVENTS = frozenset({"hand_dealt", "cards_passed"})
+"""Logged events whose redaction depends on the seat; every other event is
+the same for everybody."""
 
 
 def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | None:

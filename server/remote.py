@@ -94,6 +94,12 @@ class RemoteWatcher:
             self.process_id, {"op": "frame", "conn": self.conn_id, "frame": encode(message)}
         )
 
+    def send_frame(self, frame: bytes) -> None:
+        """Forward an encoded (redacted) frame to the client's process."""
+        self._cluster.publish(
+            self.process_id, {"op": "frame", "conn": self.conn_id, "frame": frame}
+        )
+
     def attached(self, actor: TableActor, seat: int | None) -> None:
         """Tell the client's process where its client sits now."""
         self._cluster.publish(

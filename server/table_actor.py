@@ -30,12 +30,13 @@ from pydantic import BaseModel
 from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.codec import encode
 
 from . import table_intents as intents
 from .bot_runner import BotMove, BotRunner
 from .config import ServerConfig
 from .errors import AuthError, NotAllowed
-from .redaction import redact_event, seat_view
+from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view
 from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
 from .table_state import TableState
 
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
     from .metrics import Metrics
 
 log = logging.getLogger("hearts.table")
+
+
+def _encode_opt(message: BaseModel | None) -> bytes | None:
+    return encode(message) if message is not None else None
+
 
 Outcome = tuple[list[dict[str, Any]], BaseModel | None, list[Callable[[], None]]]
 """What a job produced: events to commit, the reply, actions after the commit."""
@@ -63,6 +69,9 @@ class Watcher(Protocol):
 
     def close(self) -> None:
         """Drop the client (it resumes, possibly with another process)."""
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an already encoded (and redacted) frame; never blocks."""
 
 
 @dataclass
@@ -249,15 +258,27 @@ class TableActor:
     # -- fan-out ---------------------------------------------------------
 
     def _fan_out(self, events: list[dict[str, Any]]) -> None:
-        views: dict[int | None, sm.Snapshot] = {}
+        # Each seat's frames are built and encoded once, however many
+        # connections show that seat; public events are encoded once for all.
+        public = public_view(self.state)
+        shared: list[bytes | None] = [
+            None if e["type"] in PRIVATE_EVENTS else _encode_opt(redact_event(e, None))
+            for e in events
+        ]
+        by_seat: dict[int | None, list[bytes]] = {}
         for conn, seat in list(self._watchers.items()):
-            for e in events:
-                msg = redact_event(e, seat)
-                if msg is not None:
-                    conn.send(msg)
-            if seat not in views:
-                views[seat] = sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat))
-            conn.send(views[seat])
+            frames = by_seat.get(seat, [])
+            if seat not in by_seat:
+                for e, frame in zip(events, shared, strict=True):
+                    if e["type"] in PRIVATE_EVENTS:
+                        frame = _encode_opt(redact_event(e, seat))
+                    if frame is not None:
+                        frames.append(frame)
+                view = seat_view(self.state, seat, public)
+                frames.append(encode(sm.Snapshot(seq=self.state.seq, view=view)))
+                by_seat[seat] = frames
+            for frame in frames:
+                conn.send_frame(frame)
 
     def _snapshot_to(self, conn: Watcher, seat: int | None) -> None:
         conn.send(sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat)))

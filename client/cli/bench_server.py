@@ -72,7 +72,7 @@ async def _wait_for_stop(pipe: Connection) -> None:
 
 
 async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
-    from server.app import start_server
+    from server.app import start_server, tune_gc
     from server.bot_runner import BotRunner
     from server.config import ServerConfig
 
@@ -93,6 +93,7 @@ async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
         max_tables_per_connection=1_000_000,
     )
     server = await start_server(config, bots=NoBots())
+    tune_gc()  # as hearts serve does
     pipe.send(server.port)
     try:
         await _wait_for_stop(pipe)
