@@ -64,6 +64,29 @@ def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[Pl
     )
 
 
+def _tricks(table: TableState, hand: Hand) -> tuple[TrickRecord, ...]:
+    """This hand's finished tricks on the wire, reusing those already built."""
+    cache = table.trick_cache
+    key = (table.games_played, hand.hand_number)
+    built: tuple[TrickRecord, ...] = cache.get(key, ())
+    if len(built) > len(hand.history):
+        built = ()
+    if len(built) < len(hand.history):
+        n = table.players
+        built += tuple(
+            TrickRecord.model_construct(
+                leader=leader,
+                cards=_played(leader, cards, n),
+                winner=winner,
+                points=sum(hand.rules.tables.penalty[c] for c in cards),
+            )
+            for leader, cards, winner in hand.history[len(built) :]
+        )
+        cache.clear()
+        cache[key] = built
+    return built
+
+
 def public_view(table: TableState) -> dict[str, Any]:
     """The part of every seat's view that is the same for all seats (and is
     all a spectator gets). ``seat_view`` adds one seat's private part; build
@@ -104,15 +127,7 @@ def public_view(table: TableState) -> dict[str, Any]:
                 "turn": hand.turn if hand.phase is Phase.PLAY else None,
                 "trick_leader": hand.leader if hand.phase is Phase.PLAY else None,
                 "trick": _played(hand.leader, hand.trick, n),
-                "tricks": tuple(
-                    TrickRecord.model_construct(
-                        leader=leader,
-                        cards=_played(leader, cards, n),
-                        winner=winner,
-                        points=sum(hand.rules.tables.penalty[c] for c in cards),
-                    )
-                    for leader, cards, winner in hand.history
-                ),
+                "tricks": _tricks(table, hand),
                 "hearts_broken": hand.broken,
                 "points_hand": tuple(hand.points_taken()),
                 "moon_shooter": hand.shooter

@@ -102,6 +102,9 @@ class TableState:
     game: Game | None = None
     games_played: int = 0
     seq: int = 0
+    # Finished tricks never change: redaction keeps their wire form here
+    # between views (not stored; rebuilt after a load).
+    trick_cache: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def players(self) -> int:
