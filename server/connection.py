@@ -77,6 +77,7 @@ class Connection:
         self._queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=config.send_queue)
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         self._strikes = 0
+        self._strikes_since = time.monotonic()
         self._tables_created = 0
         self._closing = False
         self._closer: asyncio.Task[None] | None = None
@@ -161,6 +162,11 @@ class Connection:
         if self._closing:
             return  # hanging up: the client was told why
         if not self._bucket.take():
+            now = time.monotonic()
+            if now - self._strikes_since > 10.0:
+                # Strikes count per ten seconds: a fast client that sometimes
+                # overshoots is not closed for what it did an hour ago.
+                self._strikes, self._strikes_since = 0, now
             self._strikes += 1
             if self._strikes > self.config.max_strikes:
                 self._close_after_replies(1008, "too many requests")

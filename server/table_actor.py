@@ -348,7 +348,11 @@ class TableActor:
             task = asyncio.create_task(self._think(seat, view, level, seed))
             self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
             task.add_done_callback(self._tasks.discard)
-        if (
+        if state.status == "between_hands" and intents.only_bots_playing(state):
+            # Everybody is away and covered: the bots carry the game on.
+            number = state.game.hand_number if state.game else 0
+            self.post(Job("auto_deal", extra={"hand": number}))
+        elif (
             state.status == "between_hands"
             and self.config.next_hand_delay is not None
             and "next_hand" not in self._timers

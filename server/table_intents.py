@@ -255,6 +255,12 @@ def ready(table: TableState, seat: int | None) -> Events:
     return events
 
 
+def only_bots_playing(table: TableState) -> bool:
+    """Every human seat is away and covered by a bot: nobody to wait for."""
+    humans = [s for s in table.seats if s.kind == "human"]
+    return all(s.covering for s in humans)
+
+
 def all_ready(table: TableState) -> bool:
     """Every human who is here has said ready (bots and covered seats always are)."""
     present = [s for s in table.seats if s.kind == "human" and s.connected]
