@@ -182,6 +182,15 @@ def play_deal(task: DealTask) -> list[HandOutcome]:
     return out
 
 
+def check_lineup(lineup: Sequence[str], players: int) -> None:
+    """Raise ``ValueError`` unless ``lineup`` names one known level per seat."""
+    if len(lineup) != players:
+        raise ValueError(f"the line-up needs {players} levels")
+    for level in lineup:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}")
+
+
 def run_deals(
     lineup: Sequence[str],
     deals: int,
@@ -194,11 +203,7 @@ def run_deals(
 ) -> Iterator[HandOutcome]:
     """Play ``deals`` deals and yield every hand played, in deal order."""
     rules = rules or Rules()
-    if len(lineup) != rules.players:
-        raise ValueError(f"the line-up needs {rules.players} levels")
-    for level in lineup:
-        if level not in LEVELS:
-            raise ValueError(f"unknown bot level {level!r}")
+    check_lineup(lineup, rules.players)
     tasks = [
         DealTask(tuple(lineup), seed, d, duplicate, budget, rules.to_json()) for d in range(deals)
     ]

@@ -19,8 +19,7 @@ from typing import Any
 from engine.cards import QUEEN_SPADES
 from engine.rules import Rules
 
-from .api import LEVELS
-from .arena import arena_table, finish_hand, mean_ci95, percentile
+from .arena import arena_table, check_lineup, finish_hand, mean_ci95, percentile
 from .budget import Budget
 
 
@@ -96,11 +95,7 @@ def run_games(
 ) -> Iterator[GameOutcome]:
     """Play ``games`` whole games and yield them in order."""
     rules = rules or Rules()
-    if len(lineup) != rules.players:
-        raise ValueError(f"the line-up needs {rules.players} levels")
-    for level in lineup:
-        if level not in LEVELS:
-            raise ValueError(f"unknown bot level {level!r}")
+    check_lineup(lineup, rules.players)
     tasks = [GameTask(tuple(lineup), seed, g, budget, rules.to_json()) for g in range(games)]
     done = 0
     if jobs <= 1:

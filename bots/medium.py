@@ -141,19 +141,15 @@ def discard(k: Knowledge, legal: int) -> int:
 def shed(k: Knowledge, cards: int) -> int:
     """The most dangerous card of ``cards``: high, and from a short suit
     (discarding from the shortest suit voids it soonest)."""
-    best_card = -1
-    best_key = (-1, 0)
-    for suit in range(4):
-        m = cards & SUIT_MASKS[suit]
-        if not m:
-            continue
-        c = highest(m)
-        lower_out = (k.unseen & SUIT_MASKS[suit] & below(c)).bit_count()
-        held = (k.hand & SUIT_MASKS[suit]).bit_count()
-        key = (lower_out * 2 + rank(c) - held, c)
-        if key > best_key:
-            best_key, best_card = key, c
-    return best_card
+    tops = [highest(cards & SUIT_MASKS[suit]) for suit in range(4) if cards & SUIT_MASKS[suit]]
+
+    def danger(c: int) -> tuple[int, int]:
+        suit = SUIT_MASKS[c // 13]
+        lower_out = (k.unseen & suit & below(c)).bit_count()
+        held = (k.hand & suit).bit_count()
+        return (lower_out * 2 + rank(c) - held, c)
+
+    return max(tops, key=danger)
 
 
 def moon_play(k: Knowledge) -> int:

@@ -49,35 +49,39 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``hearts arena`` with parsed ``args``; returns the exit status."""
-    from bots.arena import format_report, run_deals, summarize
+    from bots.arena import check_lineup, format_report, run_deals, summarize
     from bots.budget import Budget
+    from engine.rules import Rules
 
     lineup = [x.strip() for x in args.players.split(",") if x.strip()]
     if args.hands < 1:
         raise SystemExit("hearts arena: --hands must be at least 1")
-    budget = None
-    if args.worlds is not None or args.max_seconds is not None:
-        default = Budget()
-        budget = Budget(
-            worlds=args.worlds if args.worlds is not None else default.worlds,
-            max_seconds=args.max_seconds if args.max_seconds is not None else default.max_seconds,
-        )
-    if args.games is not None:
-        return _run_games(args, lineup, budget)
     try:
-        outcomes = list(
-            run_deals(
-                lineup,
-                args.hands,
-                args.seed,
-                duplicate=args.duplicate,
-                jobs=args.jobs,
-                budget=budget,
-                progress=args.progress,
+        check_lineup(lineup, Rules().players)
+        budget = None
+        if args.worlds is not None or args.max_seconds is not None:
+            default = Budget()
+            budget = Budget(
+                worlds=args.worlds if args.worlds is not None else default.worlds,
+                max_seconds=args.max_seconds
+                if args.max_seconds is not None
+                else default.max_seconds,
             )
-        )
     except ValueError as exc:
         raise SystemExit(f"hearts arena: {exc}") from None
+    if args.games is not None:
+        return _run_games(args, lineup, budget)
+    outcomes = list(
+        run_deals(
+            lineup,
+            args.hands,
+            args.seed,
+            duplicate=args.duplicate,
+            jobs=args.jobs,
+            budget=budget,
+            progress=args.progress,
+        )
+    )
     report = summarize(outcomes, args.hands)
     report["lineup"] = lineup
     report["seed"] = args.seed
@@ -94,14 +98,11 @@ def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any) -> int:
 
     if args.games < 1:
         raise SystemExit("hearts arena: --games must be at least 1")
-    try:
-        outcomes = list(
-            run_games(
-                lineup, args.games, args.seed, jobs=args.jobs, budget=budget, progress=args.progress
-            )
+    outcomes = list(
+        run_games(
+            lineup, args.games, args.seed, jobs=args.jobs, budget=budget, progress=args.progress
         )
-    except ValueError as exc:
-        raise SystemExit(f"hearts arena: {exc}") from None
+    )
     report = summarize_games(outcomes)
     report["lineup"] = lineup
     report["seed"] = args.seed

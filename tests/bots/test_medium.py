@@ -102,3 +102,21 @@ def test_ducks_a_heart_trick_without_a_moon_threat() -> None:
     hand = hand_of(table)
     assert hand.points_taken() == [0, 2, 0, 0]
     assert medium(table, 0) == "3H"
+
+
+def test_discards_a_low_card_rather_than_feed_a_moon() -> None:
+    # Regression: Medium, void in clubs, with only J♥ A♥ 2♠ Q♠ while the
+    # seat winning the trick holds every point (7): it throws 2♠.
+    seats = [
+        "2C AS TS 4C 5H 9D KD 8D AC 5C 8C JC KC",
+        "QC 4S 5S 6S AD 7D 3H QD 6H 7H 8H 9H KH",
+        "9C 7S 9S 7C JS 2D QH 3D TH 6C 4D 5D 6D",
+        "TC 3S KS 3C 8S TD 2H JD 4H JH AH 2S QS",
+    ]
+    plays = (
+        "2C QC 9C TC 4S 7S 3S AS TS 5S 9S KS 3C 4C 6S 7C JS 8S 5H AD "
+        "2D TD 9D 7D 2H KD 3H QH 3D JD 8D QD 6H TH 4H AC 6C"
+    )
+    table = scripted(seats, plays)
+    assert view_of(table, 3).hand == ("JH", "AH", "2S", "QS")
+    assert medium(table, 3) == "2S"
