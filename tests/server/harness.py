@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from client.autoplay import needs_move
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
@@ -261,21 +262,9 @@ class WireClient:
 
 
 def needs_action(view: SeatView) -> bool:
-    """Whether the seat of ``view`` must act now (ready included)."""
-    me = view.seat
-    if me is None:
-        return False
-    if view.status == "between_hands":
-        return not view.seats[me].ready
-    if view.status != "playing":
-        return False
-    if view.phase == "pass":
-        return bool(view.legal) and not view.passed
-    if view.phase == "play":
-        return view.turn == me and bool(view.legal)
-    if view.phase == "moon_choice":
-        return view.moon_shooter == me
-    return False
+    """Whether the seat of ``view`` must act now (ready included): the same
+    test the headless autoplayer uses."""
+    return needs_move(view)
 
 
 def choose(view: SeatView, rng: random.Random, rid: int | str) -> cm.Request:
