@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bots.api import decide_move
+from protocol import client_messages as cm
 from protocol.view import SeatView
 
 
@@ -22,6 +23,16 @@ class Move:
     cards: tuple[str, ...] = ()
     card: str = ""
     choice: str = ""
+
+    def request(self, rid: str) -> cm.Request:
+        """The client request that makes this move, with request id ``rid``."""
+        if self.kind == "ready":
+            return cm.Ready(id=rid)
+        if self.kind == "pass":
+            return cm.PassCards(id=rid, cards=self.cards)
+        if self.kind == "moon":
+            return cm.MoonChoice(id=rid, choice="subtract" if self.choice == "subtract" else "add")
+        return cm.PlayCard(id=rid, card=self.card)
 
 
 def needs_move(view: SeatView) -> bool:

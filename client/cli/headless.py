@@ -120,15 +120,7 @@ class Autoplayer:
         self.acted_at = view.seq
         # The bot runs in a thread so a long think never stalls the socket.
         move = await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
-        rid = self.session.next_id()
-        if move.kind == "ready":
-            accepted = await self._try(cm.Ready(id=rid))
-        elif move.kind == "pass":
-            accepted = await self._try(cm.PassCards(id=rid, cards=move.cards))
-        elif move.kind == "moon":
-            accepted = await self._try(cm.MoonChoice(id=rid, choice=move.choice))  # type: ignore[arg-type]
-        else:
-            accepted = await self._try(cm.PlayCard(id=rid, card=move.card))
+        accepted = await self._try(move.request(self.session.next_id()))
         if accepted:
             self.awaiting = (move, view.hand_number)
 

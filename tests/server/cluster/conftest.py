@@ -188,16 +188,7 @@ class Player:
             return
         self._acted = view.seq
         move = choose_move(view, "easy", self._rng)
-        rid = self.session.next_id()
-        request: cm.Request
-        if move.kind == "ready":
-            request = cm.Ready(id=rid)
-        elif move.kind == "pass":
-            request = cm.PassCards(id=rid, cards=move.cards)
-        elif move.kind == "moon":
-            request = cm.MoonChoice(id=rid, choice="add")
-        else:
-            request = cm.PlayCard(id=rid, card=move.card)
+        request = move.request(self.session.next_id())
         self._busy = True
         self._tasks.add(asyncio.get_running_loop().create_task(self._send(request, key)))
 
