@@ -17,7 +17,9 @@ a time, its **owner**:
   per process); the owner runs them and publishes the (already redacted)
   frames back to the client's process, which puts them in that client's send
   queue. Messages to one process go through one queue and one publisher task,
-  so they keep their order.
+  so they keep their order; whatever has queued up while the previous PUBLISH
+  was in flight goes out as one batch (one round trip for many frames, which
+  is what keeps forwarding cheap when a table is busy).
 
 Pub/sub is the mechanism because it is in Redis already, costs no polling,
 and what it may lose is what a dead process would lose anyway: a process that
@@ -38,6 +40,10 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 log = logging.getLogger("hearts.cluster")
+
+# Most messages one PUBLISH carries: bounds a batch's size (frames are at
+# most a few KiB) while a backlog drains.
+BATCH_MAX = 256
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -67,7 +73,7 @@ class Cluster:
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._handler: Handler | None = None
-        self._outboxes: dict[str, asyncio.Queue[bytes]] = {}
+        self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
 
@@ -149,11 +155,16 @@ class Cluster:
                     if item.get("type") != "message":
                         continue
                     try:
-                        payload = msgpack.unpackb(item["data"], raw=False)
-                        if self._handler is not None:
-                            await self._handler(payload)
+                        batch = msgpack.unpackb(item["data"], raw=False)
                     except Exception:  # one bad message must not stop the bus
-                        log.exception("bus message failed")
+                        log.exception("unreadable bus message")
+                        continue
+                    for payload in batch if isinstance(batch, list) else [batch]:
+                        try:
+                            if self._handler is not None:
+                                await self._handler(payload)
+                        except Exception:  # one bad message must not stop the bus
+                            log.exception("bus message failed")
             except (RedisError, OSError) as exc:
                 log.warning("bus connection lost (%s); reconnecting", exc)
                 await asyncio.sleep(delay)  # back off while Redis restarts
@@ -169,12 +180,15 @@ class Cluster:
             queue = asyncio.Queue()
             self._outboxes[process_id] = queue
             self._spawn(self._drain(process_id, queue))
-        queue.put_nowait(msgpack.packb(payload, use_bin_type=True))
+        queue.put_nowait(payload)
 
-    async def _drain(self, process_id: str, queue: asyncio.Queue[bytes]) -> None:
+    async def _drain(self, process_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
         channel = self.channel(process_id)
         while not self._stopping:
-            data = await queue.get()
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < BATCH_MAX:
+                batch.append(queue.get_nowait())
+            data = msgpack.packb(batch, use_bin_type=True)
             for attempt in range(5):
                 try:
                     await self.redis.publish(channel, data)

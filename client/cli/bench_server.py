@@ -299,16 +299,23 @@ async def _hearts_table(url: str, number: int, window: Window) -> list[Seat]:
 
 
 async def _measure(
-    seats: list[Any], window: Window, seconds: float, kick: Callable[[], Awaitable[None]]
+    seats: list[Any],
+    window: Window,
+    seconds: float,
+    kick: Callable[[], Awaitable[None]],
+    at_end: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Run every seat, start play with ``kick``, measure ``seconds`` after a
-    warm-up, then stop and close."""
+    warm-up, call ``at_end`` (everything still connected), then stop and
+    close."""
     tasks = [asyncio.create_task(s.run()) for s in seats]
     await kick()
     await asyncio.sleep(WARMUP_SECONDS)  # warm-up: not measured
     window.start = time.perf_counter()
     await asyncio.sleep(seconds)  # the measured interval itself
     window.end = time.perf_counter()
+    if at_end is not None:
+        await at_end()
     for s in seats:
         s.stopping = True
     for s in seats:
@@ -477,6 +484,14 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
         help="scratch Redis database for the redis phase ('' to skip); its hearts:* keys "
         f"are deleted before and after (default {DEFAULT_REDIS})",
     )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="scale-out mode: N server processes sharing the --redis database, tables "
+        "spread across them (default 1: the single-process phases)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", metavar="DIR", help="write cProfile stats of each server here")
     return p
@@ -513,9 +528,27 @@ def run_bench_server(args: argparse.Namespace) -> int:
     if args.tables < 1 or args.seconds <= 0:
         print("hearts bench server: --tables and --seconds must be positive", file=sys.stderr)
         return 2
+    if args.processes != 1:
+        return _run_cluster_mode(args)
     out = asyncio.run(run_all(args.tables, args.seconds, args.redis or None, args.profile))
     if args.json:
         print(json.dumps(out))
     else:
         _print_table(out)
     return 0 if out["bar"]["p99_ok"] and out["bar"]["throughput_ok"] else 1
+
+
+def _run_cluster_mode(args: argparse.Namespace) -> int:
+    """``--processes N``: 0 when both phases ran cleanly, 1 otherwise."""
+    from .bench_cluster import check_cluster_args, cluster_ok, print_cluster, run_cluster
+
+    problem = check_cluster_args(args.processes, args.redis)
+    if problem is not None:
+        print(f"hearts bench server: {problem}", file=sys.stderr)
+        return 2
+    out = asyncio.run(run_cluster(args.processes, args.tables, args.seconds, args.redis))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print_cluster(out)
+    return 0 if cluster_ok(out) else 1

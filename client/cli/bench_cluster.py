@@ -1,0 +1,193 @@
+"""``hearts bench server --processes N``: the table server scaled out, N
+server processes sharing one Redis.
+
+Each server is a spawned child process (``server.app.start_server`` on the
+Redis store, as ``hearts serve --redis`` runs it). Tables are created round
+robin across the processes, so each process owns about ``tables / N`` of
+them (the lease keys are read back to say who owns what). Two phases, each
+on fresh processes and an emptied scratch database:
+
+* **local**: a table's four seats connect to the process that owns it, as
+  behind a load balancer that happened to send them there.
+* **spread**: a table's seats connect to different processes (seat *i* of
+  table *k* to process *(k + i) mod N*), so three of the four reach the table
+  through pub/sub forwarding to its owner: the load balancer needs no
+  stickiness, and this is what that costs.
+
+Clients play instantly as in the single-process bench (``bench_server``):
+*actions/s* counts accepted requests, *latency* runs from a ``play_card``
+being sent to the last of the table's four seats receiving it. *Memory per
+table* is the growth of the server processes' resident memory from just
+after start to the end of the measured interval, divided by the tables
+(each with its four connections, its actor and its history); *Redis per
+table* is the growth of Redis's ``used_memory`` the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .bench_server import (
+    PROTOCOL_VERSION,
+    Seat,
+    ServerProcess,
+    Table,
+    Window,
+    _clear_redis,
+    _measure,
+    _open,
+    _request,
+)
+
+PHASES = ("local", "spread")
+
+
+def resident_kib(pid: int) -> int | None:
+    """Resident memory of process ``pid`` in KiB (Linux's /proc), or None."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
+
+
+async def _redis_info(url: str) -> tuple[int, dict[str, int]]:
+    """Redis's ``used_memory`` in bytes, and how many table leases each
+    process holds."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url)
+    try:
+        info = await client.info("memory")
+        owners: dict[str, int] = {}
+        async for key in client.scan_iter(match="hearts:lease:*", count=1000):
+            owner = await client.get(key)
+            if isinstance(owner, bytes):
+                owners[owner.decode()] = owners.get(owner.decode(), 0) + 1
+        return int(info["used_memory"]), owners
+    finally:
+        await client.aclose()
+
+
+async def _cluster_table(urls: list[str], number: int, window: Window, spread: bool) -> list[Seat]:
+    """Four seated clients at a started table created on process
+    ``number mod N``; with ``spread`` the other seats join through the
+    following processes."""
+    table = Table(window)
+    home = number % len(urls)
+    where = [(home + i) % len(urls) if spread else home for i in range(4)]
+    seats = [Seat(await _open(urls[w]), table, window) for w in where]
+    for i, seat in enumerate(seats):
+        await seat.call("hello", version=PROTOCOL_VERSION, name=f"C{number}-{i}")
+    seated = await seats[0].call("create_table", seats=["open", "open", "open"])
+    seats[0].seat = 0
+    for seat in seats[1:]:
+        seat.seat = (await seat.call("join_table", code=seated["code"]))["seat"]
+    return seats
+
+
+async def _cluster_phase(
+    processes: int, tables: int, seconds: float, redis_url: str, spread: bool
+) -> dict[str, Any]:
+    await _clear_redis(redis_url)
+    servers = [ServerProcess("redis", redis_url) for _ in range(processes)]
+    try:
+        ports = [await s.start() for s in servers]
+        urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
+        pids = [s.process.pid for s in servers if s.process.pid is not None]
+        rss_before = [resident_kib(pid) for pid in pids]
+        redis_before, _ = await _redis_info(redis_url)
+        window = Window()
+        groups = [await _cluster_table(urls, n, window, spread) for n in range(tables)]
+
+        async def kick() -> None:
+            for group in groups:
+                await group[0].ws.send(_request("start_game"))
+
+        reading: dict[str, Any] = {}
+
+        async def read_memory() -> None:
+            # At the end of the interval, before the connections close: every
+            # table is still there.
+            reading["rss"] = [resident_kib(pid) for pid in pids]
+            reading["redis"] = await _redis_info(redis_url)
+
+        await _measure([s for g in groups for s in g], window, seconds, kick, read_memory)
+        rss_after: list[int | None] = reading["rss"]
+        redis_after, owners = reading["redis"]
+        out: dict[str, Any] = {**window.figures("actions_per_s"), "errors": window.errors}
+        if None not in rss_before and None not in rss_after:
+            grown = sum(a for a in rss_after if a) - sum(b for b in rss_before if b)
+            out["server_kib_per_table"] = round(grown / tables, 1)
+        out["redis_kib_per_table"] = round((redis_after - redis_before) / 1024 / tables, 1)
+        out["tables_per_process"] = sorted(owners.values(), reverse=True)
+        return out
+    finally:
+        for server in servers:
+            await server.stop()
+        await _clear_redis(redis_url)
+
+
+async def run_cluster(
+    processes: int, tables: int, seconds: float, redis_url: str
+) -> dict[str, Any]:
+    """Both phases; a phase that cannot run reports its error instead."""
+    out: dict[str, Any] = {
+        "processes": processes,
+        "tables": tables,
+        "seconds": seconds,
+        "redis": redis_url,
+    }
+    for phase in PHASES:
+        try:
+            out[phase] = await _cluster_phase(
+                processes, tables, seconds, redis_url, spread=phase == "spread"
+            )
+        except Exception as exc:  # no Redis, a process that did not start: say so
+            out[phase] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+def print_cluster(out: dict[str, Any]) -> None:
+    """The figures as a small table."""
+    print(
+        f"hearts bench server: {out['tables']} tables of 4 clients over "
+        f"{out['processes']} processes on {out['redis']}, {out['seconds']} s each"
+    )
+    for phase in PHASES:
+        figures = out[phase]
+        if "error" in figures:
+            print(f"  {phase:<7} failed: {figures['error']}")
+            continue
+        memory = figures.get("server_kib_per_table")
+        memory_text = f"{memory:8.1f} KiB" if memory is not None else "       ? KiB"
+        print(
+            f"  {phase:<7} {figures['actions_per_s']:>9.1f} actions/s  "
+            f"p50 {figures['p50_ms']:7.3f} ms  p99 {figures['p99_ms']:7.3f} ms  "
+            f"server {memory_text}/table  Redis {figures['redis_kib_per_table']:6.1f} KiB/table  "
+            f"tables per process {figures['tables_per_process']}"
+        )
+
+
+def cluster_ok(out: dict[str, Any]) -> bool:
+    """Both phases ran, every table was owned, and no request was refused."""
+    for phase in PHASES:
+        figures = out[phase]
+        if "error" in figures or figures["errors"]:
+            return False
+        if sum(figures["tables_per_process"]) != out["tables"]:
+            return False
+    return True
+
+
+def check_cluster_args(processes: int, redis_url: str | None) -> str | None:
+    """Why these arguments cannot run the multi-process mode, or None."""
+    if processes < 2:
+        return "--processes must be at least 2 (one process is the plain bench)"
+    if not redis_url:
+        return "--processes needs Redis (--redis URL): the processes share tables through it"
+    return None
