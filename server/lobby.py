@@ -286,6 +286,7 @@ class Lobby:
             self._drop_clients_of(remote)
 
     def _drop_clients_of(self, remote: RemoteTable) -> None:
+        remote.abandon()
         for conn in list(self._clients.values()):
             if getattr(conn, "actor", None) is remote:
                 conn.close()

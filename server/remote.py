@@ -41,6 +41,7 @@ class RemoteTable:
         self.owner = owner
         self._cluster = cluster
         self._calls = calls
+        self._pending: set[str] = set()
 
     def _payload(self, job: Job, call_id: str | None) -> dict[str, Any]:
         conn = job.conn
@@ -67,6 +68,7 @@ class RemoteTable:
         call_id = secrets.token_hex(8)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
+        self._pending.add(call_id)
         self._cluster.publish(self.owner, self._payload(job, call_id))
         try:
             await asyncio.wait_for(future, timeout=2 * self._cluster.lease_ms / 1000)
@@ -74,6 +76,18 @@ class RemoteTable:
             raise OwnerGone("the table's server stopped answering") from None
         finally:
             self._calls.pop(call_id, None)
+            self._pending.discard(call_id)
+
+    def abandon(self) -> None:
+        """The owner lost the table (it died, or another process took it):
+        every call still waiting for it fails now with ``OwnerGone``, so its
+        client resumes at once instead of waiting out the timeout (a client
+        that reconnected here while the dead owner's lease was still running
+        is such a call)."""
+        for call_id in list(self._pending):
+            future = self._calls.get(call_id)
+            if future is not None and not future.done():
+                future.set_exception(OwnerGone("the table moved to another server"))
 
 
 class RemoteWatcher:

@@ -10,33 +10,24 @@ whose upstream servers (and, for the live test, listen port) point at 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
-import signal
-import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from http import HTTPStatus
 from pathlib import Path
 
-import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from .helpers import NGINX_CONF, require_tool
+from .helpers import require_tool
+from .nginx_helpers import conf_text, free_port, running_nginx, site_with, write_main_config
 
 TLS_BEGIN = "# --- TLS begin"
 TLS_END = "# --- TLS end"
-
-
-def conf_text() -> str:
-    return NGINX_CONF.read_text(encoding="utf-8")
 
 
 def live_lines() -> list[str]:
@@ -82,32 +73,6 @@ def test_metrics_are_not_proxied() -> None:
     assert re.search(r"location = /metrics \{\s*return 404;", conf_text())
 
 
-def write_test_copy(folder: Path, site: str, upstream: str = "127.0.0.1:8765") -> Path:
-    """A main config that includes ``site`` (upstreams pointed at ``upstream``),
-    with every path nginx writes inside ``folder``."""
-    site = re.sub(r"(server\s+)hearts\d+:8765", rf"\g<1>{upstream}", site)
-    (folder / "hearts.conf").write_text(site, encoding="utf-8")
-    main = folder / "nginx.conf"
-    main.write_text(
-        f"""
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {folder}/hearts.conf;
-}}
-""",
-        encoding="utf-8",
-    )
-    return main
-
-
 def nginx_test(nginx: str, main: Path) -> subprocess.CompletedProcess[str]:
     folder = main.parent
     return subprocess.run(
@@ -121,7 +86,7 @@ def nginx_test(nginx: str, main: Path) -> subprocess.CompletedProcess[str]:
 
 def test_nginx_t_accepts_it(tmp_path: Path) -> None:
     nginx = require_tool("nginx")
-    result = nginx_test(nginx, write_test_copy(tmp_path, conf_text()))
+    result = nginx_test(nginx, write_main_config(tmp_path, site_with(["127.0.0.1:8765"])))
     assert result.returncode == 0, result.stderr
 
 
@@ -134,46 +99,10 @@ def test_nginx_t_accepts_the_tls_block_uncommented(tmp_path: Path) -> None:
     command = [openssl, "req", *certificate.split(), *curve.split(), *files]
     subprocess.run(command, capture_output=True, timeout=30, check=True)
     site = conf_text() + "\n" + tls_block().replace("/etc/nginx/certs", str(tmp_path)) + "\n"
-    result = nginx_test(nginx, write_test_copy(tmp_path, site))
-    assert result.returncode == 0, result.stderr
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def running_nginx(nginx: str, main: Path, port: int) -> Iterator[None]:
-    """nginx in the foreground on 127.0.0.1:``port`` until the block ends."""
-    folder = main.parent
-    files = ["-p", str(folder), "-e", str(folder / "error.log"), "-c", str(main)]
-    proc = subprocess.Popen(
-        [nginx, *files, "-g", "daemon off;"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    result = nginx_test(
+        nginx, write_main_config(tmp_path, site_with(["127.0.0.1:8765"], site=site))
     )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"nginx did not start: {err}")
-            time.sleep(0.05)
-        yield
-    finally:
-        proc.send_signal(signal.SIGQUIT)  # graceful stop of the master we started
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        if proc.stderr:
-            proc.stderr.close()
+    assert result.returncode == 0, result.stderr
 
 
 def http_get(url: str) -> tuple[int, bytes]:
@@ -207,9 +136,7 @@ async def test_a_real_nginx_carries_websockets_and_requests(tmp_path: Path) -> N
     async with serve(echo, "127.0.0.1", 0, process_request=routes) as upstream:
         upstream_port = next(iter(upstream.sockets)).getsockname()[1]
         port = free_port()
-        site = conf_text().replace("listen 80 default_server;", f"listen 127.0.0.1:{port};")
-        assert f"127.0.0.1:{port}" in site
-        main = write_test_copy(tmp_path, site, upstream=f"127.0.0.1:{upstream_port}")
+        main = write_main_config(tmp_path, site_with([f"127.0.0.1:{upstream_port}"], port))
         with running_nginx(nginx, main, port):
             async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
                 await ws.send("hello through nginx")

@@ -28,8 +28,10 @@ from redis.exceptions import RedisError
 
 from client.autoplay import choose_move, needs_move
 from client.session import ClientSession
+from engine.record import verify_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.common import RulesModel
 from protocol.view import SeatView
 
 from ..conftest import in_ci, redis_url
@@ -215,3 +217,63 @@ async def connect_player(urls: list[str], name: str, path: Path) -> Player:
 def records_of(text_records: tuple[str, ...]) -> list[dict[str, object]]:
     """Hand records as dicts."""
     return [json.loads(r) for r in text_records]
+
+
+THREE_HANDS = RulesModel(end="hands", end_at=3)
+
+
+async def lease_owner(redis_url: str, table_id: str) -> str | None:
+    """Which process holds the table's lease now."""
+    client = Redis.from_url(redis_url)
+    try:
+        value = await client.get(f"hearts:lease:{table_id}")
+    finally:
+        await client.aclose()
+    return value.decode() if isinstance(value, bytes) else None
+
+
+async def start_table(host: Player, guest: Player) -> str:
+    """Host creates (open, easy, easy), the guest joins, the host starts."""
+    reply = await host.session.request(
+        cm.CreateTable(id=host.session.next_id(), rules=THREE_HANDS, seats=("open", "easy", "easy"))
+    )
+    assert isinstance(reply, sm.Seated)
+    joined = await guest.session.request(cm.JoinTable(id=guest.session.next_id(), code=reply.code))
+    assert isinstance(joined, sm.Seated) and joined.seat == 1
+    await host.session.request(cm.StartGame(id=host.session.next_id()))
+    return reply.table_id
+
+
+async def until(condition: object, timeout: float = 60.0) -> None:
+    """Wait until ``condition()`` holds, failing after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)  # polling a condition other tasks change
+
+
+async def check_outcome(host: Player, guest: Player, before: list[tuple[int, int, str]]) -> None:
+    """The game both players saw ended the same way, its hand records verify
+    and add up to its totals, the plays acknowledged ``before`` the failure
+    open the stored records, no move was refused and no event came twice."""
+    assert host.game_over is not None and guest.game_over is not None
+    assert host.game_over.totals == guest.game_over.totals
+    reply = await guest.session.request(cm.GetRecords(id=guest.session.next_id()))
+    assert isinstance(reply, sm.Records)
+    records = records_of(reply.records)
+    # Three hands, or more when the lowest total is tied after the third.
+    assert len(records) >= 3
+    totals = [0, 0, 0, 0]
+    for record in records:
+        answer = verify_record(record)
+        assert answer["ok"] and answer["complete"], answer
+        totals = [t + p for t, p in zip(totals, answer["points"], strict=True)]
+    assert tuple(totals) == host.game_over.totals
+    # Nothing acknowledged before the failure was lost: the plays seen then
+    # are, in order, the first plays of the stored hand records.
+    stored = [str(card) for record in records for card in record["plays"]]  # type: ignore[attr-defined]
+    assert [card for _, _, card in before] == stored[: len(before)]
+    assert host.errors == [] and guest.errors == [], host.errors + guest.errors
+    # Nothing applied twice: event numbers only grow for every player.
+    for player in (host, guest):
+        assert player.seqs == sorted(set(player.seqs)), "an event was delivered twice"

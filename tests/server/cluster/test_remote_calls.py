@@ -1,0 +1,46 @@
+"""A job forwarded to a table's owner (server.remote.RemoteTable) over the
+real bus: what travels, and a call that fails at once when the owner is
+known to be gone instead of waiting out its timeout."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgpack
+import pytest
+from redis.asyncio import Redis
+
+from server.cluster import Cluster
+from server.remote import OwnerGone, RemoteTable
+from server.table_actor import Job
+
+
+async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: str) -> None:
+    redis = Redis.from_url(cluster_redis)
+    listener = Redis.from_url(cluster_redis)
+    # A lease of a minute: only abandon() can end the call within the test.
+    cluster = Cluster(redis, lease_ms=60_000)
+    pubsub = listener.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(cluster.channel("owner1"))
+    calls: dict[str, asyncio.Future[None]] = {}
+    remote = RemoteTable("table1", "owner1", cluster, calls)
+    try:
+        job = Job("request", extra={"mode": "resume", "token": "secret-seat-token"})
+        call = asyncio.create_task(remote.call(job))
+        message = None
+        while message is None:
+            message = await pubsub.get_message(timeout=5)
+        (payload,) = msgpack.unpackb(message["data"], raw=False)
+        assert payload["op"] == "job" and payload["table"] == "table1"
+        assert payload["from"] == cluster.process_id and payload["call"] in calls
+        # Seat tokens stay in the process that received them.
+        assert payload["extra"] == {"mode": "resume"}
+        remote.abandon()
+        with pytest.raises(OwnerGone):
+            await asyncio.wait_for(call, 5)
+        assert calls == {}
+    finally:
+        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await cluster.stop()
+        await redis.aclose()
+        await listener.aclose()
