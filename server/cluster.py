@@ -44,6 +44,8 @@ log = logging.getLogger("hearts.cluster")
 # Most messages one PUBLISH carries: bounds a batch's size (frames are at
 # most a few KiB) while a backlog drains.
 BATCH_MAX = 256
+# Leases read per MGET when the watchdog looks for orphaned tables.
+OWNERS_BATCH = 500
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -103,6 +105,17 @@ class Cluster:
         if isinstance(value, bytes):
             return value.decode()
         return value or None
+
+    async def owners(self, table_ids: list[str]) -> dict[str, str | None]:
+        """The lease holder of each table, read in batches (one round trip
+        per ``OWNERS_BATCH`` tables, not one per table)."""
+        found: dict[str, str | None] = {}
+        for start in range(0, len(table_ids), OWNERS_BATCH):
+            chunk = table_ids[start : start + OWNERS_BATCH]
+            values = await self.redis.mget([self.lease_key(t) for t in chunk])
+            for table_id, value in zip(chunk, values, strict=True):
+                found[table_id] = value.decode() if isinstance(value, bytes) else None
+        return found
 
     async def release(self, table_id: str) -> None:
         """Give the lease back (a clean shutdown hands tables over at once)."""

@@ -27,7 +27,7 @@ from .errors import BadRules, NotFound
 from .metrics import Metrics
 from .remote import RemoteTable, RemoteWatcher
 from .store.base import StoreConflict, StoreError, TableStore
-from .table_actor import Job, TableActor, Watcher
+from .table_actor import RUNNING_STATUSES, Job, TableActor, Watcher
 from .table_state import BOT_NAMES, Seat, TableState, hash_token
 
 TableHandle = TableActor | RemoteTable
@@ -218,30 +218,26 @@ class Lobby:
         """Start an actor for every stored table in play that nobody runs
         (after a restart, or an owner's death)."""
         count = 0
-        for table_id in await self.store.table_ids():
-            if table_id in self._actors:
-                continue
-            if self.cluster is not None:
-                owner = await self.cluster.owner(table_id)
-                if owner is not None:
-                    continue  # alive (here or elsewhere)
-            stored = await self.store.load_table(table_id)
-            if stored is None:
-                continue
-            state = TableState.from_bytes(stored.state)
-            if state.status not in ("playing", "between_hands"):
-                continue
+        candidates = [t for t in await self.store.running_ids() if t not in self._actors]
+        if self.cluster is not None and candidates:
+            owners = await self.cluster.owners(candidates)
+            # A table with an owner is alive (here or elsewhere).
+            candidates = [t for t in candidates if owners[t] is None]
+        for table_id in candidates:
             async with self._lock:
                 if table_id in self._actors:
                     continue
                 if self.cluster is not None and not await self.cluster.acquire(table_id):
-                    continue
-                # Load again under the lease: the old owner may have written since.
+                    continue  # another process was quicker
+                # Loaded under the lease: the old owner may have written since.
                 stored = await self.store.load_table(table_id)
-                if stored is None:
+                state = TableState.from_bytes(stored.state) if stored is not None else None
+                if stored is None or state is None or state.status not in RUNNING_STATUSES:
+                    if self.cluster is not None:
+                        await self.cluster.release(table_id)
                     continue
                 self._forget_remote(table_id)
-                self._start(TableState.from_bytes(stored.state), stored.version)
+                self._start(state, stored.version)
                 count += 1
         return count
 
@@ -268,9 +264,10 @@ class Lobby:
                 taken = await self.resume_all()
                 if taken:
                     log.info("took over %d tables", taken)
-                for table_id, remote in list(self._remotes.items()):
-                    owner = await self.cluster.owner(table_id)
-                    if owner != remote.owner:
+                owners = await self.cluster.owners(list(self._remotes))
+                for table_id, owner in owners.items():
+                    remote = self._remotes.get(table_id)
+                    if remote is not None and owner != remote.owner:
                         del self._remotes[table_id]
                         self._drop_clients_of(remote)
             except StoreError as exc:

@@ -74,6 +74,10 @@ class Watcher(Protocol):
         """Queue an already encoded (and redacted) frame; never blocks."""
 
 
+# Statuses in which a table needs an owner whether or not anyone is connected.
+RUNNING_STATUSES = frozenset({"playing", "between_hands"})
+
+
 @dataclass
 class Job:
     """One thing for the actor to do."""
@@ -213,6 +217,10 @@ class TableActor:
             e["seq"] = self.state.seq
         blob = self.state.to_bytes()
         bodies = [json.dumps(e, separators=(",", ":")).encode() for e in events]
+        # A game in progress must be run even with nobody connected (bots
+        # play on, grace timers run out): the store indexes such tables so
+        # a restart or a takeover finds them without reading every table.
+        running = self.state.status in RUNNING_STATUSES
         # While the store is unreachable (a Redis restart), keep trying for a
         # while: players see a pause, not an error. A refusal (StoreConflict)
         # is final at once.
@@ -221,7 +229,7 @@ class TableActor:
         while True:
             try:
                 self.version, _ = await self.store.commit(
-                    self.table_id, self.version, blob, bodies, owner=self.owner
+                    self.table_id, self.version, blob, bodies, owner=self.owner, running=running
                 )
                 break
             except StoreConflict:

@@ -103,12 +103,15 @@ class TableStore(Protocol):
         state: bytes,
         events: list[bytes],
         owner: str | None = None,
+        running: bool | None = None,
     ) -> tuple[int, int]:
         """Atomically: if the stored version is ``expected_version`` (and,
         when ``owner`` is given, that process holds the table's lease), write
         ``state`` at version ``expected_version + 1`` and append ``events``
-        to the log, numbered after the last one. Returns ``(new_version,
-        last_seq)``. Raises ``StoreConflict`` otherwise (nothing written)."""
+        to the log, numbered after the last one; with ``running`` given, add
+        the table to (True) or remove it from (False) the running tables.
+        Returns ``(new_version, last_seq)``. Raises ``StoreConflict``
+        otherwise (nothing written)."""
 
     async def events_since(self, table_id: str, after_seq: int) -> list[StoredEvent] | None:
         """Logged events numbered above ``after_seq``, in order; None when the
@@ -141,7 +144,12 @@ class TableStore(Protocol):
         """A player's statistics (zeros for an unknown player)."""
 
     async def table_ids(self) -> list[str]:
-        """Every stored table id (used to resume tables after a restart)."""
+        """Every stored table id."""
+
+    async def running_ids(self) -> list[str]:
+        """The live tables whose last commit said a game is running: the
+        ones a server must run even with nobody connected (bots play on),
+        resumed after a restart or an owner's death."""
 
     async def ping(self) -> None:
         """Raise ``StoreError`` unless the store answers (readiness)."""

@@ -63,6 +63,7 @@ class MemoryStore:
         self._tables: dict[str, _Table] = {}
         self._codes: dict[str, str] = {}
         self._stats: dict[str, dict[str, int]] = {}
+        self._running: set[str] = set()
         # Creation numbers order the lobby newest first without ties, which a
         # clock reading could not promise.
         self._created = itertools.count(1)
@@ -96,6 +97,7 @@ class MemoryStore:
             events=deque(maxlen=self.max_events),
         )
         self._codes[code] = table_id
+        self._running.discard(table_id)  # a dead table's id reused starts afresh
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """The stored table, or None if unknown or expired."""
@@ -113,6 +115,7 @@ class MemoryStore:
         state: bytes,
         events: list[bytes],
         owner: str | None = None,
+        running: bool | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set: write ``state`` and append ``events`` if the version
         is still ``expected_version``; ``StoreConflict`` otherwise (also for an
@@ -128,6 +131,10 @@ class MemoryStore:
             table.events.append(StoredEvent(table.last_seq, body))
         table.state = state
         table.version += 1
+        if running is True:
+            self._running.add(table_id)
+        elif running is False:
+            self._running.discard(table_id)
         return table.version, table.last_seq
 
     async def events_since(self, table_id: str, after_seq: int) -> list[StoredEvent] | None:
@@ -199,6 +206,13 @@ class MemoryStore:
     async def table_ids(self) -> list[str]:
         """Ids of every live table."""
         return [table_id for table_id in list(self._tables) if self._live(table_id) is not None]
+
+    async def running_ids(self) -> list[str]:
+        """Ids of the live tables whose last commit said a game is running."""
+        for table_id in list(self._running):
+            if self._live(table_id) is None:
+                self._running.discard(table_id)
+        return sorted(self._running)
 
     async def close(self) -> None:
         """Nothing to release; the data stays readable."""

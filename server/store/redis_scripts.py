@@ -10,6 +10,9 @@ Key layout (``P`` is the store's prefix, ``hearts:`` by default)::
     P records:<id>      list of hand records, oldest first
     P code:<code>       string: the table id the invite code names
     P tables            set of table ids (dead ids are dropped lazily)
+    P running           set of the ids whose last commit said a game is in
+                        progress: the tables somebody must run (dropped lazily
+                        too); a takeover scans this, not every table
     P public            sorted set: listed table id -> creation number
     P created           counter giving each table its creation number
     P stats:<player>    hash: games, wins, hands, points, moons, queens
@@ -35,7 +38,8 @@ ID_TAKEN = -3
 CODE_TAKEN = -4
 LEASE_LOST = -5
 
-# KEYS: hash, code key, tables set, events stream, records list, created counter
+# KEYS: hash, code key, tables set, events stream, records list, created counter,
+#       running set
 # ARGV: table id, code, state, token
 # The token makes a retry of the same call safe: if the hash already carries
 # it, this very call created the table and its reply was lost.
@@ -50,14 +54,16 @@ local created = redis.call('INCR', KEYS[6])
 -- A dead table with the same id may have left a log or records whose expiry
 -- lags its hash by a moment; a new table must not inherit them.
 redis.call('DEL', KEYS[4], KEYS[5])
+redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'version', 1, 'last_seq', 0,
            'code', ARGV[2], 'created', created, 'token', ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[1])
 return 1
 """
 
-# KEYS: hash, events stream, lease key
-# ARGV: expected version, state, token, max events, owner ("" = no lease), event bodies...
+# KEYS: hash, events stream, lease key, running set
+# ARGV: expected version, state, token, max events, owner ("" = no lease),
+#       running ("1" in progress, "0" not, "" unchanged), table id, event bodies...
 # Returns {new_version, last_seq} or {status, stored_version}.
 COMMIT = """
 local cur = redis.call('HMGET', KEYS[1], 'version', 'last_seq', 'token')
@@ -76,16 +82,21 @@ if version ~= expected then
 end
 -- Events first: XADD is the only call here that could fail (it never does,
 -- ids only grow), and failing before HSET leaves the table as it was.
-for i = 6, #ARGV do
+for i = 8, #ARGV do
   last = last + 1
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], last .. '-0', 'b', ARGV[i])
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version + 1,
            'last_seq', last, 'token', ARGV[3])
+if ARGV[6] == '1' then
+  redis.call('SADD', KEYS[4], ARGV[7])
+elseif ARGV[6] == '0' then
+  redis.call('SREM', KEYS[4], ARGV[7])
+end
 -- A table already set to expire may get its first events only now: the new
 -- stream must vanish with the table.
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 and #ARGV >= 6 then redis.call('PEXPIRE', KEYS[2], ttl) end
+if ttl > 0 and #ARGV >= 8 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return {version + 1, last}
 """
 

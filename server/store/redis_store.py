@@ -185,6 +185,7 @@ class RedisStore:
             self._events_key(table_id),
             self._records_key(table_id),
             f"{self.prefix}created",
+            f"{self.prefix}running",
         ]
         args: list[ScriptArg] = [table_id, code, state, secrets.token_hex(16)]
         status = await self._idempotent(lambda: self._create_script(keys, args))
@@ -215,12 +216,13 @@ class RedisStore:
         state: bytes,
         events: list[bytes],
         owner: str | None = None,
+        running: bool | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set in one script (see the module docstring);
         ``StoreConflict`` if the version moved on, the table is unknown, or
         ``owner`` is given and does not hold the table's lease."""
         return await self._commit_with_token(
-            table_id, expected_version, state, events, secrets.token_hex(16), owner
+            table_id, expected_version, state, events, secrets.token_hex(16), owner, running
         )
 
     def lease_key(self, table_id: str) -> str:
@@ -240,10 +242,18 @@ class RedisStore:
         events: list[bytes],
         token: str,
         owner: str | None = None,
+        running: bool | None = None,
     ) -> tuple[int, int]:
         """``commit`` with a given token: sent twice, it applies once."""
-        keys = [self._table_key(table_id), self._events_key(table_id), self.lease_key(table_id)]
+        keys = [
+            self._table_key(table_id),
+            self._events_key(table_id),
+            self.lease_key(table_id),
+            f"{self.prefix}running",
+        ]
+        flag = "" if running is None else "1" if running else "0"
         args: list[ScriptArg] = [expected_version, state, token, self.max_events, owner or ""]
+        args += [flag, table_id]
         args.extend(events)
         first, second = await self._idempotent(lambda: self._commit_script(keys, args))
         if first < 0:
@@ -355,6 +365,13 @@ class RedisStore:
         """Ids of every live table (expired ones leave the set here)."""
         ids = await self._idempotent(
             lambda: self._table_ids_script([f"{self.prefix}tables"], [self.prefix])
+        )
+        return [bytes(table_id).decode() for table_id in ids]
+
+    async def running_ids(self) -> list[str]:
+        """Ids of the live tables whose last commit said a game is running."""
+        ids = await self._idempotent(
+            lambda: self._table_ids_script([f"{self.prefix}running"], [self.prefix])
         )
         return [bytes(table_id).decode() for table_id in ids]
 

@@ -277,3 +277,29 @@ async def test_ids_and_codes_with_separators_do_not_collide(harness: Harness) ->
 async def test_ping_answers(harness: Harness) -> None:
     # Fails by raising StoreError (see the unreachable-Redis test for that side).
     await harness.store.ping()
+
+
+async def test_running_tables_follow_what_their_commits_say(harness: Harness) -> None:
+    """The index a takeover scans: a table joins it when a commit says its
+    game runs, leaves it when one says it stopped, is untouched by commits
+    that say nothing or are refused, and leaves with the table itself."""
+    store = harness.store
+    await store.create_table("t1", "CODE1", b"s")
+    await store.create_table("t2", "CODE2", b"s")
+    assert await store.running_ids() == []
+    await store.commit("t1", 1, b"s", [b"e"], running=True)
+    assert await store.running_ids() == ["t1"]
+    await store.commit("t1", 2, b"s", [b"e"])  # says nothing: unchanged
+    assert await store.running_ids() == ["t1"]
+    with pytest.raises(StoreConflict):
+        await store.commit("t2", 7, b"s", [b"e"], running=True)  # refused: not added
+    assert await store.running_ids() == ["t1"]
+    await store.commit("t2", 1, b"s", [], running=True)
+    assert sorted(await store.running_ids()) == ["t1", "t2"]
+    await store.commit("t1", 3, b"s", [b"game over"], running=False)
+    assert await store.running_ids() == ["t2"]
+    await store.expire_table("t2", 0)
+    assert await store.running_ids() == []
+    # A dead table's id used again starts out of the index.
+    await store.create_table("t2", "CODE3", b"new")
+    assert await store.running_ids() == []
