@@ -44,7 +44,7 @@ async def test_two_processes_share_the_tables_and_report_figures() -> None:
         assert 0 < figures["p50_ms"] <= figures["p99_ms"]
         assert figures["errors"] == 0
         assert figures["tables_per_process"] == [2, 2]
-        assert figures["server_kib_per_table"] > 0
+        assert figures["server_kib_per_table"] > 0 and figures["seated_kib_per_table"] > 0
         assert figures["redis_kib_per_table"] > 0
     assert cluster_ok(out)
     # The scratch database is left empty.
