@@ -238,6 +238,16 @@ class ChatMessage(WireModel):
     text: str
 
 
+class ChatHistory(WireModel):
+    """The table's recent chat (its last lines, oldest first), sent when you
+    join, resume or watch, just before your snapshot: show these lines
+    (merged by ``seq`` with any you kept). Later lines come as
+    ``chat_message`` events. Not a table event: it has no ``seq`` of its own."""
+
+    type: Literal["chat_history"] = "chat_history"
+    lines: tuple[ChatMessage, ...]
+
+
 TableEvent = (
     SeatChanged
     | GameStarted
@@ -275,7 +285,8 @@ ServerMessage = Annotated[
     | MoonChoiceNeeded
     | HandScored
     | GameOver
-    | ChatMessage,
+    | ChatMessage
+    | ChatHistory,
     Field(discriminator="type"),
 ]
 """Every message the server may send, told apart by ``type``."""

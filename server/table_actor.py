@@ -291,6 +291,14 @@ class TableActor:
     def _snapshot_to(self, conn: Watcher, seat: int | None) -> None:
         conn.send(sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat)))
 
+    def _chat_history_to(self, conn: Watcher) -> None:
+        # Chat is public at the table: every seat and spectator gets it all.
+        lines = tuple(
+            sm.ChatMessage(seq=seq, seat=seat, name=name, text=text)
+            for seq, seat, name, text in self.state.chat
+        )
+        conn.send(sm.ChatHistory(lines=lines))
+
     async def _side_effects(self, events: list[dict[str, Any]]) -> None:
         """Hand records and statistics, after the commit (best effort)."""
         if self._lobby is not None and any(
@@ -471,17 +479,20 @@ class TableActor:
             self._watchers[conn] = seat
             conn.attached(self, seat)
             if mode != "resume":  # a resume gets its missed events, then a snapshot
+                self._chat_history_to(conn)
                 self._snapshot_to(conn, seat)
 
         return events, reply, [attach]
 
     async def _replay_to(self, conn: Watcher, seat: int | None, after: int) -> None:
-        """Send the events a resuming seat missed, then a snapshot."""
+        """Send the events a resuming seat missed, the recent chat (a client
+        that restarted kept none), then a snapshot."""
         stored = await self.store.events_since(self.table_id, after)
         for item in stored or []:
             msg = redact_event(json.loads(item.body), seat)
             if msg is not None:
                 conn.send(msg)
+        self._chat_history_to(conn)
         self._snapshot_to(conn, seat)
 
     def _job_detach(self, job: Job) -> Outcome:

@@ -26,7 +26,7 @@ from engine.hand import Phase
 from .errors import NotAllowed, NotNow, TableFull
 from .redaction import seat_info
 from .table_events import log_event
-from .table_state import BOT_NAMES, Seat, TableState, hash_token
+from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
 
 Events = list[dict[str, Any]]
 
@@ -268,7 +268,11 @@ def all_ready(table: TableState) -> bool:
 
 
 def chat(table: TableState, seat: int | None, name: str, text: str) -> Events:
-    """A chat line."""
+    """A chat line, also kept in the table's recent chat for those who
+    (re)attach later."""
+    # The one event this intent returns is committed as the next number.
+    table.chat.append([table.seq + 1, seat, name, text])
+    del table.chat[:-CHAT_HISTORY]
     return [{"type": "chat_message", "seat": seat, "name": name, "text": text}]
 
 

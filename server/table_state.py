@@ -26,6 +26,8 @@ TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
 BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 COVER_LEVEL = "medium"  # the bot that plays for an away human
 REMEMBERED_REQUESTS = 32
+# Chat lines a table keeps for players who arrive or come back later.
+CHAT_HISTORY = 30
 
 
 def hash_token(token: str) -> str:
@@ -102,6 +104,8 @@ class TableState:
     game: Game | None = None
     games_played: int = 0
     seq: int = 0
+    # The last CHAT_HISTORY chat lines, oldest first: [seq, seat, name, text].
+    chat: list[list[Any]] = field(default_factory=list)
     # Finished tricks never change: redaction keeps their wire form here
     # between views (not stored; rebuilt after a load).
     trick_cache: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
@@ -146,6 +150,7 @@ class TableState:
             "game": game_to_json(self.game) if self.game else None,
             "games_played": self.games_played,
             "seq": self.seq,
+            "chat": self.chat,
         }
 
     def to_bytes(self) -> bytes:
@@ -169,4 +174,5 @@ class TableState:
             game=game_from_json(data["game"]) if data["game"] else None,
             games_played=data["games_played"],
             seq=data["seq"],
+            chat=data.get("chat", []),  # tables stored before chat was kept have none
         )

@@ -90,3 +90,30 @@ def _same_scores(host: Page, friend: Page) -> None:
     # Rows are in each viewer's seat order: host 0,1,2,3; friend 1,2,3,0.
     assert friend_totals == host_totals[1:] + host_totals[:1]
     assert sum(host_totals) in (26, 78)
+
+
+def test_a_late_joiner_sees_the_chat_so_far(new_page: NewPage) -> None:
+    """A friend on another device (a fresh browser context, nothing kept)
+    who joins after the host chatted sees those lines, from the server's
+    chat history; a spectator too."""
+    host = new_page(viewport=DESKTOP)
+    code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
+    host.click("#tab-chat")
+    for text in ("welcome!", "we start at eight"):
+        host.fill("#chat-input", text)
+        host.press("#chat-input", "Enter")
+    expect(host.locator(".chat-log")).to_contain_text("Hana: we start at eight")
+
+    friend = new_page(viewport=PHONE)
+    friend.goto(f"/t/{code}")
+    friend.wait_for_selector("#join-form")
+    friend.fill("#player-name", "Fedir")
+    friend.click("#join-button")
+    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    friend.click("#tab-chat")
+    log = friend.locator(".chat-log")
+    expect(log).to_contain_text("Hana: welcome!")
+    expect(log).to_contain_text("Hana: we start at eight")
+    # Oldest first, as they were said.
+    text = log.inner_text()
+    assert text.index("welcome!") < text.index("we start at eight")

@@ -44,6 +44,9 @@ export function setPresenterHooks(h) {
 const queue = [];
 let batch = [];
 let running = false;
+// The table's recent chat, sent just before the snapshot of a join, resume
+// or watch: merged into app.chat when that snapshot is presented.
+let chatHistory = null;
 
 /** The seat this browser keeps for the current table (or null). */
 export function currentSeat() {
@@ -60,6 +63,10 @@ export function receive(msg) {
     saveSeat({ ...seat, last_seq: msg.seq });
   }
   if (msg.type === "chat_message") addChat(msg);
+  if (msg.type === "chat_history") {
+    chatHistory = msg.lines;
+    return;
+  }
   queue.push(msg);
   if (!running) run();
 }
@@ -74,6 +81,7 @@ export function resetPresenter() {
   app.pending = null;
   app.selected = new Set();
   app.chat = [];
+  chatHistory = null;
   app.tableId = null;
 }
 
@@ -108,6 +116,12 @@ async function present(events, view) {
   const previous = app.view;
   if (!previous || previous.table_id !== view.table_id) {
     app.chat = mergeChat(loadChat(view.table_id), app.chat.filter((c) => c.table_id === view.table_id));
+  }
+  if (chatHistory) {
+    const lines = chatHistory.map((l) => ({ seq: l.seq, seat: l.seat, name: l.name, text: l.text, table_id: view.table_id }));
+    chatHistory = null;
+    app.chat = mergeChat(app.chat, lines);
+    saveChat(view.table_id, app.chat);
   }
   const won = events.findLast((e) => e.type === "trick_won");
   const played = events.some((e) => e.type === "card_played");
