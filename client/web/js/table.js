@@ -86,8 +86,11 @@ export function buildTable(root, acts) {
         e.preventDefault();
         const text = chatInput.value.trim();
         if (!text) return;
+        // Cleared at once so the next line can be typed while this one is
+        // on its way; given back only if it was refused and nothing new was typed.
+        chatInput.value = "";
         actions.chat(text).then((ok) => {
-          if (ok) chatInput.value = "";
+          if (!ok && !chatInput.value) chatInput.value = text;
         });
       },
     },
