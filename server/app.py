@@ -42,10 +42,14 @@ class RunningServer:
         return f"ws://{self.host}:{self.port}/ws"
 
     async def close(self) -> None:
-        """Stop accepting, stop the tables, release the store and bot workers."""
-        self.ws_server.close()
-        await self.ws_server.wait_closed()
+        """Hand the tables over (leases back, their clients told to resume
+        elsewhere), close the other connections, then stop the bus and
+        release the store and bot workers."""
         await self.lobby.close()
+        # 1012, "service restart": clients reconnect (to another process behind
+        # the load balancer) and resume.
+        self.ws_server.close(code=1012, reason="server restarting; resume")
+        await self.ws_server.wait_closed()
         if self.cluster is not None:
             await self.cluster.stop()
         await self.store.close()

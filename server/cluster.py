@@ -202,18 +202,32 @@ class Cluster:
             while not queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(queue.get_nowait())
             data = msgpack.packb(batch, use_bin_type=True)
-            for attempt in range(5):
-                try:
-                    await self.redis.publish(channel, data)
-                    break
-                except RedisError:
-                    await asyncio.sleep(0.1 * 2**attempt)  # Redis restarting: retry briefly
+            try:
+                for attempt in range(5):
+                    try:
+                        await self.redis.publish(channel, data)
+                        break
+                    except RedisError:
+                        await asyncio.sleep(0.1 * 2**attempt)  # Redis restarting: retry briefly
+            finally:
+                for _ in batch:
+                    queue.task_done()
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait (at most ``timeout`` seconds) until every queued message has
+        been published: a stopping process's last words (clients told to
+        resume elsewhere) must leave before the bus stops."""
+        waits = [queue.join() for queue in self._outboxes.values()]
+        if waits:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*waits), timeout)
 
     async def stop(self) -> None:
-        """Release every lease and stop the bus."""
-        self._stopping = True
+        """Release every lease, deliver what is queued, and stop the bus."""
         for table_id in list(self.owned):
             await self.release(table_id)
+        await self.flush()
+        self._stopping = True
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

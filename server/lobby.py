@@ -373,10 +373,17 @@ class Lobby:
             job.done.add_done_callback(answer)
 
     async def close(self) -> None:
-        """Stop every actor (and hand their leases back)."""
+        """Stop every actor and hand its table over: the lease is given back
+        first, then the table's clients (here or forwarded from another
+        process) are told to resume, so whichever process they reach next
+        takes the table at once (a rolling restart is a reconnect, not a
+        wait for leases to expire)."""
         if self._watchdog is not None:
             self._watchdog.cancel()
             await asyncio.gather(self._watchdog, return_exceptions=True)
         for actor in list(self._actors.values()):
             await actor.stop()
+            if self.cluster is not None:
+                await self.cluster.release(actor.table_id)
+            actor.drop_watchers()
         self._actors.clear()

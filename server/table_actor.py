@@ -37,6 +37,7 @@ from .bot_runner import BotMove, BotRunner
 from .config import ServerConfig
 from .errors import AuthError, NotAllowed
 from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view
+from .remote import OwnerGone
 from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
 from .table_state import TableState
 
@@ -90,6 +91,14 @@ class Job:
     done: asyncio.Future[None] | None = None
 
 
+def _fail_moved(job: Job) -> None:
+    """A job its stopped actor will never run: its caller gets ``OwnerGone``."""
+    if job.done is not None and not job.done.done():
+        job.done.set_exception(OwnerGone("the table moved to another server; resume"))
+        # Marked as seen: a job posted over the bus has nobody awaiting it.
+        job.done.exception()
+
+
 class TableActor:
     """Owns one table: its state, its watchers, its bots and timers."""
 
@@ -111,6 +120,7 @@ class TableActor:
         self.config = config
         self._blob = state.to_bytes()
         self._inbox: asyncio.Queue[Job] = asyncio.Queue()
+        self._stopped = False
         self._watchers: dict[Watcher, int | None] = {}
         self._thinking: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -140,19 +150,29 @@ class TableActor:
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        self._stopped = True
         for task in list(self._tasks):
             task.cancel()
         if self._task:
             self._task.cancel()
             if asyncio.current_task() is not self._task:  # stopping from inside: just cancel
                 await asyncio.gather(self._task, return_exceptions=True)
+        # Jobs still queued will never run here: their callers learn that the
+        # table moved (their clients resume wherever the table goes next)
+        # instead of waiting for ever.
+        while not self._inbox.empty():
+            _fail_moved(self._inbox.get_nowait())
 
     def post(self, job: Job) -> None:
         """Queue a job (never blocks)."""
+        if self._stopped:
+            _fail_moved(job)
+            return
         self._inbox.put_nowait(job)
 
     async def call(self, job: Job) -> None:
-        """Queue a job and wait until it has been applied (or refused)."""
+        """Queue a job and wait until it has been applied (or refused);
+        ``OwnerGone`` if the actor has stopped (the table moved)."""
         job.done = asyncio.get_running_loop().create_future()
         self.post(job)
         await job.done

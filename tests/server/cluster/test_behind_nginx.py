@@ -17,6 +17,7 @@ from pathlib import Path
 from ...deploy.helpers import require_tool
 from ...deploy.nginx_helpers import free_port, running_nginx, site_with, write_main_config
 from .conftest import (
+    LEASE_MS,
     Player,
     ServerProcess,
     check_outcome,
@@ -46,9 +47,12 @@ def process_id(server: ServerProcess) -> str:
     return found[0]
 
 
-async def test_killing_the_busiest_process_behind_nginx_loses_no_game(
-    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path
-) -> None:
+async def _stop_the_busiest_process(
+    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path, sig: signal.Signals
+) -> tuple[ServerProcess, list[float]]:
+    """Three tables behind nginx; ``sig`` to the process owning the most of
+    them mid-hand; every game checked to its end. Returns the stopped process
+    and, per orphaned table, the time from the signal to the game going on."""
     nginx = require_tool("nginx")
     port = free_port()
     site = site_with([f"127.0.0.1:{s.port}" for s in servers], port)
@@ -75,7 +79,7 @@ async def test_killing_the_busiest_process_behind_nginx_loses_no_game(
 
             before = [list(host.plays) for host, _ in pairs]
             seen = [len(host.seqs) for host, _ in pairs]
-            victim.signal(signal.SIGKILL)
+            victim.signal(sig)
             killed = time.monotonic()
             for n in orphans:
                 host = pairs[n][0]
@@ -86,8 +90,8 @@ async def test_killing_the_busiest_process_behind_nginx_loses_no_game(
             await asyncio.wait_for(asyncio.gather(*games), 180)
 
             print(
-                f"\nbehind nginx: {len(orphans)} of {TABLES} tables orphaned by SIGKILL; "
-                "kill to the game going on: " + ", ".join(f"{t:.2f} s" for t in takeovers)
+                f"\nbehind nginx: {len(orphans)} of {TABLES} tables orphaned by {sig.name}; "
+                "signal to the game going on: " + ", ".join(f"{t:.2f} s" for t in takeovers)
             )
             assert max(takeovers) < 15, takeovers
             for n in orphans:
@@ -95,7 +99,31 @@ async def test_killing_the_busiest_process_behind_nginx_loses_no_game(
                 assert new_owner not in (None, victim_id), "nobody took the table over"
             for (host, guest), plays in zip(pairs, before, strict=True):
                 await check_outcome(host, guest, plays)
+            return victim, takeovers
         finally:
             for host, guest in pairs:
                 await host.session.close()
                 await guest.session.close()
+
+
+async def test_killing_the_busiest_process_behind_nginx_loses_no_game(
+    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path
+) -> None:
+    await _stop_the_busiest_process(servers, cluster_redis, tmp_path, signal.SIGKILL)
+
+
+async def test_a_rolling_restart_hands_tables_over_without_waiting_for_leases(
+    servers: list[ServerProcess], cluster_redis: str, tmp_path: Path
+) -> None:
+    """SIGTERM (what Kubernetes and Compose send) makes the process give its
+    leases back and send its clients elsewhere before it exits: the games go
+    on sooner than a lease could expire, and the process exits cleanly."""
+    victim, takeovers = await _stop_the_busiest_process(
+        servers, cluster_redis, tmp_path, signal.SIGTERM
+    )
+    assert await asyncio.wait_for(victim.proc.wait(), 30) == 0
+    log = victim.log_text()
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    # Handed over, not expired: every orphan moved on before its lease (3 s
+    # after the last renewal, at least 2 s after the signal) could run out.
+    assert max(takeovers) < LEASE_MS / 1000 * 2 / 3, takeovers

@@ -117,7 +117,7 @@ async def test_a_redis_restart_is_a_pause_not_an_error(
         records = await player.session.request(cm.GetRecords(id=player.session.next_id()))
         assert isinstance(records, sm.Records)
         hands = records_of(records.records)
-        assert len(hands) == 2
+        assert len(hands) >= 2  # two hands, or more when the lowest total is tied
         assert all(verify_record(r)["complete"] for r in hands)
     finally:
         await player.session.close()
