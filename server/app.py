@@ -121,8 +121,14 @@ async def serve_forever(config: ServerConfig) -> None:
         f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url})", flush=True
     )
     stop = asyncio.get_running_loop().create_future()
+
+    def request_stop() -> None:
+        # A second signal while handing over must not raise in the loop.
+        if not stop.done():
+            stop.set_result(None)
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+        asyncio.get_running_loop().add_signal_handler(sig, request_stop)
     try:
         await stop
     finally:
