@@ -32,14 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from .bench_server import (
-    PROTOCOL_VERSION,
-    Seat,
     ServerProcess,
-    Table,
     Window,
     _clear_redis,
+    _hearts_table,
     _measure,
-    _open,
     _request,
 )
 
@@ -76,21 +73,12 @@ async def _redis_info(url: str) -> tuple[int, dict[str, int]]:
         await client.aclose()
 
 
-async def _cluster_table(urls: list[str], number: int, window: Window, spread: bool) -> list[Seat]:
-    """Four seated clients at a started table created on process
-    ``number mod N``; with ``spread`` the other seats join through the
-    following processes."""
-    table = Table(window)
+def _seat_urls(urls: list[str], number: int, spread: bool) -> list[str]:
+    """Where table ``number``'s four seats connect: all to the process that
+    creates it (``number mod N``) or, with ``spread``, seat *i* to the
+    *i*-th process after it."""
     home = number % len(urls)
-    where = [(home + i) % len(urls) if spread else home for i in range(4)]
-    seats = [Seat(await _open(urls[w]), table, window) for w in where]
-    for i, seat in enumerate(seats):
-        await seat.call("hello", version=PROTOCOL_VERSION, name=f"C{number}-{i}")
-    seated = await seats[0].call("create_table", seats=["open", "open", "open"])
-    seats[0].seat = 0
-    for seat in seats[1:]:
-        seat.seat = (await seat.call("join_table", code=seated["code"]))["seat"]
-    return seats
+    return [urls[(home + i) % len(urls) if spread else home] for i in range(4)]
 
 
 async def _cluster_phase(
@@ -105,7 +93,9 @@ async def _cluster_phase(
         rss_before = [resident_kib(pid) for pid in pids]
         redis_before, _ = await _redis_info(redis_url)
         window = Window()
-        groups = [await _cluster_table(urls, n, window, spread) for n in range(tables)]
+        groups = [
+            await _hearts_table(_seat_urls(urls, n, spread), n, window) for n in range(tables)
+        ]
 
         seated: list[int | None] = []
 

@@ -285,10 +285,11 @@ async def _open(url: str) -> ClientConnection:
     return await connect(url, max_size=4 * 1024 * 1024, open_timeout=30)
 
 
-async def _hearts_table(url: str, number: int, window: Window) -> list[Seat]:
-    """Four seated clients at a started table."""
+async def _hearts_table(urls: list[str], number: int, window: Window) -> list[Seat]:
+    """Four clients seated at one table, seat *i* connected to ``urls[i]``;
+    the first creates the table, the others join by its code."""
     table = Table(window)
-    seats = [Seat(await _open(url), table, window) for _ in range(4)]
+    seats = [Seat(await _open(url), table, window) for url in urls]
     for i, seat in enumerate(seats):
         await seat.call("hello", version=PROTOCOL_VERSION, name=f"B{number}-{i}")
     seated = await seats[0].call("create_table", seats=["open", "open", "open"])
@@ -326,7 +327,7 @@ async def _measure(
 async def bench_hearts(url: str, tables: int, seconds: float) -> dict[str, float]:
     """Actions per second and play latency of the table server at ``url``."""
     window = Window()
-    groups = [await _hearts_table(url, n, window) for n in range(tables)]
+    groups = [await _hearts_table([url] * 4, n, window) for n in range(tables)]
     seats = [s for g in groups for s in g]
 
     async def kick() -> None:
