@@ -170,7 +170,7 @@ class Hand:
         self.turn = self.leader = 0
         if self.offset == 0 or rules.pass_count == 0:
             self.phase = Phase.PLAY
-            self._begin_play()
+            self._find_leader()
         else:
             self.phase = Phase.PASS
 
@@ -181,21 +181,28 @@ class Hand:
         A Fisher-Yates shuffle on ``rng.random()``: every deal equally likely
         (to float precision), the same deal for the same seed on any Python,
         and several times faster than ``random.shuffle``, which matters to the
-        bots' search and the benchmarks that deal millions of hands.
+        bots' search and the benchmarks that deal millions of hands. Each
+        seat's cards are a block of the shuffled deck, so the shuffle stops
+        once every block but the first is final: the first seat takes what
+        is left without drawing (the same deal as the full shuffle, fewer
+        random numbers), and the blocks are built as masks while shuffling.
         """
         t = rules.tables
-        deck = list(t.deck_cards)
+        bits = list(t.deck_bits)
         rnd = rng.random
-        for i in range(len(deck) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            deck[i], deck[j] = deck[j], deck[i]
-        size = t.hand_size
         hands = [0] * t.players
-        for seat in range(t.players):
+        rest = t.deck
+        for seat, steps in t.deal_steps:
             m = 0
-            for c in deck[seat * size : seat * size + size]:
-                m |= 1 << c
+            for i, room in steps:
+                # swap position i with a random j <= i; only the card that
+                # lands on i matters, so the write back to i is skipped
+                j = int(rnd() * room)
+                m |= bits[j]
+                bits[j] = bits[i]
             hands[seat] = m
+            rest ^= m
+        hands[0] = rest
         hand = cls.__new__(cls)
         hand._setup(rules, hand_number, hands)  # a shuffle of the deck is a fair deal
         return hand
@@ -332,11 +339,21 @@ class Hand:
         return events
 
     def pass_all_unchecked(self, passes: Sequence[int]) -> None:
-        """Exchange every seat's pass (bitmasks) at once without checks (search)."""
-        self.passes = list(passes)
-        self._exchange(events=False)
+        """Exchange every seat's pass (bitmasks) at once without checks (search).
 
-    def _exchange(self, events: bool = True) -> list[Event]:
+        The same exchange as ``_exchange`` without building events: the
+        random-hand benchmark and search pass millions of times.
+        """
+        self.passes = list(passes)
+        cut = len(passes) - self.offset
+        # seat s receives from the seat ``offset`` places to its right
+        got = [*passes[cut:], *passes[:cut]]
+        self.received = got
+        self.hands[:] = [h & ~p | g for h, p, g in zip(self.hands, passes, got, strict=True)]
+        self.phase = Phase.PLAY
+        self._find_leader()
+
+    def _exchange(self) -> list[Event]:
         n = self.players
         passes = [p or 0 for p in self.passes]
         out: list[Event] = []
@@ -346,20 +363,23 @@ class Hand:
             to = (s + self.offset) % n
             self.hands[to] |= passes[s]
             self.received[to] = passes[s]
-            if events:
-                out.append(CardsPassed(s, to, tuple(cards_of(passes[s]))))
+            out.append(CardsPassed(s, to, tuple(cards_of(passes[s]))))
         self.phase = Phase.PLAY
-        begins = self._begin_play()
-        if events:
-            out.append(begins)
+        out.append(self._begin_play())
         return out
 
     def _begin_play(self) -> PlayBegins:
+        self._find_leader()
+        return PlayBegins(self.turn)
+
+    def _find_leader(self) -> None:
+        # the holder of the first-lead card leads (no event: building a
+        # frozen dataclass costs more than the search path can spare)
         bit = 1 << self.rules.tables.first_lead
         for seat, h in enumerate(self.hands):
             if h & bit:
                 self.turn = self.leader = seat
-        return PlayBegins(self.turn)
+                return
 
     # -- playing ---------------------------------------------------------
 

@@ -83,6 +83,12 @@ class RuleTables:
     pass_offsets: tuple[int, ...]
     bonus: int
     bonus_points: int
+    # ``1 << card`` per card of ``deck_cards``: the deal shuffles these.
+    deck_bits: tuple[int, ...]
+    # The deal's Fisher-Yates steps, per seat from the last to the second:
+    # ``(seat, ((i, float(i + 1)), ...))`` for the deck positions ``i`` that
+    # seat receives. The first seat gets what is left, so it draws nothing.
+    deal_steps: tuple[tuple[int, tuple[tuple[int, float], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -248,11 +254,13 @@ def _build_tables(
         banned = 0
     breakers = HEARTS_MASK | (1 << QUEEN_SPADES if queen_breaks_hearts else 0)
     offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
+    deck_cards = tuple(c for c in range(52) if deck >> c & 1)
+    size = len(deck_cards) // n
     return RuleTables(
         players=n,
         deck=deck,
-        deck_cards=tuple(c for c in range(52) if deck >> c & 1),
-        hand_size=deck.bit_count() // n,
+        deck_cards=deck_cards,
+        hand_size=size,
         first_lead=first_lead,
         penalty=tuple(penalty),
         suit_penalty=suit_penalty,
@@ -264,6 +272,16 @@ def _build_tables(
         pass_offsets=tuple(offsets[d] for d in pass_cycle),
         bonus=bonus,
         bonus_points=bonus_points,
+        deck_bits=tuple(1 << c for c in deck_cards),
+        deal_steps=tuple(
+            (
+                seat,
+                tuple(
+                    (i, float(i + 1)) for i in range(seat * size + size - 1, seat * size - 1, -1)
+                ),
+            )
+            for seat in range(n - 1, 0, -1)
+        ),
     )
 
 
