@@ -2,10 +2,24 @@
 
 ``random_playout`` finishes a hand from any position in the PLAY phase with
 each card chosen uniformly among the legal ones, and returns the hand's
-points. It never touches the ``Hand`` it starts from and builds no objects in
-its loop: cards are ints, hands bitmasks, a random card of one suit is one
-table lookup (``RANKS_IN``) and one index. The legality it applies is the
-same as ``Hand._legal`` (RULES.md rules 3-6); tests check the two agree.
+points. It never touches the ``Hand`` it starts from. The legality it applies
+is the same as ``Hand._legal`` (RULES.md rules 3-6); tests check the two
+agree card for card.
+
+How it stays fast (every play is a handful of bytecodes on small ints):
+
+* Hands are split into 13-bit suit masks, ``hs[suit * n + seat]``. Following
+  suit is one index, and no arithmetic touches the 52-bit masks, which are
+  two-digit Python ints and slower to shift and mask.
+* A uniform choice is one ``rng.random()`` call: the ``k``-th lowest of the
+  ``count`` legal cards, ``k = int(random() * count)`` (the float count comes
+  from a table, float times float being cheaper than float times int). The
+  ``k``-th card of a suit mask is a lookup (``RANKS_IN``); of a whole hand, a
+  walk over the four suits' popcounts. The first lead is forced and draws
+  nothing.
+* A trick is scored by adding each card's playout code (``RuleTables.
+  play_codes``: moon points, bonus card, hearts breaker) instead of building
+  a taken mask; the taken piles are only needed as points and moon flags.
 """
 
 from __future__ import annotations
@@ -13,96 +27,248 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .cards import HEARTS_MASK, RANKS_IN, SUIT_OF, mask_of
+from .cards import RANKS_IN
 from .hand import Hand, Phase
+from .rules import CODE_BONUS, CODE_BREAK, RuleTables
 
-_NOT_HEARTS = ~HEARTS_MASK
+# POP13[m] / FPOP13[m]: cards in a 13-bit suit mask, as int and as float.
+POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << 13))
+FPOP13: tuple[float, ...] = tuple(float(p) for p in POP13)
+# FLOATS[i] == float(i): a count turned into a float by lookup, not a call.
+FLOATS: tuple[float, ...] = tuple(float(i) for i in range(53))
 
 
 def random_card(mask: int, rnd: Callable[[], float]) -> int:
-    """A uniformly random card of a non-empty ``mask``."""
-    k = int(rnd() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
+    """A uniformly random card of a non-empty ``mask``: the ``k``-th lowest
+    with ``k = int(rnd() * count)``, found by a walk over the suits'
+    popcounts and one ``RANKS_IN`` lookup (bots' rollouts call this in
+    their inner loop)."""
+    k = int(rnd() * FLOATS[mask.bit_count()])
+    a = mask & 0x1FFF
+    p = POP13[a]
+    if k < p:
+        return RANKS_IN[a][k]
+    k -= p
+    a = mask >> 13 & 0x1FFF
+    p = POP13[a]
+    if k < p:
+        return 13 + RANKS_IN[a][k]
+    k -= p
+    a = mask >> 26 & 0x1FFF
+    p = POP13[a]
+    if k < p:
+        return 26 + RANKS_IN[a][k]
+    return 39 + RANKS_IN[mask >> 39][k - p]
 
 
 def random_playout(hand: Hand, rng: random.Random) -> list[int]:
     """Play ``hand`` to its end at random; return each seat's points.
 
-    Moon scoring follows the rules; where the shooter may choose, the
-    playout takes "add" (others +26), the usual choice. ``hand`` must be in
-    the PLAY phase and is left unchanged.
+    Every play but the forced first lead draws one ``rng.random()`` and
+    takes the ``int(x * count)``-th lowest legal card, so the playout makes
+    the same moves as the checked path would with the same draws. Moon
+    scoring follows the rules; where the shooter may choose, the playout
+    takes "add" (others +26), the usual choice. ``hand`` must be in the PLAY
+    phase and is left unchanged.
     """
     if hand.phase is not Phase.PLAY:
         raise ValueError("random_playout needs a hand in the play phase")
     t = hand.rules.tables
     n = t.players
     size = t.hand_size
-    banned = ~t.first_trick_banned
-    breakers = t.breakers
+    followers = t.followers
+    codes = t.play_codes
+    allowed = t.first_trick_allowed
     ranks_in = RANKS_IN
-    suit_of = SUIT_OF
+    pop = POP13
+    fpop = FPOP13
     rnd = rng.random
-    nxt = [(s + 1) % n for s in range(n)]
-    hands = hand.hands[:]
-    taken = hand.taken[:]
+    n2 = n + n
+    n3 = n2 + n
+    hs = [0] * (4 * n)
+    for s, h in enumerate(hand.hands):
+        hs[s] = h & 0x1FFF
+        hs[n + s] = h >> 13 & 0x1FFF
+        hs[n2 + s] = h >> 26 & 0x1FFF
+        hs[n3 + s] = h >> 39
+    pts = _taken_codes(t, hand.taken)
     broken = hand.broken
     ti = hand.trick_index
-    turn = hand.turn
-    played = len(hand.trick)
-    lo = best = tmask = 0
-    winner = turn
-    if played:
-        cards = hand.trick
-        lo = suit_of[cards[0]] * 13
-        best, at = cards[0], 0
-        for i, c in enumerate(cards):
-            tmask |= 1 << c
-            if c > best and lo <= c < lo + 13:
-                best, at = c, i
-        winner = (hand.leader + at) % n
+    # cards each seat holds before it plays to trick ti, as a float count
+    left = FLOATS[size - ti]
+    leader = hand.leader
+    rest: tuple[int, ...] | None = None
+    ls = lsn = br = winner = tc = 0
+    lc = codes[0]
+    if hand.trick:
+        # finish the trick in progress before the loop deals with whole tricks
+        first = hand.trick[0]
+        ls = first // 13
+        lsn = ls * n
+        lc = codes[ls]
+        br = first % 13
+        winner = leader
+        for i, c in enumerate(hand.trick):
+            tc += codes[c // 13][c % 13]
+            if c // 13 == ls and c % 13 > br:
+                br = c % 13
+                winner = (leader + i) % n
+        rest = followers[leader][len(hand.trick) - 1 :]
     while True:
-        h = hands[turn]
-        if not played:
+        if rest is None:
+            # the lead
             if ti == 0:
                 c = t.first_lead
-            elif broken or not h & _NOT_HEARTS:
-                c = random_card(h, rnd)
+                ls = c // 13
+                r = c % 13
             else:
-                c = random_card(h & _NOT_HEARTS, rnd)
-            lo = suit_of[c] * 13
-            best = c
-            winner = turn
-            tmask = 1 << c
-        else:
-            f = h >> lo & 0x1FFF
+                hh = hs[n2 + leader]
+                if broken or not (nh := left - fpop[hh]):
+                    k = int(rnd() * left)
+                    hh = -1  # hearts are as good as any suit
+                else:
+                    k = int(rnd() * nh)
+                a = hs[leader]
+                p = pop[a]
+                if k < p:
+                    ls = 0
+                else:
+                    k -= p
+                    a = hs[n + leader]
+                    p = pop[a]
+                    if k < p:
+                        ls = 1
+                    else:
+                        k -= p
+                        if hh >= 0:  # no heart leads: skip the suit
+                            ls = 3
+                            a = hs[n3 + leader]
+                        else:
+                            a = hs[n2 + leader]
+                            p = pop[a]
+                            if k < p:
+                                ls = 2
+                            else:
+                                k -= p
+                                ls = 3
+                                a = hs[n3 + leader]
+                r = ranks_in[a][k]
+            lsn = ls * n
+            hs[lsn + leader] ^= 1 << r
+            lc = codes[ls]
+            tc = lc[r]
+            br = r
+            winner = leader
+            rest = followers[leader]
+        for s in rest:
+            i = lsn + s
+            f = hs[i]
             if f:
-                r = ranks_in[f]
-                c = lo + r[int(rnd() * len(r))]
-                if c > best:
-                    best = c
-                    winner = turn
-            elif ti == 0 and h & banned:
-                c = random_card(h & banned, rnd)
+                r = ranks_in[f][int(rnd() * fpop[f])]
+                hs[i] = f ^ 1 << r
+                tc += lc[r]
+                if r > br:
+                    br = r
+                    winner = s
+                continue
+            # void in the led suit: any card (a walk over the suits, the
+            # led one being empty), but on the first trick none that is
+            # banned while something else is held (rule 5)
+            if ti == 0:
+                d, r = _first_trick_discard(hs, s, n, allowed, left, rnd)
             else:
-                c = random_card(h, rnd)
-            tmask |= 1 << c
-        hands[turn] = h ^ (1 << c)
-        played += 1
-        if played < n:
-            turn = nxt[turn]
-            continue
-        taken[winner] |= tmask
-        if tmask & breakers:
+                k = int(rnd() * left)
+                a = hs[s]
+                p = pop[a]
+                if k < p:
+                    d = 0
+                else:
+                    k -= p
+                    a = hs[n + s]
+                    p = pop[a]
+                    if k < p:
+                        d = 1
+                    else:
+                        k -= p
+                        a = hs[n2 + s]
+                        p = pop[a]
+                        if k < p:
+                            d = 2
+                        else:
+                            k -= p
+                            d = 3
+                            a = hs[n3 + s]
+                r = ranks_in[a][k]
+            hs[d * n + s] ^= 1 << r
+            tc += codes[d][r]
+        pts[winner] += tc
+        if tc >= CODE_BREAK:
             broken = True
         ti += 1
         if ti == size:
             break
-        turn = winner
-        played = 0
-    return score_taken(hand, taken)
+        left -= 1.0
+        leader = winner
+        rest = None
+    return _score_codes(hand, pts)
+
+
+def _first_trick_discard(
+    hs: list[int],
+    s: int,
+    n: int,
+    allowed: tuple[int, ...],
+    left: float,
+    rnd: Callable[[], float],
+) -> tuple[int, int]:
+    """Seat ``s``'s random discard on the first trick as ``(suit, rank)``:
+    among the cards not banned there, or among all when it holds only
+    banned ones."""
+    masks = [hs[d * n + s] & allowed[d] for d in range(4)]
+    cnt = POP13[masks[0]] + POP13[masks[1]] + POP13[masks[2]] + POP13[masks[3]]
+    if cnt:
+        k = int(rnd() * FLOATS[cnt])
+    else:
+        masks = [hs[d * n + s] for d in range(4)]
+        k = int(rnd() * left)
+    for d in range(3):
+        p = POP13[masks[d]]
+        if k < p:
+            return d, RANKS_IN[masks[d]][k]
+        k -= p
+    return 3, RANKS_IN[masks[3]][k]
+
+
+def _taken_codes(t: RuleTables, taken: list[int]) -> list[int]:
+    """Each taken pile as the sum of its cards' playout codes (breaker bits
+    left out: only the moon part and the bonus count are read back)."""
+    out = [0] * len(taken)
+    sp0, sp1, sp2, sp3 = t.suit_penalty
+    bonus = t.bonus
+    for s, m in enumerate(taken):
+        if m:
+            raw = sp0[m & 0x1FFF] + sp1[m >> 13 & 0x1FFF] + sp2[m >> 26 & 0x1FFF] + sp3[m >> 39]
+            if bonus >= 0 and m >> bonus & 1:
+                raw += CODE_BONUS - t.bonus_points
+            out[s] = raw
+    return out
+
+
+def _score_codes(hand: Hand, pts: list[int]) -> list[int]:
+    """Points per seat from complete piles summed as playout codes."""
+    t = hand.rules.tables
+    worth = t.moon_points
+    bonus_points = t.bonus_points
+    out = [(p & 0xFF) + bonus_points * (p >> 8 & 0xF) for p in pts]
+    for s, p in enumerate(pts):
+        if p & 0xFF == worth:
+            if hand.rules.moon == "subtract":
+                out[s] -= 2 * worth
+            else:
+                out = [q + worth for q in out]
+                out[s] -= 2 * worth
+            break
+    return out
 
 
 def score_taken(hand: Hand, taken: list[int]) -> list[int]:
@@ -126,6 +292,39 @@ def score_taken(hand: Hand, taken: list[int]) -> list[int]:
     return pts
 
 
+def random_pass_mask(h: int, count: int, rnd: Callable[[], float]) -> int:
+    """``count`` different cards of ``h`` chosen uniformly, as a mask: each
+    the ``int(rnd() * held)``-th lowest of the cards not yet chosen (the
+    draws ``random_pass`` makes). Works on the four suit masks so no pick
+    shifts the 52-bit hand."""
+    a0 = h & 0x1FFF
+    a1 = h >> 13 & 0x1FFF
+    a2 = h >> 26 & 0x1FFF
+    a3 = h >> 39
+    pop = POP13
+    ranks_in = RANKS_IN
+    held = pop[a0] + pop[a1] + pop[a2] + pop[a3]
+    for _ in range(count):
+        k = int(rnd() * FLOATS[held])
+        held -= 1
+        p = pop[a0]
+        if k < p:
+            a0 ^= 1 << ranks_in[a0][k]
+            continue
+        k -= p
+        p = pop[a1]
+        if k < p:
+            a1 ^= 1 << ranks_in[a1][k]
+            continue
+        k -= p
+        p = pop[a2]
+        if k < p:
+            a2 ^= 1 << ranks_in[a2][k]
+        else:
+            a3 ^= 1 << ranks_in[a3][k - p]
+    return h ^ (a0 | a1 << 13 | a2 << 26 | a3 << 39)
+
+
 def random_pass(hand: Hand, seat: int, rng: random.Random) -> list[int]:
     """A uniformly random legal pass for ``seat`` (used by benchmarks and Easy)."""
     h = hand.hands[seat]
@@ -140,5 +339,7 @@ def random_pass(hand: Hand, seat: int, rng: random.Random) -> list[int]:
 def random_hand(hand: Hand, rng: random.Random) -> list[int]:
     """Pass at random (when the hand passes) and play the hand out at random."""
     if hand.phase is Phase.PASS:
-        hand.pass_all_unchecked([mask_of(random_pass(hand, s, rng)) for s in range(hand.players)])
+        rnd = rng.random
+        k = hand.rules.pass_count
+        hand.pass_all_unchecked([random_pass_mask(h, k, rnd) for h in hand.hands])
     return random_playout(hand, rng)

@@ -55,6 +55,16 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
 _TRIM_ORDER = tuple(suit * 13 + rank for rank in range(13) for suit in (DIAMONDS, CLUBS))
 
 
+# A card's playout code (``RuleTables.play_codes``) packs what the random
+# playout needs to know about a played card into one small int, so a trick is
+# scored by adding codes: its moon-card penalty in the low byte, one
+# ``CODE_BONUS`` if it is the bonus card and one ``CODE_BREAK`` if it breaks
+# hearts. Summed over a trick or a taken pile the fields cannot overflow into
+# each other (moon points <= 26, one bonus card, at most 14 breakers).
+CODE_BONUS = 1 << 8
+CODE_BREAK = 1 << 12
+
+
 class RulesError(ValueError):
     """Rules that cannot be played (unknown option, bad value)."""
 
@@ -89,6 +99,12 @@ class RuleTables:
     # ``(seat, ((i, float(i + 1)), ...))`` for the deck positions ``i`` that
     # seat receives. The first seat gets what is left, so it draws nothing.
     deal_steps: tuple[tuple[int, tuple[tuple[int, float], ...]], ...]
+    # followers[s]: the seats that play after ``s`` leads, in play order.
+    followers: tuple[tuple[int, ...], ...]
+    # play_codes[suit][rank]: the card's playout code (see ``CODE_BONUS``).
+    play_codes: tuple[tuple[int, ...], ...]
+    # Per suit, the 13-bit mask of ranks not banned on the first trick.
+    first_trick_allowed: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -256,6 +272,14 @@ def _build_tables(
     offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
     deck_cards = tuple(c for c in range(52) if deck >> c & 1)
     size = len(deck_cards) // n
+    # Moon cards all have positive penalties, so a pile's moon part reaches
+    # moon_points exactly when the pile holds every moon card.
+    codes = [
+        (penalty[c] if moon_cards >> c & 1 else 0)
+        + (CODE_BONUS if c == bonus else 0)
+        + (CODE_BREAK if breakers >> c & 1 else 0)
+        for c in range(52)
+    ]
     return RuleTables(
         players=n,
         deck=deck,
@@ -282,6 +306,9 @@ def _build_tables(
             )
             for seat in range(n - 1, 0, -1)
         ),
+        followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
+        play_codes=tuple(tuple(codes[s * 13 : s * 13 + 13]) for s in range(4)),
+        first_trick_allowed=tuple(~banned >> (s * 13) & SUIT_MASK13 for s in range(4)),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
@@ -9,9 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import cards_of
+from engine.cards import cards_of, mask_of
 from engine.hand import Hand, Phase
-from engine.playout import random_card, random_hand, random_pass, random_playout, score_taken
+from engine.playout import (
+    random_card,
+    random_hand,
+    random_pass,
+    random_pass_mask,
+    random_playout,
+    score_taken,
+)
 from engine.rules import Rules
 
 from .support import (
@@ -147,3 +155,129 @@ def test_a_playout_makes_the_moves_the_checked_hand_would(seed: int, cut: float)
     assert snapshot(hand) == before
     assert fast == checked_playout(hand, slow_rng)
     assert fast_rng.getstate() == slow_rng.getstate()
+
+
+def test_random_card_is_the_kth_lowest_in_every_suit() -> None:
+    rng = random.Random(8)
+    for _ in range(2000):
+        m = rng.getrandbits(52) or 1
+        held = cards_of(m)
+        x = rng.random()
+        assert random_card(m, fixed(x)) == held[int(x * len(held))]
+
+
+def test_random_card_is_uniform() -> None:
+    rng = random.Random(9)
+    m = mask("2C 9C 3D KD 2H 5H AH QS AS")  # every suit, several cards in most
+    counts = dict.fromkeys(cards_of(m), 0)
+    draws = 9000
+    for _ in range(draws):
+        counts[random_card(m, rng.random)] += 1
+    # 8 degrees of freedom: p(chi2 > 40) is about 3e-6
+    assert chi_square(list(counts.values()), draws / len(counts)) < 40
+
+
+def test_random_pass_mask_draws_what_random_pass_draws() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        rules = random_rules(random.Random(rng.randrange(16)))
+        hand = Hand.deal(rules, 1, rng)
+        seat = rng.randrange(rules.players)
+        seed = rng.getrandbits(32)
+        chosen = random_pass(hand, seat, random.Random(seed))
+        fast = random_pass_mask(hand.hands[seat], rules.pass_count, random.Random(seed).random)
+        assert fast == mask_of(chosen)
+        assert fast.bit_count() == rules.pass_count
+        assert fast & ~hand.hands[seat] == 0
+
+
+def test_random_pass_mask_is_uniform_over_the_three_card_sets() -> None:
+    rng = random.Random(10)
+    h = Hand.deal(Rules(), 1, rng).hands[0]
+    draws = 28600  # 100 per set of three of 13 cards
+    counts = dict.fromkeys((mask_of(s) for s in itertools.combinations(cards_of(h), 3)), 0)
+    for _ in range(draws):
+        counts[random_pass_mask(h, 3, rng.random)] += 1
+    assert len(counts) == 286
+    # 285 degrees of freedom (sd about 24): the bound is 6 sd above the mean
+    assert chi_square(list(counts.values()), draws / 286) < 285 + 6 * 24
+
+
+def test_random_hand_is_the_checked_pass_and_playout() -> None:
+    # From the deal: random_hand's passes are random_pass's, locked through
+    # the checked pass, then the checked playout; same points, same draws.
+    checked = 0
+    for seed in range(150):
+        rules = random_rules(random.Random(seed % 24))
+        rng = random.Random(seed)
+        hand = Hand.deal(rules, rng.randint(1, 4), rng)
+        fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
+        slow = hand.copy()
+        fast = random_hand(hand, fast_rng)
+        if slow.phase is Phase.PASS:
+            for seat in range(slow.players):
+                slow.pass_cards(seat, random_pass(slow, seat, slow_rng))
+            assert snapshot(slow) == snapshot(hand)
+            checked += 1
+        assert fast == checked_playout(slow, slow_rng)
+        assert fast_rng.getstate() == slow_rng.getstate()
+        t = rules.tables  # bonus_points is 0 without a bonus card
+        assert sum(fast) in {
+            t.moon_points + t.bonus_points,  # no moon
+            (rules.players - 1) * t.moon_points + t.bonus_points,  # moon, others +26
+            -t.moon_points + t.bonus_points,  # moon, shooter -26
+        }
+    assert checked > 50
+
+
+def exact_outcomes(hand: Hand) -> dict[tuple[int, ...], float]:
+    """The exact distribution of the points when every play is uniform among
+    the legal cards, by enumerating every line of play (checked path)."""
+    if hand.phase is Phase.MOON_CHOICE:
+        assert hand.shooter is not None
+        hand.choose_moon(hand.shooter, "add")
+    if hand.phase is Phase.DONE:
+        assert hand.scores is not None
+        return {hand.scores: 1.0}
+    legal = hand.legal_cards()
+    out: dict[tuple[int, ...], float] = {}
+    for c in legal:
+        twin = hand.copy()
+        twin.play(twin.turn, c)
+        for points, p in exact_outcomes(twin).items():
+            out[points] = out.get(points, 0.0) + p / len(legal)
+    return out
+
+
+# seeds and cuts picked for many distinct outcomes: on a lead and after one,
+# two or three cards of a trick; odd seeds let Q♠ break hearts
+@pytest.mark.parametrize(("seed", "plays_left"), [(8, 16), (30, 16), (22, 15), (9, 14), (7, 13)])
+def test_playout_outcomes_follow_the_exact_distribution(seed: int, plays_left: int) -> None:
+    # Uniform legal play, checked at the level of what comes out: from a
+    # position a few plays before the end (on a lead or mid-trick), the
+    # frequencies of each points outcome over many playouts against the
+    # exact probabilities. A bias toward any card shifts them.
+    rng = random.Random(seed)
+    rules = cached_rules(pass_cycle=("hold",), bonus_card="JD", queen_breaks_hearts=seed % 2 == 1)
+    hand = Hand.deal(rules, 1, rng)
+    while 52 - len(hand.plays) > plays_left:
+        hand.play(hand.turn, rng.choice(hand.legal_cards()))
+    exact = exact_outcomes(hand.copy())
+    assert len(exact) >= 20
+    runs = 20000
+    seen: dict[tuple[int, ...], int] = {}
+    for _ in range(runs):
+        points = tuple(random_playout(hand, rng))
+        assert points in exact
+        seen[points] = seen.get(points, 0) + 1
+    # cells expecting fewer than 20 are pooled so the chi-square holds
+    big = [o for o, p in exact.items() if p * runs >= 20]
+    observed = [seen.get(o, 0) for o in big] + [runs - sum(seen.get(o, 0) for o in big)]
+    expected = [exact[o] * runs for o in big] + [runs * (1 - sum(exact[o] for o in big))]
+    stat = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True) if e > 0)
+    df = len(big)
+    assert stat < df + 6 * (2 * df) ** 0.5 + 10
+
+
+def chi_square(counts: list[int], expected: float) -> float:
+    return sum((c - expected) ** 2 / expected for c in counts)
