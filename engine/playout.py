@@ -29,13 +29,14 @@ from collections.abc import Callable
 
 from .cards import RANKS_IN
 from .hand import Hand, Phase
-from .rules import CODE_BONUS, CODE_BREAK, RuleTables
+from .rules import CODE_BONUS, CODE_BREAK
 
 # POP13[m] / FPOP13[m]: cards in a 13-bit suit mask, as int and as float.
 POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << 13))
 FPOP13: tuple[float, ...] = tuple(float(p) for p in POP13)
 # FLOATS[i] == float(i): a count turned into a float by lookup, not a call.
 FLOATS: tuple[float, ...] = tuple(float(i) for i in range(53))
+_PLAY = Phase.PLAY  # an enum member by class attribute costs a lookup per call
 
 
 def random_card(mask: int, rnd: Callable[[], float]) -> int:
@@ -71,7 +72,7 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
     takes "add" (others +26), the usual choice. ``hand`` must be in the PLAY
     phase and is left unchanged.
     """
-    if hand.phase is not Phase.PLAY:
+    if hand.phase is not _PLAY:
         raise ValueError("random_playout needs a hand in the play phase")
     t = hand.rules.tables
     n = t.players
@@ -86,12 +87,25 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
     n2 = n + n
     n3 = n2 + n
     hs = [0] * (4 * n)
+    # each taken pile as the sum of its cards' codes (breaker bits left out:
+    # only the moon part and the bonus count are read back). The moon cards
+    # are hearts and Q♠, so only those two suits' penalties are looked up.
+    pts = [0] * n
+    hearts_penalty = t.suit_penalty[2]
+    spades_penalty = t.suit_penalty[3]
+    bonus = t.bonus
+    taken = hand.taken
     for s, h in enumerate(hand.hands):
         hs[s] = h & 0x1FFF
         hs[n + s] = h >> 13 & 0x1FFF
         hs[n2 + s] = h >> 26 & 0x1FFF
         hs[n3 + s] = h >> 39
-    pts = _taken_codes(t, hand.taken)
+        m = taken[s]
+        if m:
+            p = hearts_penalty[m >> 26 & 0x1FFF] + spades_penalty[m >> 39]
+            if bonus >= 0 and m >> bonus & 1:
+                p += CODE_BONUS
+            pts[s] = p
     broken = hand.broken
     ti = hand.trick_index
     # cards each seat holds before it plays to trick ti, as a float count
@@ -210,7 +224,24 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
         left -= 1.0
         leader = winner
         rest = None
-    return _score_codes(hand, pts)
+    # points from the summed codes; the moon rules as in score_taken
+    worth = t.moon_points
+    bonus_points = t.bonus_points
+    out = [0] * n
+    shooter = -1
+    for s in range(n):
+        p = pts[s]
+        moon = p & 0xFF
+        if moon == worth:
+            shooter = s
+        out[s] = moon + bonus_points * (p >> 8 & 0xF)
+    if shooter >= 0:
+        if hand.rules.moon == "subtract":
+            out[shooter] -= 2 * worth
+        else:
+            out = [q + worth for q in out]
+            out[shooter] -= 2 * worth
+    return out
 
 
 def _first_trick_discard(
@@ -237,38 +268,6 @@ def _first_trick_discard(
             return d, RANKS_IN[masks[d]][k]
         k -= p
     return 3, RANKS_IN[masks[3]][k]
-
-
-def _taken_codes(t: RuleTables, taken: list[int]) -> list[int]:
-    """Each taken pile as the sum of its cards' playout codes (breaker bits
-    left out: only the moon part and the bonus count are read back)."""
-    out = [0] * len(taken)
-    sp0, sp1, sp2, sp3 = t.suit_penalty
-    bonus = t.bonus
-    for s, m in enumerate(taken):
-        if m:
-            raw = sp0[m & 0x1FFF] + sp1[m >> 13 & 0x1FFF] + sp2[m >> 26 & 0x1FFF] + sp3[m >> 39]
-            if bonus >= 0 and m >> bonus & 1:
-                raw += CODE_BONUS - t.bonus_points
-            out[s] = raw
-    return out
-
-
-def _score_codes(hand: Hand, pts: list[int]) -> list[int]:
-    """Points per seat from complete piles summed as playout codes."""
-    t = hand.rules.tables
-    worth = t.moon_points
-    bonus_points = t.bonus_points
-    out = [(p & 0xFF) + bonus_points * (p >> 8 & 0xF) for p in pts]
-    for s, p in enumerate(pts):
-        if p & 0xFF == worth:
-            if hand.rules.moon == "subtract":
-                out[s] -= 2 * worth
-            else:
-                out = [q + worth for q in out]
-                out[s] -= 2 * worth
-            break
-    return out
 
 
 def score_taken(hand: Hand, taken: list[int]) -> list[int]:
