@@ -70,7 +70,9 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
     the same moves as the checked path would with the same draws. Moon
     scoring follows the rules; where the shooter may choose, the playout
     takes "add" (others +26), the usual choice. ``hand`` must be in the PLAY
-    phase and is left unchanged.
+    phase and is left unchanged. Like any reachable position, its seats must
+    hold ``hand_size - trick_index`` cards before playing to the current
+    trick: the playout counts a seat's cards from that, not by popcount.
     """
     if hand.phase is not _PLAY:
         raise ValueError("random_playout needs a hand in the play phase")

@@ -60,7 +60,8 @@ _TRIM_ORDER = tuple(suit * 13 + rank for rank in range(13) for suit in (DIAMONDS
 # scored by adding codes: its moon-card penalty in the low byte, one
 # ``CODE_BONUS`` if it is the bonus card and one ``CODE_BREAK`` if it breaks
 # hearts. Summed over a trick or a taken pile the fields cannot overflow into
-# each other (moon points <= 26, one bonus card, at most 14 breakers).
+# each other (moon points <= 26, one bonus card, at most 14 breakers). The
+# playout relies on the point cards being hearts, Q♠ and a diamond bonus.
 CODE_BONUS = 1 << 8
 CODE_BREAK = 1 << 12
 
