@@ -69,6 +69,7 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     metrics.watch(lobby)
     if cluster is not None:
         cluster.on_lost = lobby.lost
+        cluster.on_resubscribed = lobby.resync_forwarded_clients
         await cluster.start(lobby.on_bus)
         log.info("cluster member %s (lease %d ms)", cluster.process_id, config.lease_ms)
     resumed = await lobby.resume_all()

@@ -23,7 +23,10 @@ a time, its **owner**:
 
 Pub/sub is the mechanism because it is in Redis already, costs no polling,
 and what it may lose is what a dead process would lose anyway: a process that
-misses frames gets its clients back through their ordinary resume.
+misses frames gets its clients back through their ordinary resume. Messages
+are lost while a process's subscription is down (Redis restarting), so when
+it subscribes again it tells its forwarded clients to resume
+(``on_resubscribed``), and they get what they missed from the table's log.
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ class Cluster:
         self.process_id = secrets.token_hex(6)
         self.owned: set[str] = set()
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
+        self.on_resubscribed: Callable[[], None] | None = None
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._handler: Handler | None = None
@@ -163,6 +167,10 @@ class Cluster:
                 await pubsub.subscribe(self.channel(self.process_id))
                 if not ready.done():
                     ready.set_result(None)
+                elif self.on_resubscribed is not None:
+                    # Whatever was published to us while we were away is
+                    # lost: our forwarded clients must resync.
+                    self.on_resubscribed()
                 delay = 0.1
                 async for item in pubsub.listen():
                     if item.get("type") != "message":

@@ -282,6 +282,16 @@ class Lobby:
         if remote is not None:
             self._drop_clients_of(remote)
 
+    def resync_forwarded_clients(self) -> None:
+        """The bus was down (frames to us may be lost): every client reaching
+        a table through another process resumes, which replays what it
+        missed from the table's log; calls still waiting fail at once."""
+        remotes = list(self._remotes.values())
+        if remotes:
+            log.info("bus reconnected: %d forwarded tables resync their clients", len(remotes))
+        for remote in remotes:
+            self._drop_clients_of(remote)
+
     def _drop_clients_of(self, remote: RemoteTable) -> None:
         remote.abandon()
         for conn in list(self._clients.values()):

@@ -123,3 +123,52 @@ async def test_a_redis_restart_is_a_pause_not_an_error(
         await player.session.close()
         serve.proc.kill()
         await serve.proc.wait()
+
+
+async def test_a_redis_restart_does_not_strand_forwarded_players(
+    aof_redis: RedisProcess, tmp_path: Path
+) -> None:
+    """Two processes on the restarting Redis: the table is run by A, the
+    guest sits through B (every frame of theirs crosses the pub/sub bus,
+    which loses what is published while Redis is away). The game still
+    finishes for both players and every record verifies."""
+    a = await start_serve(free_port(), aof_redis.url, tmp_path / "a.log")
+    b = await start_serve(free_port(), aof_redis.url, tmp_path / "b.log")
+    host = await connect_player([a.url], "Ann", tmp_path / "ann.json")
+    guest = await connect_player([b.url], "Bo", tmp_path / "bo.json")
+    try:
+        reply = await host.session.request(
+            cm.CreateTable(
+                id=host.session.next_id(),
+                rules=RulesModel(end="hands", end_at=2),
+                seats=("open", "easy", "easy"),
+            )
+        )
+        assert isinstance(reply, sm.Seated)
+        joined = await guest.session.request(
+            cm.JoinTable(id=guest.session.next_id(), code=reply.code)
+        )
+        assert isinstance(joined, sm.Seated)
+        await host.session.request(cm.StartGame(id=host.session.next_id()))
+        games = [asyncio.create_task(p.play_to_the_end(timeout=90)) for p in (host, guest)]
+        deadline = time.monotonic() + 60
+        while len(guest.plays) < 10:
+            assert time.monotonic() < deadline and not any(g.done() for g in games)
+            await asyncio.sleep(0.02)  # polling the players' progress
+        await asyncio.to_thread(aof_redis.stop)
+        await asyncio.to_thread(aof_redis.start)
+        await asyncio.gather(*games)
+        assert host.game_over is not None and guest.game_over is not None
+        assert host.game_over.totals == guest.game_over.totals
+        assert host.errors == [] and guest.errors == [], host.errors + guest.errors
+        records = await guest.session.request(cm.GetRecords(id=guest.session.next_id()))
+        assert isinstance(records, sm.Records)
+        hands = records_of(records.records)
+        assert len(hands) >= 2
+        assert all(verify_record(r)["complete"] for r in hands)
+    finally:
+        await host.session.close()
+        await guest.session.close()
+        for serve in (a, b):
+            serve.proc.kill()
+            await serve.proc.wait()
