@@ -22,12 +22,14 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
+from engine.cards import QUEEN_SPADES
 from engine.errors import ClientError
+from engine.record import hand_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import encode
@@ -241,6 +243,10 @@ class TableActor:
         # play on, grace timers run out): the store indexes such tables so
         # a restart or a takeover finds them without reading every table.
         running = self.state.status in RUNNING_STATUSES
+        # A finished hand's record and the players' statistics go in with the
+        # commit that finishes the hand or game: atomic, and counted once.
+        records = [self._hand_record(e) for e in events if e["type"] == "hand_scored"]
+        stats = self._stats_of(events)
         # While the store is unreachable (a Redis restart), keep trying for a
         # while: players see a pause, not an error. A refusal (StoreConflict)
         # is final at once.
@@ -249,7 +255,14 @@ class TableActor:
         while True:
             try:
                 self.version, _ = await self.store.commit(
-                    self.table_id, self.version, blob, bodies, owner=self.owner, running=running
+                    self.table_id,
+                    self.version,
+                    blob,
+                    bodies,
+                    owner=self.owner,
+                    running=running,
+                    records=[r for r in records if r is not None],
+                    stats=stats,
                 )
                 break
             except StoreConflict:
@@ -320,7 +333,8 @@ class TableActor:
         conn.send(sm.ChatHistory(lines=lines))
 
     async def _side_effects(self, events: list[dict[str, Any]]) -> None:
-        """Hand records and statistics, after the commit (best effort)."""
+        """The lobby listing and the table's expiry, after the commit (best
+        effort: hand records and statistics went in with the commit itself)."""
         if self._lobby is not None and any(
             e["type"] in ("seat_changed", "game_started") for e in events
         ):
@@ -335,39 +349,55 @@ class TableActor:
                 elif e["type"] == "game_over":
                     await self._game_finished(e)
             except StoreError as exc:
-                log.warning("table %s: could not store records/stats: %s", self.table_id, exc)
+                log.warning("table %s: could not set its expiry: %s", self.table_id, exc)
 
-    async def _hand_finished(self, e: dict[str, Any]) -> None:
-        from engine.record import hand_record
+    def _hand_record(self, e: dict[str, Any]) -> bytes | None:
+        """The record (JSON) of the hand a ``hand_scored`` event ends."""
+        game = self.state.game
+        hand = game.hand if game is not None else None
+        if hand is None or hand.hand_number != e["hand_number"]:
+            return None
+        return json.dumps(hand_record(hand), separators=(",", ":")).encode()
+
+    def _stats_of(self, events: list[dict[str, Any]]) -> dict[str, StatsDelta]:
+        """What these events add to the human players' statistics."""
+        totals: dict[str, StatsDelta] = {}
+
+        def add(seat: int, delta: StatsDelta) -> None:
+            player_id = self.state.seats[seat].player_id
+            if self.state.seats[seat].kind != "human" or not player_id:
+                return
+            old = totals.get(player_id, StatsDelta())
+            totals[player_id] = StatsDelta(
+                *(a + b for a, b in zip(astuple(old), astuple(delta), strict=True))
+            )
 
         game = self.state.game
-        if game is None or game.hand is None:
-            return
-        hand = game.hand
-        record = json.dumps(hand_record(hand), separators=(",", ":")).encode()
-        await self.store.add_hand_record(self.table_id, record)
-        queen_taker = next(
-            (s for s, m in enumerate(hand.taken) if m >> 49 & 1), None
-        )  # Q♠ is card 49 (engine.cards.QUEEN_SPADES)
-        for i, seat in enumerate(self.state.seats):
-            if seat.kind == "human" and seat.player_id:
-                await self.store.add_stats(
-                    seat.player_id,
-                    StatsDelta(
-                        hands=1,
-                        points=e["points"][i],
-                        moons=int(e["shooter"] == i),
-                        queens=int(queen_taker == i),
-                    ),
+        hand = game.hand if game is not None else None
+        for e in events:
+            if e["type"] == "hand_scored" and hand is not None:
+                queen_taker = next(
+                    (s for s, m in enumerate(hand.taken) if m >> QUEEN_SPADES & 1), None
                 )
+                for i in range(self.state.players):
+                    add(
+                        i,
+                        StatsDelta(
+                            hands=1,
+                            points=e["points"][i],
+                            moons=int(e["shooter"] == i),
+                            queens=int(queen_taker == i),
+                        ),
+                    )
+            elif e["type"] == "game_over":
+                for i in range(self.state.players):
+                    add(i, StatsDelta(games=1, wins=int(e["winner"] == i)))
+        return totals
+
+    async def _hand_finished(self, e: dict[str, Any]) -> None:
         await self.store.expire_table(self.table_id, self.config.table_ttl)
 
     async def _game_finished(self, e: dict[str, Any]) -> None:
-        for i, seat in enumerate(self.state.seats):
-            if seat.kind == "human" and seat.player_id:
-                await self.store.add_stats(
-                    seat.player_id, StatsDelta(games=1, wins=int(e["winner"] == i))
-                )
         await self.store.expire_table(self.table_id, self.config.finished_ttl)
 
     # -- duties: bots and timers -------------------------------------------

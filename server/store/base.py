@@ -12,6 +12,7 @@ finished hands' records.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -104,12 +105,16 @@ class TableStore(Protocol):
         events: list[bytes],
         owner: str | None = None,
         running: bool | None = None,
+        records: Sequence[bytes] = (),
+        stats: Mapping[str, StatsDelta] | None = None,
     ) -> tuple[int, int]:
         """Atomically: if the stored version is ``expected_version`` (and,
         when ``owner`` is given, that process holds the table's lease), write
         ``state`` at version ``expected_version + 1`` and append ``events``
-        to the log, numbered after the last one; with ``running`` given, add
-        the table to (True) or remove it from (False) the running tables.
+        to the log, numbered after the last one, ``records`` (finished
+        hands) to the table's hand records and ``stats`` to the players'
+        statistics; with ``running`` given, add the table to (True) or remove
+        it from (False) the running tables.
         Returns ``(new_version, last_seq)``. Raises ``StoreConflict``
         otherwise (nothing written)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 from server.store.base import (
@@ -116,6 +116,8 @@ class MemoryStore:
         events: list[bytes],
         owner: str | None = None,
         running: bool | None = None,
+        records: Sequence[bytes] = (),
+        stats: Mapping[str, StatsDelta] | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set: write ``state`` and append ``events`` if the version
         is still ``expected_version``; ``StoreConflict`` otherwise (also for an
@@ -131,6 +133,9 @@ class MemoryStore:
             table.events.append(StoredEvent(table.last_seq, body))
         table.state = state
         table.version += 1
+        table.records.extend(records)
+        for player_id, delta in (stats or {}).items():
+            self._add_stats(player_id, delta)
         if running is True:
             self._running.add(table_id)
         elif running is False:
@@ -195,6 +200,9 @@ class MemoryStore:
 
     async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
         """Add ``delta`` to the player's totals."""
+        self._add_stats(player_id, delta)
+
+    def _add_stats(self, player_id: str, delta: StatsDelta) -> None:
         totals = self._stats.setdefault(player_id, {})
         for f in fields(StatsDelta):
             totals[f.name] = totals.get(f.name, 0) + getattr(delta, f.name)

@@ -61,9 +61,13 @@ redis.call('SADD', KEYS[3], ARGV[1])
 return 1
 """
 
-# KEYS: hash, events stream, lease key, running set
+# KEYS: hash, events stream, lease key, running set, records list,
+#       stats hashes...
 # ARGV: expected version, state, token, max events, owner ("" = no lease),
-#       running ("1" in progress, "0" not, "" unchanged), table id, event bodies...
+#       running ("1" in progress, "0" not, "" unchanged), table id,
+#       number of hand records n, n hand records,
+#       number of stats increments m, m triples (stats key's index among the
+#       stats hashes, 1-based; field; amount), event bodies...
 # Returns {new_version, last_seq} or {status, stored_version}.
 COMMIT = """
 local cur = redis.call('HMGET', KEYS[1], 'version', 'last_seq', 'token')
@@ -80,23 +84,40 @@ if version ~= expected then
   if version == expected + 1 and cur[3] == ARGV[3] then return {version, last} end
   return {-2, version}
 end
+local records = tonumber(ARGV[8])
+local at = 9 + records
+local increments = tonumber(ARGV[at])
+local first_event = at + 1 + 3 * increments
 -- Events first: XADD is the only call here that could fail (it never does,
 -- ids only grow), and failing before HSET leaves the table as it was.
-for i = 8, #ARGV do
+for i = first_event, #ARGV do
   last = last + 1
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], last .. '-0', 'b', ARGV[i])
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version + 1,
            'last_seq', last, 'token', ARGV[3])
+-- A finished hand's record is written with the commit that finishes it:
+-- never lost to a store blip between the two, never written twice by a retry.
+for i = 9, 8 + records do
+  redis.call('RPUSH', KEYS[5], ARGV[i])
+end
+-- So are the players' statistics for that hand or game: counted exactly once.
+for j = 0, increments - 1 do
+  local k = at + 1 + 3 * j
+  redis.call('HINCRBY', KEYS[5 + tonumber(ARGV[k])], ARGV[k + 1], ARGV[k + 2])
+end
 if ARGV[6] == '1' then
   redis.call('SADD', KEYS[4], ARGV[7])
 elseif ARGV[6] == '0' then
   redis.call('SREM', KEYS[4], ARGV[7])
 end
--- A table already set to expire may get its first events only now: the new
--- stream must vanish with the table.
+-- A table already set to expire may get its first events or records only
+-- now: they must vanish with the table.
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 and #ARGV >= 8 then redis.call('PEXPIRE', KEYS[2], ttl) end
+if ttl > 0 then
+  if #ARGV >= first_event then redis.call('PEXPIRE', KEYS[2], ttl) end
+  if records > 0 then redis.call('PEXPIRE', KEYS[5], ttl) end
+end
 return {version + 1, last}
 """
 

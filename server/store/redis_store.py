@@ -33,7 +33,10 @@ therefore switched off, and each method picks:
   acknowledged but not durable, cannot happen.)
 * ``add_hand_record`` (RPUSH) and ``add_stats`` (HINCRBY): a repeat would
   store the record twice or count the hand twice, so they are sent once; a
-  connection error becomes ``StoreError`` and the caller decides.
+  connection error becomes ``StoreError`` and the caller decides. The server
+  passes a finished hand's record and its players' statistics to ``commit``
+  instead (``records``, ``stats``), so they share the commit's atomicity and
+  its safe retries.
 
 Every redis-py error leaves this module as ``StoreError`` with a message that
 names no host, key or data (the original stays chained for the server log).
@@ -42,7 +45,7 @@ names no host, key or data (the original stays chained for the server log).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -217,12 +220,22 @@ class RedisStore:
         events: list[bytes],
         owner: str | None = None,
         running: bool | None = None,
+        records: Sequence[bytes] = (),
+        stats: Mapping[str, StatsDelta] | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set in one script (see the module docstring);
         ``StoreConflict`` if the version moved on, the table is unknown, or
         ``owner`` is given and does not hold the table's lease."""
         return await self._commit_with_token(
-            table_id, expected_version, state, events, secrets.token_hex(16), owner, running
+            table_id,
+            expected_version,
+            state,
+            events,
+            secrets.token_hex(16),
+            owner,
+            running,
+            records,
+            stats,
         )
 
     def lease_key(self, table_id: str) -> str:
@@ -243,6 +256,8 @@ class RedisStore:
         token: str,
         owner: str | None = None,
         running: bool | None = None,
+        records: Sequence[bytes] = (),
+        stats: Mapping[str, StatsDelta] | None = None,
     ) -> tuple[int, int]:
         """``commit`` with a given token: sent twice, it applies once."""
         keys = [
@@ -250,10 +265,19 @@ class RedisStore:
             self._events_key(table_id),
             self.lease_key(table_id),
             f"{self.prefix}running",
+            self._records_key(table_id),
         ]
         flag = "" if running is None else "1" if running else "0"
         args: list[ScriptArg] = [expected_version, state, token, self.max_events, owner or ""]
-        args += [flag, table_id]
+        args += [flag, table_id, len(records), *records]
+        increments: list[ScriptArg] = []
+        for index, (player_id, delta) in enumerate((stats or {}).items(), start=1):
+            keys.append(self._stats_key(player_id))
+            for name in _STAT_FIELDS:
+                amount = getattr(delta, name)
+                if amount:
+                    increments += [index, name, amount]
+        args += [len(increments) // 3, *increments]
         args.extend(events)
         first, second = await self._idempotent(lambda: self._commit_script(keys, args))
         if first < 0:

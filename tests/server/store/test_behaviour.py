@@ -303,3 +303,36 @@ async def test_running_tables_follow_what_their_commits_say(harness: Harness) ->
     # A dead table's id used again starts out of the index.
     await store.create_table("t2", "CODE3", b"new")
     assert await store.running_ids() == []
+
+
+async def test_records_go_in_with_their_commit_once(harness: Harness) -> None:
+    """A finished hand's record written by the commit that finishes it: in
+    order after earlier records, and not at all when the commit is refused."""
+    store = harness.store
+    await store.create_table("t1", "CODE1", b"s")
+    await store.commit("t1", 1, b"s", [b"e"], records=[b'{"hand": 1}'])
+    with pytest.raises(StoreConflict):
+        await store.commit("t1", 1, b"s", [b"e"], records=[b'{"hand": "stale"}'])
+    await store.commit("t1", 2, b"s", [], records=[b'{"hand": 2}', b'{"hand": 3}'])
+    assert await store.hand_records("t1") == [b'{"hand": 1}', b'{"hand": 2}', b'{"hand": 3}']
+    loaded = await store.load_table("t1")
+    assert loaded is not None and (loaded.version, loaded.last_seq) == (3, 1)
+
+
+async def test_statistics_go_in_with_their_commit_once(harness: Harness) -> None:
+    """Players' statistics added by the commit that ends a hand or a game:
+    summed per player, untouched by a refused commit."""
+    store = harness.store
+    await store.create_table("t1", "CODE1", b"s")
+    hand = {
+        "p1": StatsDelta(hands=1, points=13, queens=1),
+        "p2": StatsDelta(hands=1, points=0),
+    }
+    await store.commit("t1", 1, b"s", [b"e"], stats=hand)
+    with pytest.raises(StoreConflict):
+        await store.commit("t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(games=5)})
+    await store.commit("t1", 2, b"s", [b"e"], stats={"p1": StatsDelta(games=1, wins=1)})
+    assert await store.get_stats("p1") == PlayerStats(
+        games=1, wins=1, hands=1, points=13, moons=0, queens=1
+    )
+    assert await store.get_stats("p2") == PlayerStats(hands=1)

@@ -73,13 +73,24 @@ async def test_commit_whose_reply_was_lost_is_retried_and_applied_once(
 async def test_commit_token_tells_a_repeat_from_a_rival(redis_case: Harness) -> None:
     store, _ = _redis(redis_case)
     await store.create_table("t1", "C1", b"s1")
-    first = await store._commit_with_token("t1", 1, b"s2", [b"e1"], "token-a")
-    repeat = await store._commit_with_token("t1", 1, b"s2", [b"e1"], "token-a")
+    record = [b'{"hand": 1}']
+    stats = {"p1": StatsDelta(hands=1, points=26, moons=1)}
+    first = await store._commit_with_token(
+        "t1", 1, b"s2", [b"e1"], "token-a", records=record, stats=stats
+    )
+    repeat = await store._commit_with_token(
+        "t1", 1, b"s2", [b"e1"], "token-a", records=record, stats=stats
+    )
     assert first == repeat == (2, 1)
     with pytest.raises(StoreConflict):
         await store._commit_with_token("t1", 1, b"rival", [b"rival"], "token-b")
     events = await store.events_since("t1", 0)
     assert events is not None and [e.body for e in events] == [b"e1"]
+    # The hand record and the statistics rode with the commit: written once,
+    # not again by the repeat.
+    assert await store.hand_records("t1") == record
+    counted = await store.get_stats("p1")
+    assert (counted.hands, counted.points, counted.moons) == (1, 26, 1)
 
 
 async def test_create_whose_reply_was_lost_is_not_a_conflict(
