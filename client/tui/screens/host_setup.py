@@ -1,5 +1,7 @@
 """The host's form: name the table, fill the other seats (open for players
-or a bot of a level) and choose a few rules; then the table is created."""
+or a bot of a level) and choose every rule of ``RulesModel`` the table
+offers (passing, the moon, the first trick, the end of the game, a bonus
+card, Q♠ breaking hearts); then the table is created."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Final
 
+from rich.style import Style
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -16,7 +20,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
 
+from ..cards import label
 from ..i18n import Translator
+
+MAX_END_AT: Final = 1000  # RulesModel.end_at's bound
 
 SPECS: Final[tuple[SeatSpec, ...]] = ("open", "easy", "medium", "hard")
 CYCLES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
@@ -32,9 +39,11 @@ ENDS: Final[Mapping[str, tuple[str, int]]] = MappingProxyType(
     {
         "p100": ("points", 100),
         "p50": ("points", 50),
-        "h8": ("hands", 8),
     }
 )
+HANDS_DEFAULT: Final = 8
+FIRST_TRICKS: Final = ("no_points", "no_queen", "anything")
+BONUS_CARDS: Final = ("none", "JD", "TD")
 
 
 @dataclass(frozen=True)
@@ -55,10 +64,22 @@ def _cycle_key(rules: RulesModel) -> str:
 
 
 def _end_key(rules: RulesModel) -> str:
+    """``p100``, ``p50``, ``hands`` (any number), or ``custom`` points."""
+    if rules.end == "hands":
+        return "hands"
     for key, (end, at) in ENDS.items():
         if (rules.end, rules.end_at) == (end, at):
             return key
     return "custom"
+
+
+def parse_hands(text: str) -> int | None:
+    """The number of hands typed in the form, if it is one the rules take."""
+    try:
+        n = int(text.strip())
+    except ValueError:
+        return None
+    return n if 1 <= n <= MAX_END_AT else None
 
 
 class HostSetupScreen(Screen[TableSpec | None]):
@@ -98,10 +119,14 @@ class HostSetupScreen(Screen[TableSpec | None]):
         t = self.t
         spec = self.initial
         rules = spec.rules
-        ends = [(t("host.end_" + key), key) for key in ENDS]
-        if _end_key(rules) == "custom":
-            label = "lobby.end_points" if rules.end == "points" else "lobby.end_hands"
-            ends.append((t(label, n=rules.end_at), "custom"))
+        end = _end_key(rules)
+        ends = [(t("host.end_" + key), key) for key in (*ENDS, "hands")]
+        if end == "custom":
+            ends.append((t("lobby.end_points", n=rules.end_at), "custom"))
+        hands = str(rules.end_at if end == "hands" else HANDS_DEFAULT)
+        bonus = [(t("host.bonus_none"), "none")] + [
+            (t("host.bonus_card", card=label(c)), c) for c in BONUS_CARDS[1:]
+        ]
         with Vertical():
             yield Static(t("host.title"), classes="title")
             with Grid():
@@ -138,28 +163,64 @@ class HostSetupScreen(Screen[TableSpec | None]):
                     id="moon",
                     compact=True,
                 )
+                yield Label(t("host.first_trick"))
+                yield Select(
+                    [(t("host.first_" + k), k) for k in FIRST_TRICKS],
+                    value=rules.first_trick,
+                    allow_blank=False,
+                    id="first-trick",
+                    compact=True,
+                )
                 yield Label(t("host.end"))
-                yield Select(ends, value=_end_key(rules), allow_blank=False, id="end", compact=True)
+                yield Select(ends, value=end, allow_blank=False, id="end", compact=True)
+                yield Label(t("host.hands"))
+                yield Input(
+                    hands,
+                    type="integer",
+                    max_length=4,
+                    id="hands",
+                    compact=True,
+                    disabled=end != "hands",
+                )
+                yield Label(t("host.bonus"))
+                yield Select(
+                    bonus,
+                    value=rules.bonus_card or "none",
+                    allow_blank=False,
+                    id="bonus",
+                    compact=True,
+                )
                 yield Label("")
                 yield Checkbox(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
                 yield Label("")
                 yield Checkbox(t("host.public"), spec.public, id="public", compact=True)
+            yield Static(id="form-error")
             yield Static(t("host.hint"), classes="hint")
             with Horizontal(id="buttons"):
                 yield Button(t("btn.create"), id="create", variant="primary", compact=True)
                 yield Button(t("btn.cancel"), id="cancel", compact=True)
 
-    def spec(self) -> TableSpec:
-        """The table the form describes."""
+    def spec(self) -> TableSpec | None:
+        """The table the form describes; None (and a line saying why) when
+        the number of hands is not one."""
         seats = tuple(
             self.query_one(f"#spec-{p}", Select).value for p in ("left", "across", "right")
         )
         rules = self.initial.rules.model_dump()
         rules["pass_cycle"] = CYCLES[str(self.query_one("#cycle", Select).value)]
         rules["moon"] = self.query_one("#moon", Select).value
+        rules["first_trick"] = self.query_one("#first-trick", Select).value
         end = str(self.query_one("#end", Select).value)
         if end in ENDS:
             rules["end"], rules["end_at"] = ENDS[end]
+        elif end == "hands":
+            hands = parse_hands(self.query_one("#hands", Input).value)
+            if hands is None:
+                self._error(self.t("host.hands_bad", max=MAX_END_AT))
+                return None
+            rules["end"], rules["end_at"] = "hands", hands
+        bonus = str(self.query_one("#bonus", Select).value)
+        rules["bonus_card"] = None if bonus == "none" else bonus
         rules["queen_breaks_hearts"] = self.query_one("#queen", Checkbox).value
         return TableSpec(
             name=self.query_one("#name", Input).value.strip(),
@@ -168,16 +229,28 @@ class HostSetupScreen(Screen[TableSpec | None]):
             public=self.query_one("#public", Checkbox).value,
         )
 
+    def _error(self, sentence: str) -> None:
+        self.query_one("#form-error", Static).update(
+            Text("✕ " + sentence, style=Style(color="red", bold=True))
+        )
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """The number of hands counts only for "after a number of hands"."""
+        if event.select.id == "end":
+            self.query_one("#hands", Input).disabled = event.value != "hands"
+
     def action_create(self) -> None:
-        """Create the table."""
-        self.dismiss(self.spec())
+        """Create the table (unless the form says what is wrong)."""
+        spec = self.spec()
+        if spec is not None:
+            self.dismiss(spec)
 
     def action_cancel(self) -> None:
         """Leave without a table."""
         self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the name field creates the table."""
+        """Enter in the name (or hands) field creates the table."""
         self.action_create()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from protocol.common import RulesModel
 
+from ..cards import label
 from ..i18n import Translator
 from ..model import TableModel
 from ..seats import POSITIONS, compass_key, seat_at
@@ -37,6 +38,8 @@ def rules_text(t: Translator, rules: RulesModel) -> str:
         parts.append(t("lobby.queen_breaks"))
     if rules.first_trick != "no_points":
         parts.append(t("lobby.first_trick_" + rules.first_trick))
+    if rules.bonus_card is not None:
+        parts.append(t("lobby.bonus", card=label(rules.bonus_card)))
     return " · ".join(parts)
 
 
