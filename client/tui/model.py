@@ -9,7 +9,6 @@ delivers; the screen redraws from the model after each change.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -21,10 +20,10 @@ from protocol.view import PlayedCard, SeatView
 from .cards import QUEEN_OF_SPADES, label, sorted_hand
 from .i18n import Msg, Term
 from .seats import compass_key, my_seat, uses_compass_name
+from .table_log import TableLog
 
 ConnectionState = Literal["connecting", "online", "reconnecting", "lost"]
 SidePanel = Literal["tricks", "scores"]
-LOG_LINES = 200
 SEAT_LOST = frozenset({"no_such_table", "bad_token"})
 
 
@@ -34,14 +33,6 @@ class Notice:
 
     msg: Msg
     level: Literal["info", "error"] = "info"
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """A line of the chat log: a chat message (``name`` set) or an event."""
-
-    msg: Msg
-    name: str = ""
 
 
 def seat_label(view: SeatView, seat: int) -> str | Term:
@@ -68,7 +59,7 @@ class TableModel:
     cursor: int = 0
     connection: ConnectionState = "connecting"
     notice: Notice | None = None
-    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: TableLog = field(default_factory=TableLog)
     side: SidePanel = "tricks"
     join_url: str = ""
     busy: bool = False
@@ -169,6 +160,7 @@ class TableModel:
 
     def apply(self, msg: BaseModel) -> None:
         """Take one message from the session (snapshot, event, error)."""
+        self.log.saw(getattr(msg, "seq", None))
         handler = getattr(self, "_on_" + str(getattr(msg, "type", "")), None)
         if handler is not None:
             handler(msg)
@@ -252,7 +244,10 @@ class TableModel:
             self._log(Msg(key, {"name": name}))
 
     def _on_chat_message(self, msg: sm.ChatMessage) -> None:
-        self.log.append(LogLine(Msg.raw(msg.text), name=msg.name or "?"))
+        self.log.chat(msg)
+
+    def _on_chat_history(self, msg: sm.ChatHistory) -> None:
+        self.log.merge(msg.lines)
 
     def _on_seat_changed(self, msg: sm.SeatChanged) -> None:
         view = self.view
@@ -283,7 +278,7 @@ class TableModel:
         self._log(Msg("log.reconnected"))
 
     def _log(self, msg: Msg) -> None:
-        self.log.append(LogLine(msg))
+        self.log.event(msg)
 
 
 def passed_summary(view: SeatView) -> Msg:

@@ -30,6 +30,7 @@ HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("r", "help.rematch"),
     ("t", "help.side"),
     ("/", "help.chat"),
+    ("PgUp PgDn ↑↓", "help.scroll"),
     ("Esc", "help.escape"),
     ("o", "help.settings"),
     ("? F1", "help.help"),
@@ -76,7 +77,7 @@ class HelpScreen(Dialog):
         for i, (key, what) in enumerate(HELP_KEYS):
             if i:
                 keys.append("\n")
-            keys.append(f"{key:>10}  ", style=Style(bold=True, color="yellow"))
+            keys.append(f"{key:>12}  ", style=Style(bold=True, color="yellow"))
             keys.append(t(what))
         with Vertical():
             yield Static(t("help.title"), classes="title")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, Literal, cast
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -30,6 +31,7 @@ from ..i18n import Msg, Term, Translator
 from ..model import TableModel, passed_summary, seat_label
 from ..seats import POSITIONS, seat_at
 from ..widgets.bars import ChatLog, TopBar
+from ..widgets.chat_panel import ChatPanel
 from ..widgets.hand import KEYS, HandView
 from ..widgets.lobby import LobbyPanel
 from ..widgets.seat_panel import SeatPanel
@@ -69,6 +71,10 @@ class TableScreen(Screen[None]):
         Binding("3", "seat(3)", show=False),
         Binding("t", "toggle_side", show=False),
         Binding("slash", "chat", show=False),
+        Binding("pageup", "chat_scroll(-1)", show=False),
+        Binding("pagedown", "chat_scroll(1)", show=False),
+        Binding("up", "chat_line(-1)", show=False),
+        Binding("down", "chat_line(1)", show=False),
         Binding("escape", "escape", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("o", "settings", show=False),
@@ -84,6 +90,7 @@ class TableScreen(Screen[None]):
         self._over_closed = False
         self._phase_key: tuple[str, int] = ("", 0)
         self._ready = False
+        self._chatting = False  # the chat line has the focus: the chat view shows
 
     @property
     def hearts(self) -> HeartsApp:
@@ -104,6 +111,7 @@ class TableScreen(Screen[None]):
                         yield SeatPanel(m, t, "right", id="seat-right")
                 yield SidePanel(m, t, id="side")
             yield LobbyPanel(m, t, id="lobby")
+            yield ChatPanel(m, t, id="chat-view")
         yield HandView(m, id="hand")
         with Horizontal(id="actions"):
             yield Static(id="prompt")
@@ -113,7 +121,11 @@ class TableScreen(Screen[None]):
                 yield button
         yield Static(id="notice")
         yield ChatLog(m, t, id="log")
-        yield Input(id="chat", compact=True, max_length=200)
+        chat = Input(id="chat", compact=True, max_length=200)
+        # Focusable only while chatting: a dialog closing must not put the
+        # focus (and the player's card keys) in the chat.
+        chat.can_focus = False
+        yield chat
         yield Static(id="keys")
 
     def on_mount(self) -> None:
@@ -144,16 +156,19 @@ class TableScreen(Screen[None]):
                 model.side = "tricks"
             self._phase_key = phase_key
         waiting = view is None or view.status == "waiting"
-        self.query_one("#body", ContentSwitcher).current = "lobby" if waiting else "table"
+        body = "chat-view" if self._chatting else "lobby" if waiting else "table"
+        self.query_one("#body", ContentSwitcher).current = body
         for panel in self.query(SeatPanel):
             panel.sync()
         self.query_one(SidePanel).sync()
         self.query_one(LobbyPanel).sync()
+        self.query_one(ChatPanel).sync()
         for widget in (TopBar, TrickView, HandView, ChatLog):
             self.query_one(widget).refresh()
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#notice", Static).update(self._notice())
-        self.query_one("#keys", Static).update(Text(t("keys.table"), style=Style(dim=True)))
+        keys = "keys.chat" if self._chatting else "keys.table"
+        self.query_one("#keys", Static).update(Text(t(keys), style=Style(dim=True)))
         self.query_one("#chat", Input).placeholder = t("chat.placeholder")
         self._sync_buttons()
         self._sync_dialogs()
@@ -402,12 +417,30 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def action_chat(self) -> None:
-        """Type a chat line."""
-        self.query_one("#chat", Input).focus()
+        """The chat view: the whole conversation, and the line to type in."""
+        chat = self.query_one("#chat", Input)
+        chat.can_focus = True
+        chat.focus()
+
+    def action_chat_scroll(self, step: int) -> None:
+        """PgUp/PgDn: page through the conversation (opening it if needed)."""
+        if not self._chatting:
+            self.action_chat()
+        self.query_one(ChatPanel).page(step)
+
+    def action_chat_line(self, step: int) -> None:
+        """↑/↓ in the chat view: a line back or forward."""
+        if self._chatting:
+            panel = self.query_one(ChatPanel)
+            panel.scroll_to(y=panel.scroll_y + step, animate=False)
+
+    def _focus_table(self) -> None:
+        self.query_one("#chat", Input).can_focus = False
+        self.query_one(HandView).focus()
 
     def action_escape(self) -> None:
         """Leave the chat line, clear the notice."""
-        self.query_one(HandView).focus()
+        self._focus_table()
         self._clear_notice()
         self.sync()
 
@@ -433,6 +466,22 @@ class TableScreen(Screen[None]):
 
     # -- messages ------------------------------------------------------------
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The chat line took the focus (``/``, a click) or gave it up: show
+        the chat view or the table."""
+        chatting = event.widget is self.query_one("#chat", Input)
+        if chatting != self._chatting:
+            self._chatting = chatting
+            if chatting:
+                self.query_one(ChatPanel).show_newest()
+            self.sync()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """Focus left the chat line for nothing."""
+        if event.widget is self.query_one("#chat", Input) and self.focused is None:
+            self._chatting = False
+            self.sync()
+
     def on_hand_view_card_chosen(self, event: HandView.CardChosen) -> None:
         """A click on a card."""
         cards = self.model.hand()
@@ -445,6 +494,16 @@ class TableScreen(Screen[None]):
         client = self.hearts.table
         if client is not None:
             client.skip()
+
+    def on_chat_log_clicked(self, event: ChatLog.Clicked) -> None:
+        """A click on the last lines opens the whole conversation."""
+        self.action_chat()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on the chat line opens the chat (it takes the focus only
+        while chatting)."""
+        if event.widget is self.query_one("#chat", Input) and not self._chatting:
+            self.action_chat()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The prompt's buttons."""
@@ -459,12 +518,14 @@ class TableScreen(Screen[None]):
             action()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Send a chat line."""
+        """Send a chat line and stay in the chat; Enter on an empty line goes
+        back to the cards."""
         text = event.value.strip()
         event.input.value = ""
-        self.query_one(HandView).focus()
-        if text:
-            self._send(lambda rid: cm.Chat(id=rid, text=text), exclusive=False)
+        if not text:
+            self._focus_table()
+            return
+        self._send(lambda rid: cm.Chat(id=rid, text=text), exclusive=False)
 
     def _moon_chosen(self, choice: Literal["add", "subtract"] | None) -> None:
         self._moon = None

@@ -8,12 +8,15 @@ from typing import Final
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widget import Widget
 
 from protocol.view import SeatView
 
 from ..i18n import Translator
 from ..model import TableModel
+from .chat_panel import log_line_text
 from .lobby import format_code
 
 CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
@@ -68,7 +71,8 @@ class TopBar(Widget):
 
 
 class ChatLog(Widget):
-    """The last lines of chat and table events that fit."""
+    """The last lines of chat and table events that fit (the whole log is
+    in the chat view, ``ChatPanel``)."""
 
     DEFAULT_CSS = """
     ChatLog { height: 2; }
@@ -79,15 +83,18 @@ class ChatLog(Widget):
         self.model = model
         self.t = t
 
+    class Clicked(Message):
+        """The log was clicked: open the whole conversation."""
+
     def render(self) -> Text:
         """Newest line at the bottom."""
         lines: list[Text] = []
-        for line in list(self.model.log)[-max(1, self.size.height) :]:
-            if line.name:
-                text = Text(line.name + ": ", style=Style(bold=True, color="cyan"))
-                text.append(self.t.text(line.msg))
-            else:
-                text = Text("· " + self.t.text(line.msg), style=Style(dim=True, italic=True))
+        for line in self.model.log.tail(max(1, self.size.height)):
+            text = log_line_text(self.t, line)
             text.truncate(self.size.width, overflow="ellipsis")
             lines.append(text)
         return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        """Ask for the chat view."""
+        self.post_message(self.Clicked())
