@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument("--log-format", choices=("text", "json"), default="text")
 
-    from ..tui.commands import add_tui_arguments
+    from ..tui.commands import add_tui_arguments, add_watch_arguments
     from .headless import add_headless_arguments
 
     play = sub.add_parser("play", help="a quick game against three bots (starts its own server)")
@@ -72,14 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--rules", help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50)")
     host.add_argument("--public", action="store_true", help="list the table in the lobby")
     host.add_argument("--table-name", default="")
-    join = sub.add_parser("join", help="join a table by its invite code")
-    join.add_argument("code")
+    join = sub.add_parser("join", help="join a table by its invite code (none: the public tables)")
+    join.add_argument("code", nargs="?", default="")
     join.add_argument("--seat", type=int, default=None)
     add_headless_arguments(join)
     add_tui_arguments(join)
     resume = sub.add_parser("resume", help="reattach to the seat in your session file")
     add_headless_arguments(resume)
     add_tui_arguments(resume)
+    add_watch_arguments(sub.add_parser("watch", help="watch a table as a spectator"))
     return parser
 
 
@@ -102,8 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .bench_server import run_bench_server
 
         return run_bench_server(args)
-    if args.command in ("host", "join", "resume"):
-        if args.autoplay:
+    if args.command in ("host", "join", "resume", "watch"):
+        if getattr(args, "autoplay", None):
+            if args.command == "join" and not args.code:
+                print("hearts join: --autoplay needs an invite code", file=sys.stderr)
+                return 2
             from .headless import run_headless
 
             return run_headless(args.command, args)

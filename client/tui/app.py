@@ -1,7 +1,8 @@
 """The Textual app: one seat at one table.
 
 On start it connects (``hearts play`` first starts its own server), then
-creates, joins or resumes a table as the command asks, and shows the
+creates, joins, watches or resumes a table as the command asks (``hearts
+join`` without a code first lists the public tables), and shows the
 ``TableScreen``. A ``TableClient`` applies the session's messages to the
 ``TableModel`` and the screen redraws from it. Leaving closes the session
 (and the in-process server); a seat left mid-game can be resumed.
@@ -10,11 +11,11 @@ creates, joins or resumes a table as the command asks, and shows the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from textual.app import App
 
-from client.session import ClientSession, RequestFailed
+from client.session import ClientSession, RequestFailed, SavedSession, SessionClosed
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
@@ -25,6 +26,7 @@ from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
 from .screens.table import TableScreen
+from .screens.table_list import TableListScreen
 from .settings import Settings
 from .table_client import TableClient
 
@@ -120,16 +122,12 @@ class HeartsApp(App[None]):
             if launch.mode == "play" and not launch.server:
                 self.server = await start_local_server(launch)
                 url = self.server.url
-            session = ClientSession(
-                url, launch.name, session_file=launch.session_file, max_backoff=launch.max_backoff
-            )
+            session = self._new_session(url)
             if launch.mode == "resume" and not (
                 session.saved.table_id and session.saved.seat_token
             ):
                 await self._fatal(self.t("fatal.no_seat"))
                 return
-            if launch.mode != "resume":
-                session.forget_table()
             await session.connect()
             self.table = TableClient(session, self.model, self.pacing, self.changed)
             self.run_worker(self.table.run(), name="events")
@@ -138,6 +136,22 @@ class HeartsApp(App[None]):
             await self._fatal(self.t.text(Msg("error." + exc.code, {"message": exc.message})))
         except OSError as exc:
             await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
+
+    def _new_session(self, url: str) -> ClientSession:
+        launch = self.launch
+        if launch.mode == "watch" or (launch.mode == "join" and not launch.code):
+            # Watching, or looking at the list, must not cost the saved seat:
+            # the session starts without its file and only borrows our player
+            # token; ``_browse`` hands it the file once a seat is taken.
+            session = ClientSession(url, launch.name, max_backoff=launch.max_backoff)
+            session.saved.player_token = SavedSession.load(launch.session_file).player_token
+            return session
+        session = ClientSession(
+            url, launch.name, session_file=launch.session_file, max_backoff=launch.max_backoff
+        )
+        if launch.mode != "resume":
+            session.forget_table()
+        return session
 
     async def _sit(self, session: ClientSession) -> None:
         launch = self.launch
@@ -158,14 +172,48 @@ class HeartsApp(App[None]):
                     return
                 spec = answer
             seated = await self._create(session, spec)
+        elif launch.mode == "join" and not launch.code:
+            if not await self._browse(session):
+                await self.shutdown_and_exit()
+                return
         elif launch.mode == "join":
             reply = await session.request(
                 cm.JoinTable(id=session.next_id(), code=launch.code, seat=launch.seat)
             )
             seated = reply if isinstance(reply, sm.Seated) else None
+        elif launch.mode == "watch":
+            reply = await session.request(cm.Watch(id=session.next_id(), code=launch.code))
+            seated = reply if isinstance(reply, sm.Seated) else None
         code = seated.code if seated is not None else session.code or ""
         self.model.join_url = join_url(session.url, code)
         self.changed()
+
+    async def _browse(self, session: ClientSession) -> bool:
+        """The public tables: True once we sit or watch at one, False if the
+        player left the list."""
+
+        async def fetch() -> tuple[sm.TableSummary, ...]:
+            reply = await session.request(cm.ListTables(id=session.next_id()))
+            return reply.tables if isinstance(reply, sm.Tables) else ()
+
+        async def choose(code: str, how: Literal["join", "watch"]) -> Msg | None:
+            if how == "join":
+                session.session_file = self.launch.session_file  # keep the seat's token
+            try:
+                if how == "join":
+                    await session.request(cm.JoinTable(id=session.next_id(), code=code))
+                else:
+                    await session.request(cm.Watch(id=session.next_id(), code=code))
+            except RequestFailed as exc:
+                session.session_file = None
+                return Msg("error." + exc.code, {"message": exc.message})
+            except (SessionClosed, TimeoutError):
+                session.session_file = None
+                return Msg("error.no_reply")
+            return None
+
+        seated: bool = await self.push_screen_wait(TableListScreen(self.t, fetch, choose))
+        return seated
 
     async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
         reply = await session.request(

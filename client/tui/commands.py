@@ -1,7 +1,7 @@
 """Wiring into the ``hearts`` command: arguments and entry points.
 
 ``hearts play`` runs ``run_play``; ``hearts host``/``join``/``resume``
-without ``--autoplay`` run ``run_interactive``. This module imports only
+without ``--autoplay`` and ``hearts watch`` run ``run_interactive``. This module imports only
 argparse at load time (the parser is built for every subcommand); Textual,
 the session and the server are imported when a game starts.
 """
@@ -49,6 +49,20 @@ def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) ->
         parser.add_argument(
             "--bot-budget-ms", type=int, default=900, help="Hard bots' time per move"
         )
+
+
+def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
+    """``hearts watch CODE``: the table to watch, the server, a name (a
+    spectator's chat lines carry it) and the terminal client's options."""
+    parser.add_argument("code", help="the table's invite code (ABC-DEF)")
+    parser.add_argument(
+        "--server", default="ws://127.0.0.1:8765/ws", help="the server's WebSocket URL"
+    )
+    parser.add_argument("--name", default="Player", help="your name in the chat")
+    parser.add_argument(
+        "--session-file", metavar="FILE", help="where your player token is kept (read only)"
+    )
+    add_tui_arguments(parser)
 
 
 def _settings_and_app(args: argparse.Namespace, launch: Launch) -> int:
@@ -108,11 +122,11 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_interactive(command: str, args: argparse.Namespace) -> int:
-    """``hearts host``/``join``/``resume`` in the terminal UI."""
+    """``hearts host``/``join``/``resume``/``watch`` in the terminal UI."""
     from client.cli.headless import parse_rules
     from client.session import default_session_file
 
-    from .launch import Launch, parse_seats
+    from .launch import Launch, Mode, parse_seats
 
     session_file = Path(args.session_file) if args.session_file else default_session_file()
     try:
@@ -121,8 +135,9 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"hearts {command}: {exc}", file=sys.stderr)
         return 2
+    modes: dict[str, Mode] = {"host": "host", "join": "join", "watch": "watch"}
     launch = Launch(
-        mode="host" if command == "host" else "join" if command == "join" else "resume",
+        mode=modes.get(command, "resume"),
         server=args.server,
         name=args.name,
         seats=seats,
@@ -138,7 +153,7 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """A parser of our own for ``python -m client.tui`` (play, host, join,
-    resume), built exactly as ``hearts`` wires them."""
+    resume, watch), built exactly as ``hearts`` wires them."""
     from client.cli.headless import add_headless_arguments
 
     parser = argparse.ArgumentParser(prog="python -m client.tui")
@@ -152,14 +167,16 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--rules")
     host.add_argument("--public", action="store_true")
     host.add_argument("--table-name", default="")
-    join = sub.add_parser("join", help="join a table by its invite code")
-    join.add_argument("code")
+    join = sub.add_parser("join", help="join a table by its invite code (none: the list)")
+    join.add_argument("code", nargs="?", default="")
     join.add_argument("--seat", type=int, default=None)
     add_headless_arguments(join)
     add_tui_arguments(join)
     resume = sub.add_parser("resume", help="reattach to your saved seat")
     add_headless_arguments(resume)
     add_tui_arguments(resume)
+    watch = sub.add_parser("watch", help="watch a table as a spectator")
+    add_watch_arguments(watch)
     return parser
 
 
@@ -169,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "play":
         return run_play(args)
     if getattr(args, "autoplay", None):
+        if args.command == "join" and not args.code:
+            print("hearts join: --autoplay needs an invite code", file=sys.stderr)
+            return 2
         from client.cli.headless import run_headless
 
         return run_headless(args.command, args)

@@ -21,7 +21,7 @@ from protocol.common import RulesModel, SeatSpec
 if TYPE_CHECKING:
     from server.app import RunningServer
 
-Mode = Literal["play", "host", "join", "resume"]
+Mode = Literal["play", "host", "join", "resume", "watch"]
 BOT_LEVELS = ("easy", "medium", "hard")
 
 
@@ -36,7 +36,7 @@ class Launch:
     rules: RulesModel = field(default_factory=RulesModel)
     table_name: str = ""
     public: bool = False
-    code: str = ""
+    code: str = ""  # join/watch; join without one lists the public tables
     seat: int | None = None
     session_file: Path | None = None
     ask_setup: bool = True  # host: show the form before creating the table

@@ -67,6 +67,11 @@ class TableModel:
 
     # -- derived ---------------------------------------------------------
 
+    def spectating(self) -> bool:
+        """We watch the table without a seat (``watch``, or after leaving
+        our seat or being removed from it)."""
+        return self.view is not None and self.view.seat is None
+
     @property
     def me(self) -> int:
         """Our seat (0 before the first snapshot or for a spectator)."""
@@ -84,7 +89,13 @@ class TableModel:
     def passing(self) -> bool:
         """We are to choose cards to pass."""
         v = self.view
-        return v is not None and v.status == "playing" and v.phase == "pass" and not v.passed
+        return (
+            v is not None
+            and v.seat is not None  # a spectator passes nothing
+            and v.status == "playing"
+            and v.phase == "pass"
+            and not v.passed
+        )
 
     def my_turn(self) -> bool:
         """We are to play a card."""
@@ -218,9 +229,11 @@ class TableModel:
 
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
         self.trick, self.trick_winner, self.selected, self.holding = (), None, [], False
-        self._log(
-            Msg("log.hand_dealt", {"n": msg.hand_number, "dir": Term("dir." + msg.direction)})
-        )
+        if msg.direction == "hold":
+            self._log(Msg("log.hand_dealt_hold", {"n": msg.hand_number}))
+        else:
+            direction = Term("dir." + msg.direction)
+            self._log(Msg("log.hand_dealt", {"n": msg.hand_number, "dir": direction}))
 
     def _on_hearts_broken(self, msg: sm.HeartsBroken) -> None:
         self._log(Msg("log.hearts_broken"))
@@ -234,6 +247,9 @@ class TableModel:
                 self._log(Msg("log.moon_you"))
             else:
                 self._log(Msg("log.moon", {"name": seat_label(self.view, msg.shooter)}))
+        if self.spectating():
+            self._log(Msg("log.hand_scored_watch", {"n": msg.hand_number}))
+            return
         mine = msg.points[self.me] if self.me < len(msg.points) else 0
         self._log(Msg("log.hand_scored", {"n": msg.hand_number, "points": mine}))
 

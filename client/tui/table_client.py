@@ -5,7 +5,8 @@ to the model, pausing before another seat's card appears and while a
 finished trick lingers, so bots do not play faster than the eye follows.
 Pauses are skipped while catching up (the first snapshot, a resume's
 replay) and can be cut short (``skip``). ``send`` makes a request and turns
-a refusal into a readable notice.
+a refusal into a readable notice. A spectator watches again after a
+reconnect.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class TableClient:
         self.closing = False
         self._skip = asyncio.Event()
         self._shown_at = 0.0
+        self._rewatch: asyncio.Task[bool] | None = None
 
     async def run(self) -> None:
         """Apply messages until the session ends."""
@@ -49,6 +51,7 @@ class TableClient:
             kind = getattr(msg, "type", "")
             if kind == "reconnected":
                 catching_up = True  # the replay of missed events comes at once
+                self._watch_again()
             seat = getattr(msg, "seat", None)
             if kind == "card_played" and not catching_up and seat != self.model.me:
                 await self._pause(self.pacing().card - (loop.time() - self._shown_at))
@@ -75,6 +78,17 @@ class TableClient:
             self.model.notice = None  # the banner says what matters now
             self.model.set_connection("lost")
             self.on_change()
+
+    def _watch_again(self) -> None:
+        """A spectator after a reconnect: the session resumes seats only, so
+        ask to watch again (the table's chat and snapshot follow)."""
+        view = self.model.view
+        if view is None or view.seat is not None or self.session.saved.seat_token:
+            return
+        code = view.code
+        self._rewatch = asyncio.create_task(
+            self.send(lambda rid: cm.Watch(id=rid, code=code), exclusive=False)
+        )
 
     def skip(self) -> None:
         """Cut the current pause short."""

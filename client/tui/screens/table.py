@@ -27,8 +27,9 @@ from protocol import client_messages as cm
 from protocol.common import SeatSpec
 
 from ..explain import pass_refusal, play_refusal
-from ..i18n import Msg, Term, Translator
-from ..model import TableModel, passed_summary, seat_label
+from ..i18n import Msg, Translator
+from ..model import TableModel, seat_label
+from ..prompts import prompt_msg
 from ..seats import POSITIONS, seat_at
 from ..widgets.bars import ChatLog, TopBar
 from ..widgets.chat_panel import ChatPanel
@@ -113,6 +114,7 @@ class TableScreen(Screen[None]):
             yield LobbyPanel(m, t, id="lobby")
             yield ChatPanel(m, t, id="chat-view")
         yield HandView(m, id="hand")
+        yield SeatPanel(m, t, "bottom", id="seat-bottom")  # a spectator's fourth seat
         with Horizontal(id="actions"):
             yield Static(id="prompt")
             for name in ("pass", "next", "start", "rematch"):
@@ -122,8 +124,8 @@ class TableScreen(Screen[None]):
         yield Static(id="notice")
         yield ChatLog(m, t, id="log")
         chat = Input(id="chat", compact=True, max_length=200)
-        # Focusable only while chatting: a dialog closing must not put the
-        # focus (and the player's card keys) in the chat.
+        # Focusable only while chatting: when a dialog closes over a spectator
+        # (who has no hand to focus) the focus must not land in the chat.
         chat.can_focus = False
         yield chat
         yield Static(id="keys")
@@ -158,6 +160,9 @@ class TableScreen(Screen[None]):
         waiting = view is None or view.status == "waiting"
         body = "chat-view" if self._chatting else "lobby" if waiting else "table"
         self.query_one("#body", ContentSwitcher).current = body
+        watching = model.spectating()
+        self.query_one(HandView).display = not watching
+        self.query_one("#seat-bottom", SeatPanel).display = watching
         for panel in self.query(SeatPanel):
             panel.sync()
         self.query_one(SidePanel).sync()
@@ -167,9 +172,10 @@ class TableScreen(Screen[None]):
             self.query_one(widget).refresh()
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#notice", Static).update(self._notice())
-        keys = "keys.chat" if self._chatting else "keys.table"
+        keys = "keys.chat" if self._chatting else "keys.watch" if watching else "keys.table"
         self.query_one("#keys", Static).update(Text(t(keys), style=Style(dim=True)))
-        self.query_one("#chat", Input).placeholder = t("chat.placeholder")
+        placeholder = "chat.placeholder_watch" if watching else "chat.placeholder"
+        self.query_one("#chat", Input).placeholder = t(placeholder)
         self._sync_buttons()
         self._sync_dialogs()
 
@@ -177,6 +183,7 @@ class TableScreen(Screen[None]):
         model, view, t = self.model, self.model.view, self.t
         host = view is not None and view.seat is not None and view.seat == view.host_seat
         me = view.seats[view.seat] if view is not None and view.seat is not None else None
+        seated = not model.spectating()
         shown = {
             "pass": model.passing(),
             "next": view is not None and view.status == "between_hands" and not (me and me.ready),
@@ -191,7 +198,7 @@ class TableScreen(Screen[None]):
         }
         for name, visible in shown.items():
             button = self.query_one("#btn-" + name, Button)
-            button.display = visible
+            button.display = visible and seated
             if str(button.label) != labels[name]:
                 button.label = labels[name]
                 button.refresh(layout=True)
@@ -221,42 +228,9 @@ class TableScreen(Screen[None]):
             self._over.dismiss(None)
 
     def _prompt(self) -> Text:
-        model, view, t = self.model, self.model.view, self.t
-        msg: Msg
-        if view is None:
-            msg = Msg("prompt.connecting")
-        elif model.connection == "lost":
-            msg = Msg("prompt.lost")
-        elif view.status == "waiting":
-            host = view.seat is not None and view.seat == view.host_seat
-            msg = Msg("prompt.lobby_host" if host else "prompt.lobby_guest")
-        elif view.status == "game_over":
-            msg = Msg("prompt.game_over")
-        elif view.status == "between_hands":
-            me = view.seats[model.me]
-            msg = Msg("prompt.waiting_ready" if me.ready else "prompt.hand_over")
-        elif view.phase == "pass":
-            if view.passed:
-                msg = passed_summary(view)
-            else:
-                k = view.rules.pass_count
-                direction = Term("dir." + (view.pass_direction or "hold"))
-                msg = Msg("prompt.pass", {"k": k, "n": len(model.selected), "dir": direction})
-        elif view.phase == "moon_choice":
-            shooter = view.moon_shooter
-            if shooter is not None and shooter == view.seat:
-                msg = Msg("prompt.moon_you")
-            else:
-                name = seat_label(view, shooter) if shooter is not None else "?"
-                msg = Msg("prompt.moon_wait", {"name": name})
-        elif model.my_turn():
-            msg = Msg("prompt.lead" if not view.trick else "prompt.your_turn")
-        elif view.turn is not None:
-            msg = Msg("prompt.waiting_turn", {"name": seat_label(view, view.turn)})
-        else:
-            msg = Msg("raw", {"text": ""})
+        model, t = self.model, self.t
         style = Style(bold=True, color="yellow") if model.my_turn() or model.passing() else None
-        text = Text(t.text(msg), style=style or Style(bold=True))
+        text = Text(t.text(prompt_msg(model)), style=style or Style(bold=True))
         text.truncate(self.size.width, overflow="ellipsis")
         return text
 
@@ -289,10 +263,21 @@ class TableScreen(Screen[None]):
             self.model.notice = None
             self.model.changed()
 
+    def _refuse(self, msg: Msg) -> None:
+        self.model.say(msg, "error")
+        self.sync()
+
+    def _watching(self) -> bool:
+        """A spectator pressed a key that would act: say why nothing happens."""
+        if self.model.spectating():
+            self._refuse(Msg("why.spectator"))
+            return True
+        return False
+
     def choose(self, card: str) -> None:
         """A card was chosen (its key, Space on the cursor, or a click)."""
         model, view = self.model, self.model.view
-        if view is None:
+        if view is None or self._watching():
             return
         client = self.hearts.table
         if model.lingering() and client is not None:
@@ -313,22 +298,27 @@ class TableScreen(Screen[None]):
 
     def action_card(self, index: int) -> None:
         """The card under a letter key."""
+        if self._watching():
+            return
         card = self.model.card_at(index)
         if card is None:
             if self.model.view is not None and self.model.view.hand:
-                self.model.say(Msg("why.no_card", {"key": KEYS[index]}), "error")
-                self.sync()
+                self._refuse(Msg("why.no_card", {"key": KEYS[index]}))
             return
         self.model.cursor = index
         self.choose(card)
 
     def action_cursor(self, step: int) -> None:
         """Move the cursor along the hand."""
+        if self._watching():
+            return
         self.model.move_cursor(step)
         self.sync()
 
     def action_cursor_card(self) -> None:
         """Choose the card under the cursor."""
+        if self._watching():
+            return
         card = self.model.card_at(self.model.cursor)
         if card is not None:
             self.choose(card)
@@ -341,6 +331,8 @@ class TableScreen(Screen[None]):
             return
         if model.lingering() and client is not None:
             client.skip()
+        elif self._watching():
+            return
         elif model.passing():
             self.action_pass_cards()
         elif view.status == "between_hands":
@@ -353,12 +345,11 @@ class TableScreen(Screen[None]):
     def action_pass_cards(self) -> None:
         """Pass the picked cards."""
         model, view = self.model, self.model.view
-        if view is None:
+        if view is None or self._watching():
             return
         refusal = pass_refusal(view, len(model.selected))
         if refusal is not None:
-            model.say(refusal, "error")
-            self.sync()
+            self._refuse(refusal)
             return
         cards = tuple(model.selected)
         self._clear_notice()
@@ -367,36 +358,40 @@ class TableScreen(Screen[None]):
     def action_next_hand(self) -> None:
         """Ready for the next hand."""
         view = self.model.view
-        if view is not None and view.status == "between_hands":
+        if view is None or self._watching():
+            return
+        if view.status == "between_hands":
             self._send(lambda rid: cm.Ready(id=rid))
 
     def action_start(self) -> None:
         """Host: start the game."""
         view = self.model.view
-        if view is None or view.status != "waiting":
+        if view is None or view.status != "waiting" or self._watching():
             return
         if view.seat != view.host_seat:
-            self.model.say(Msg("why.host_only"), "error")
-            self.sync()
+            self._refuse(Msg("why.host_only"))
             return
         self._send(lambda rid: cm.StartGame(id=rid))
 
     def action_rematch(self) -> None:
         """Host: a new game at the same table."""
         view = self.model.view
-        if view is not None and view.status == "game_over" and view.seat == view.host_seat:
+        if view is None or self._watching():
+            return
+        if view.status == "game_over" and view.seat == view.host_seat:
             self._send(lambda rid: cm.Rematch(id=rid))
 
     def action_seat(self, index: int) -> None:
         """Host, before the game: open → Easy → Medium → Hard → open."""
         view = self.model.view
-        if view is None or view.status != "waiting" or view.seat != view.host_seat:
+        if view is None or self._watching():
+            return
+        if view.status != "waiting" or view.seat != view.host_seat:
             return
         seat = seat_at(view, POSITIONS[index])
         info = view.seats[seat]
         if info.kind == "human":
-            self.model.say(Msg("why.seat_taken"), "error")
-            self.sync()
+            self._refuse(Msg("why.seat_taken"))
             return
         current = info.bot_level if info.kind == "bot" else "open"
         target = NEXT_SPEC[current or "open"]
@@ -436,7 +431,11 @@ class TableScreen(Screen[None]):
 
     def _focus_table(self) -> None:
         self.query_one("#chat", Input).can_focus = False
-        self.query_one(HandView).focus()
+        hand = self.query_one(HandView)
+        if hand.display:
+            hand.focus()
+        else:
+            self.set_focus(None)  # a spectator has no hand; keys go to the screen
 
     def action_escape(self) -> None:
         """Leave the chat line, clear the notice."""
@@ -456,7 +455,10 @@ class TableScreen(Screen[None]):
 
     def action_quit_table(self) -> None:
         """Leave (after a confirmation)."""
-        body = "quit.body_play" if self.hearts.launch.mode == "play" else "quit.body"
+        if self.model.spectating():
+            body = "quit.body_watch"
+        else:
+            body = "quit.body_play" if self.hearts.launch.mode == "play" else "quit.body"
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -477,7 +479,7 @@ class TableScreen(Screen[None]):
             self.sync()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        """Focus left the chat line for nothing."""
+        """Focus left the chat line for nothing (a spectator's Esc)."""
         if event.widget is self.query_one("#chat", Input) and self.focused is None:
             self._chatting = False
             self.sync()

@@ -82,7 +82,7 @@ class LobbyPanel(Static):
             where = t(compass_key(view, seat))
             key = f"[{index}] " if index and view.seat == view.host_seat else "    "
             line = Text(key, style=Style(dim=True)) + Text(f"{where:<9}", style=bold)
-            if position == "bottom":
+            if position == "bottom" and view.seat is not None:
                 line.append(t("you"), style=bold)
             elif info.kind == "open":
                 line.append(t("lobby.open_seat"), style=Style(italic=True))

@@ -62,7 +62,7 @@ def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
 
 
 class SeatPanel(Static):
-    """One of the other three seats."""
+    """One of the other three seats (a spectator also sees the bottom one)."""
 
     DEFAULT_CSS = """
     SeatPanel { border: round $panel-lighten-2; padding: 0 0; }
@@ -95,7 +95,7 @@ class SeatPanel(Static):
         points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
         kind = Text(kind_text(t, info), style=Style(dim=True))
         mark = status_mark(t, view, info)
-        if self.position == "across":
+        if self.position in ("across", "bottom"):  # a wide panel: two lines
             line1 = Text(" · ").join(p for p in (name, kind, presence(t, info)) if p.plain)
             line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
             self.update(Text("\n").join([line1, line2]))

@@ -192,8 +192,12 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
     from rich.cells import cell_len
 
     t = Translator(language)  # type: ignore[arg-type]
-    for keys in ("keys.table", "keys.chat"):
+    for keys in ("keys.table", "keys.watch", "keys.chat", "list.keys"):
         assert cell_len(t(keys)) <= 80, keys
+    for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty"):
+        assert cell_len(t(line)) <= 78, line
+    for prompt in ("prompt.watch_lobby", "prompt.watch_pass", "prompt.watch_turn"):
+        assert cell_len(t(prompt, **EXAMPLE)) <= 80, prompt
     for notice in ("notice.reconnecting", "notice.lost"):
         assert cell_len(t(notice)) <= 78, notice
     with_button = {

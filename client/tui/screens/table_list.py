@@ -1,0 +1,241 @@
+"""``hearts join`` without a code: the server's public tables, to join or
+to watch, and a field for an invite code.
+
+The list comes from ``list_tables`` (tables still waiting for players); ``r``
+asks again. Enter joins the highlighted table, ``w`` watches it; a code typed
+in the field is joined with Enter (or the Join and Watch buttons). A refusal
+(the table filled up, the code is wrong) is said under the list and the
+player picks again; the screen closes once a table has us.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import ClassVar, Final, Literal
+
+from pydantic import ValidationError
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Input, Label, Static
+
+from client.session import RequestFailed, SessionClosed
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+
+from ..i18n import Msg, Translator
+from ..widgets.lobby import format_code, rules_text
+
+How = Literal["join", "watch"]
+Fetch = Callable[[], Awaitable[Sequence[sm.TableSummary]]]
+Choose = Callable[[str, How], Awaitable[Msg | None]]
+NAME_WIDTH: Final = 26
+HOST_WIDTH: Final = 16
+
+
+def table_name(t: Translator, summary: sm.TableSummary) -> str:
+    """The table's name; the server's English default in our language."""
+    if summary.name in ("", f"{summary.host}'s table"):
+        return t("lobby.default_title", name=summary.host)
+    return summary.name
+
+
+def summary_rules(t: Translator, summary: sm.TableSummary) -> str:
+    """The listed table's rules in one line ("" if we cannot read them)."""
+    try:
+        return rules_text(t, RulesModel.model_validate(summary.rules))
+    except ValidationError:
+        return ""
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class TableListScreen(Screen[bool]):
+    """Pick a public table (or type a code) to join or watch."""
+
+    DEFAULT_CSS = """
+    TableListScreen { layout: vertical; }
+    TableListScreen #list-title { height: 1; background: $primary-background; text-style: bold; }
+    TableListScreen #tables { height: 1fr; border: round $accent; }
+    TableListScreen #list-rules { height: 2; padding: 0 1; }
+    TableListScreen #code-row { height: 1; }
+    TableListScreen #code-row Label { padding: 0 1; }
+    TableListScreen #code { width: 14; }
+    TableListScreen #code-row Button { margin-left: 1; min-width: 8; }
+    TableListScreen #list-notice { height: 1; }
+    TableListScreen #list-keys { height: 1; }
+    """
+    AUTO_FOCUS = "#tables"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,f5", "refresh", show=False),
+        Binding("w", "watch", show=False),
+        Binding("slash,c", "type_code", show=False),
+        Binding("escape", "back", show=False),
+    ]
+
+    def __init__(self, t: Translator, fetch: Fetch, choose: Choose) -> None:
+        super().__init__()
+        self.t = t
+        self.fetch = fetch
+        self.choose_table = choose
+        self.tables: list[sm.TableSummary] = []
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        """Title, the list, the highlighted table's rules, the code field."""
+        t = self.t
+        yield Static(" " + t("app.title") + " · " + t("list.title"), id="list-title")
+        table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table.border_title = t("list.title")
+        yield table
+        yield Static(id="list-rules")
+        with Horizontal(id="code-row"):
+            yield Label(t("list.code"))
+            yield Input(placeholder="ABC-DEF", id="code", compact=True, max_length=16)
+            yield Button(t("btn.join"), id="join", compact=True, variant="primary")
+            yield Button(t("btn.watch"), id="watch", compact=True)
+        yield Static(id="list-notice")
+        yield Static(Text(t("list.keys"), style=Style(dim=True)), id="list-keys")
+
+    def on_mount(self) -> None:
+        """Ask for the tables."""
+        table = self.query_one("#tables", DataTable)
+        t = self.t
+        for key, width in (
+            ("list.col_code", 7),
+            ("list.col_name", NAME_WIDTH),
+            ("list.col_host", HOST_WIDTH),
+            ("list.col_open", 5),
+            ("list.col_bots", 5),
+        ):
+            table.add_column(t(key), width=max(width, cell_len(t(key))), key=key)
+        for button in self.query(Button):
+            button.can_focus = True
+        self.action_refresh()
+
+    # -- the list ----------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        """Ask the server for its public tables again."""
+        self.say(Msg("list.loading"))
+        self.run_worker(self._load(), group="load", exclusive=True)
+
+    async def _load(self) -> None:
+        try:
+            tables = list(await self.fetch())
+        except RequestFailed as exc:
+            self.say(Msg("error." + exc.code, {"message": exc.message}), error=True)
+            return
+        except (SessionClosed, TimeoutError):
+            self.say(Msg("error.no_reply"), error=True)
+            return
+        self.show(tables)
+
+    def show(self, tables: list[sm.TableSummary]) -> None:
+        """Fill the list (the highlighted table stays highlighted)."""
+        table = self.query_one("#tables", DataTable)
+        current = self.highlighted()
+        table.clear()
+        self.tables = tables
+        t = self.t
+        for summary in tables:
+            table.add_row(
+                Text(format_code(summary.code), style=Style(bold=True, color="yellow")),
+                _cut(table_name(t, summary), NAME_WIDTH),
+                _cut(summary.host, HOST_WIDTH),
+                str(summary.open_seats),
+                str(summary.bots),
+                key=summary.code,
+            )
+        codes = [s.code for s in tables]
+        if current is not None and current.code in codes:
+            table.move_cursor(row=codes.index(current.code), animate=False)
+        self.say(Msg("list.count", {"n": len(tables)}) if tables else Msg("list.empty"))
+        self._show_rules()
+
+    def highlighted(self) -> sm.TableSummary | None:
+        """The table under the list's cursor."""
+        table = self.query_one("#tables", DataTable)
+        row = table.cursor_row
+        return self.tables[row] if self.tables and 0 <= row < len(self.tables) else None
+
+    def _show_rules(self) -> None:
+        summary = self.highlighted()
+        text = Text()
+        if summary is not None:
+            text = Text(self.t("list.rules", rules=summary_rules(self.t, summary)))
+            text.stylize(Style(dim=True))
+        self.query_one("#list-rules", Static).update(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Show the rules of the table under the cursor."""
+        self._show_rules()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click on the highlighted row): join it."""
+        self._pick("join", from_code_field=False)
+
+    # -- choosing ----------------------------------------------------------
+
+    def action_watch(self) -> None:
+        """Watch the highlighted table."""
+        self._pick("watch", from_code_field=False)
+
+    def action_type_code(self) -> None:
+        """Go to the invite code field."""
+        self.query_one("#code", Input).focus()
+
+    def action_back(self) -> None:
+        """Esc: from the code field back to the list; from the list, leave."""
+        if self.focused is self.query_one("#code", Input):
+            self.query_one("#tables", DataTable).focus()
+        else:
+            self.dismiss(False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the code field joins that table."""
+        self._pick("join", from_code_field=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Join or Watch: the typed code, else the highlighted table."""
+        how: How = "watch" if event.button.id == "watch" else "join"
+        self._pick(how, from_code_field=bool(self.query_one("#code", Input).value.strip()))
+
+    def _pick(self, how: How, from_code_field: bool) -> None:
+        if self.busy:
+            return
+        if from_code_field:
+            code = self.query_one("#code", Input).value.strip()
+        else:
+            summary = self.highlighted()
+            code = summary.code if summary is not None else ""
+        if len(code.replace("-", "")) < 4:
+            self.say(Msg("list.no_choice"), error=True)
+            return
+        self.busy = True
+        key = "list.joining" if how == "join" else "list.opening"
+        self.say(Msg(key, {"code": format_code(code.replace("-", "").upper())}))
+        self.run_worker(self._choose(code, how), group="choose")
+
+    async def _choose(self, code: str, how: How) -> None:
+        try:
+            refusal = await self.choose_table(code, how)
+        finally:
+            self.busy = False
+        if refusal is None:
+            self.dismiss(True)
+        else:
+            self.say(refusal, error=True)
+
+    def say(self, msg: Msg, error: bool = False) -> None:
+        """The line under the code field."""
+        sentence = self.t.text(msg)
+        style = Style(color="red", bold=True) if error else Style(color="cyan")
+        text = Text(("✕ " if error else "ℹ ") + sentence[:1].upper() + sentence[1:], style=style)
+        self.query_one("#list-notice", Static).update(text)
