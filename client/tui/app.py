@@ -93,6 +93,13 @@ class HeartsApp(App[None]):
         await self.shutdown()
         self.exit()
 
+    async def leave_and_exit(self) -> None:
+        """Tell the server we leave the table (a seat is kept, as after a
+        drop: ``hearts resume`` returns to it), then close."""
+        if self.table is not None:
+            await self.table.leave_table()
+        await self.shutdown_and_exit()
+
     def pacing(self) -> Pacing:
         """The pauses now (fast play can change mid-game)."""
         if self.fixed_pacing is not None:

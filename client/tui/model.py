@@ -268,19 +268,31 @@ class TableModel:
     def _on_seat_changed(self, msg: sm.SeatChanged) -> None:
         view = self.view
         info = msg.seat
-        if view is None or info.seat == view.seat:
+        if view is None:
             return
-        name: str | Term = info.name or Term(compass_key(view, info.seat))
+        if info.seat == view.seat:
+            if msg.change == "kicked":
+                self._log(Msg("log.kicked_you"))
+                self.say(Msg("notice.kicked"), "error")
+            elif msg.change == "left":
+                self._log(Msg("log.left_you"))
+            return
+        # The event shows the seat as it is now (open, or a bot taking over):
+        # the player's name is the one our last snapshot still shows.
+        before = view.seats[info.seat] if info.seat < len(view.seats) else info
+        name: str | Term = before.name if before.kind == "human" else info.name
+        opens = info.kind == "open"  # before the game; during it a bot takes the seat
         key = {
             "joined": "log.joined",
-            "left": "log.left",
-            "kicked": "log.left",
+            "left": "log.left_open" if opens else "log.left",
+            "kicked": "log.kicked_open" if opens else "log.kicked",
             "away": "log.away",
             "connected": "log.back",
             "covering": "log.covering",
         }.get(msg.change)
         if key is not None:
-            self._log(Msg(key, {"name": name, "where": Term(compass_key(view, info.seat))}))
+            where = Term(compass_key(view, info.seat))
+            self._log(Msg(key, {"name": name or where, "where": where}))
 
     def _on_error(self, msg: sm.Error) -> None:
         # Unsolicited: a resume after a reconnect was refused (the table is

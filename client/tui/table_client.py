@@ -6,7 +6,7 @@ finished trick lingers, so bots do not play faster than the eye follows.
 Pauses are skipped while catching up (the first snapshot, a resume's
 replay) and can be cut short (``skip``). ``send`` makes a request and turns
 a refusal into a readable notice. A spectator watches again after a
-reconnect.
+reconnect; a seat given up or taken away is forgotten.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class TableClient:
             if kind == "trick_won":
                 linger = not catching_up
             if kind == "snapshot":
+                self._seat_gone()
                 # The finished trick stays while the new snapshot (hand, turn,
                 # scores) is already shown; then it leaves the table.
                 if self.model.holding:
@@ -79,6 +80,13 @@ class TableClient:
             self.model.set_connection("lost")
             self.on_change()
 
+    def _seat_gone(self) -> None:
+        """The snapshot has no seat for us although we kept one (we gave it
+        up, or the host removed us): the server keeps us as a spectator, and
+        the saved seat is forgotten (it would no longer resume)."""
+        if self.model.spectating() and self.session.saved.seat_token:
+            self.session.forget_table()
+
     def _watch_again(self) -> None:
         """A spectator after a reconnect: the session resumes seats only, so
         ask to watch again (the table's chat and snapshot follow)."""
@@ -89,6 +97,12 @@ class TableClient:
         self._rewatch = asyncio.create_task(
             self.send(lambda rid: cm.Watch(id=rid, code=code), exclusive=False)
         )
+
+    async def leave_table(self, timeout: float = 2.0) -> None:
+        """Tell the server we leave (``leave``: a seat is kept as after a
+        drop). Best effort: offline, we just go."""
+        with contextlib.suppress(RequestFailed, SessionClosed, TimeoutError):
+            await self.session.request(cm.Leave(id=self.session.next_id()), timeout=timeout)
 
     def skip(self) -> None:
         """Cut the current pause short."""

@@ -201,37 +201,55 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
         self.dismiss("rematch" if event.button.id == "rematch" else "quit")
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    """Leave the table?"""
+QuitAnswer = Literal["leave", "give_up"]
+
+
+class ConfirmQuit(ModalScreen[QuitAnswer | None]):
+    """Leave the table? A seated player may also give the seat up (the
+    server then keeps them at the table as a spectator)."""
 
     DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "ConfirmQuit")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,q,enter", "answer(True)", show=False),
-        Binding("n,escape", "answer(False)", show=False),
+        Binding("y,q,enter", "answer('leave')", show=False),
+        Binding("n,escape", "answer(None)", show=False),
+        Binding("g", "give_up", show=False),
     ]
 
-    def __init__(self, t: Translator, body_key: str) -> None:
+    def __init__(self, t: Translator, body_key: str, seated: bool = True) -> None:
         super().__init__()
         self.t = t
         self.body_key = body_key
+        self.seated = seated
 
     def compose(self) -> ComposeResult:
         """Question and buttons."""
         t = self.t
         with Vertical():
-            yield Static(t("quit.title"), classes="title")
+            yield Static(
+                t("quit.title_watch" if not self.seated else "quit.title"), classes="title"
+            )
             yield Static(t(self.body_key))
+            if self.seated:
+                yield Static(Text(t("quit.give_up_body"), style=Style(dim=True)))
             with Horizontal(classes="buttons"):
-                yield Button(t("quit.yes"), id="yes", variant="error")
-                yield Button(t("quit.no"), id="no")
+                yield Button(t("quit.yes"), id="leave", variant="error")
+                if self.seated:
+                    yield Button(t("quit.give_up"), id="give_up", variant="warning")
+                yield Button(t("quit.no"), id="stay")
 
-    def action_answer(self, answer: bool) -> None:
+    def action_answer(self, answer: QuitAnswer | None) -> None:
         """Close with the answer."""
         self.dismiss(answer)
 
+    def action_give_up(self) -> None:
+        """Give the seat up (only offered to a seated player)."""
+        if self.seated:
+            self.dismiss("give_up")
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A click on a button."""
-        self.dismiss(event.button.id == "yes")
+        answers: dict[str, QuitAnswer] = {"leave": "leave", "give_up": "give_up"}
+        self.dismiss(answers.get(event.button.id or ""))
 
 
 class FatalScreen(ModalScreen[None]):

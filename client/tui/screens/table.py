@@ -9,9 +9,8 @@ refusal in the notice line or send a request through the ``TableClient``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Final, Literal, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -24,33 +23,31 @@ from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from protocol import client_messages as cm
-from protocol.common import SeatSpec
 
 from ..explain import pass_refusal, play_refusal
 from ..i18n import Msg, Translator
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
-from ..seats import POSITIONS, seat_at
+from ..seats import POSITIONS, compass_key, seat_at
 from ..widgets.bars import ChatLog, TopBar
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.hand import KEYS, HandView
 from ..widgets.lobby import LobbyPanel
-from ..widgets.seat_panel import SeatPanel
+from ..widgets.seat_panel import SeatPanel, seat_name
 from ..widgets.side import SidePanel
 from ..widgets.trick import TrickView
-from .dialogs import ConfirmQuit, GameOverScreen, HelpScreen, MoonScreen, SettingsScreen
+from .dialogs import (
+    ConfirmQuit,
+    GameOverScreen,
+    HelpScreen,
+    MoonScreen,
+    QuitAnswer,
+    SettingsScreen,
+)
+from .seat_menu import SeatChoice, SeatMenu, run_seat_choice
 
 if TYPE_CHECKING:
     from ..app import HeartsApp
-
-NEXT_SPEC: Final[Mapping[str, SeatSpec]] = MappingProxyType(
-    {
-        "open": "easy",
-        "easy": "medium",
-        "medium": "hard",
-        "hard": "open",
-    }
-)
 
 
 class TableScreen(Screen[None]):
@@ -382,29 +379,30 @@ class TableScreen(Screen[None]):
             self._send(lambda rid: cm.Rematch(id=rid))
 
     def action_seat(self, index: int) -> None:
-        """Host, before the game: open → Easy → Medium → Hard → open."""
+        """Host, before the game: the menu of the seat at the left (1),
+        across (2) or right (3): a bot of a level, open it, remove a player."""
         view = self.model.view
         if view is None or self._watching():
             return
-        if view.status != "waiting" or view.seat != view.host_seat:
+        if view.seat != view.host_seat:
+            self._refuse(Msg("why.host_only"))
+            return
+        if view.status != "waiting":
+            self._refuse(Msg("why.seats_before_start"))
             return
         seat = seat_at(view, POSITIONS[index])
         info = view.seats[seat]
-        if info.kind == "human":
-            self._refuse(Msg("why.seat_taken"))
-            return
-        current = info.bot_level if info.kind == "bot" else "open"
-        target = NEXT_SPEC[current or "open"]
-        self.run_worker(self._change_seat(seat, info.kind == "bot", target), group="requests")
+        where = self.t(compass_key(view, seat))
+        who = self.t("kind.open") if info.kind == "open" else seat_name(self.t, view, info)
+        menu = SeatMenu(self.t, self.t("seatmenu.title", where=where, who=who), info)
 
-    async def _change_seat(self, seat: int, is_bot: bool, target: SeatSpec) -> None:
-        client = self.hearts.table
-        if client is None:
-            return
-        if is_bot and not await client.send(lambda rid: cm.RemoveBot(id=rid, seat=seat)):
-            return
-        if target != "open":
-            await client.send(lambda rid: cm.AddBot(id=rid, seat=seat, level=target))
+        def chosen(choice: SeatChoice | None) -> None:
+            client = self.hearts.table
+            if choice is not None and client is not None:
+                self._clear_notice()
+                self.run_worker(run_seat_choice(client, seat, choice), group="requests")
+
+        self.app.push_screen(menu, chosen)
 
     def action_toggle_side(self) -> None:
         """Tricks ⇄ scores."""
@@ -454,17 +452,20 @@ class TableScreen(Screen[None]):
         )
 
     def action_quit_table(self) -> None:
-        """Leave (after a confirmation)."""
-        if self.model.spectating():
+        """Leave (after a confirmation), or give the seat up and watch."""
+        seated = not self.model.spectating() and self.model.view is not None
+        if not seated:
             body = "quit.body_watch"
         else:
             body = "quit.body_play" if self.hearts.launch.mode == "play" else "quit.body"
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.run_worker(self.hearts.shutdown_and_exit(), group="quit")
+        def answered(answer: QuitAnswer | None) -> None:
+            if answer == "leave":
+                self.run_worker(self.hearts.leave_and_exit(), group="quit")
+            elif answer == "give_up":
+                self._send(lambda rid: cm.LeaveSeat(id=rid))
 
-        self.app.push_screen(ConfirmQuit(self.t, body), answered)
+        self.app.push_screen(ConfirmQuit(self.t, body, seated=seated), answered)
 
     # -- messages ------------------------------------------------------------
 
@@ -540,4 +541,4 @@ class TableScreen(Screen[None]):
         if answer == "rematch":
             self.action_rematch()
         elif answer == "quit":
-            self.run_worker(self.hearts.shutdown_and_exit(), group="quit")
+            self.run_worker(self.hearts.leave_and_exit(), group="quit")

@@ -49,7 +49,7 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
             reply = await friend.request(cm.JoinTable(id=friend.next_id(), code=shown))
             assert isinstance(reply, sm.Seated) and reply.seat == 1
             await wait_for(pilot, lambda: "Friend" in screen_text(app), "the friend")
-            await pilot.press("3")  # the right seat: open → Easy bot
+            await pilot.press("3", "e")  # the right seat's menu: an Easy bot
             await wait_for(
                 pilot,
                 lambda: bool(model.view and model.view.seats[3].kind == "bot"),

@@ -194,7 +194,7 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
     t = Translator(language)  # type: ignore[arg-type]
     for keys in ("keys.table", "keys.watch", "keys.chat", "list.keys"):
         assert cell_len(t(keys)) <= 80, keys
-    for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty"):
+    for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty", "notice.kicked"):
         assert cell_len(t(line)) <= 78, line
     for prompt in ("prompt.watch_lobby", "prompt.watch_pass", "prompt.watch_turn"):
         assert cell_len(t(prompt, **EXAMPLE)) <= 80, prompt
