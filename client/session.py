@@ -37,6 +37,9 @@ from protocol.common import PROTOCOL_VERSION
 log = logging.getLogger("hearts.client")
 
 REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+# Refusals of a resume that mean the seat is gone for good (any other one is
+# passing trouble: the table changing hands, the store restarting).
+GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table"})
 
 
 class RequestFailed(Exception):
@@ -70,6 +73,7 @@ class SavedSession:
     seat: int | None = None
     seat_token: str | None = None
     last_seq: int = 0
+    watching: bool = False  # a spectator of ``code``: watch again after a drop
 
     @classmethod
     def load(cls, path: Path | None) -> SavedSession:
@@ -133,6 +137,9 @@ class ClientSession:
         self._prefix = secrets.token_hex(4)
         self._counter = 0
         self._pending: dict[str, _Pending] = {}
+        self._rejoin_id: str | None = None  # the resume/watch sent after a reconnect
+        self._rejoin_failures = 0
+        self._closing_tasks: set[asyncio.Task[None]] = set()
         self._events: asyncio.Queue[BaseModel | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
@@ -167,6 +174,14 @@ class ClientSession:
                     raise
         self._reader = asyncio.create_task(self._read_forever())
 
+    def _drop_connection(self) -> None:
+        """Close the socket; the reader reconnects and rejoins."""
+        ws = self._ws
+        if ws is not None:
+            task = asyncio.get_running_loop().create_task(ws.close(1000, "rejoining"))
+            self._closing_tasks.add(task)
+            task.add_done_callback(self._closing_tasks.discard)
+
     async def close(self) -> None:
         """Close the connection and stop reconnecting."""
         self._closed = True
@@ -178,8 +193,8 @@ class ClientSession:
         for pending in self._pending.values():
             if pending.future.done():
                 continue
-            if isinstance(pending.message, cm.Resume):
-                pending.future.cancel()  # nobody awaits a resume's reply
+            if isinstance(pending.message, cm.Resume | cm.Watch):
+                pending.future.cancel()  # nobody awaits a rejoin's reply
             else:
                 pending.future.set_exception(SessionClosed("the session was closed"))
         self._events.put_nowait(None)
@@ -224,6 +239,7 @@ class ClientSession:
         self.saved.table_id = self.saved.code = self.saved.seat_token = None
         self.saved.seat = None
         self.saved.last_seq = 0
+        self.saved.watching = False
         self.saved.save(self.session_file)
 
     # -- internals -------------------------------------------------------------
@@ -234,7 +250,12 @@ class ClientSession:
         self.saved.table_id = reply.table_id
         self.saved.code = reply.code
         self.saved.seat = reply.seat
-        if reply.seat_token:
+        # A spectator holds no seat: a token kept from an earlier seat must
+        # not be used to resume after a drop (we watch again instead).
+        self.saved.watching = reply.seat is None
+        if reply.seat is None:
+            self.saved.seat_token = None
+        elif reply.seat_token:
             self.saved.seat_token = reply.seat_token
         self.saved.save(self.session_file)
 
@@ -263,18 +284,31 @@ class ClientSession:
         self.player_id = reply.player_id
         self.saved.player_token = reply.player_token
         self.saved.save(self.session_file)
+        if self._rejoin_id is not None:
+            # The previous connection's rejoin went unanswered: this one
+            # replaces it (both would replay the same events).
+            self._pending.pop(self._rejoin_id, None)
+            self._rejoin_id = None
+        rejoin: cm.Resume | cm.Watch | None = None
         if self.saved.table_id and self.saved.seat_token:
-            resume = cm.Resume(
+            rejoin = cm.Resume(
                 id=self.next_id(),
                 table_id=self.saved.table_id,
                 seat_token=self.saved.seat_token,
                 last_seq=self.saved.last_seq,
             )
+        elif self.saved.watching and self.saved.code:
+            rejoin = cm.Watch(id=self.next_id(), code=self.saved.code)
+        if rejoin is not None:
+            if self._rejoin_failures:
+                # Backoff between refused rejoins (not synchronisation).
+                await asyncio.sleep(min(self.max_backoff, 0.1 * 2**self._rejoin_failures))
             future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
-            self._pending[str(resume.id)] = _Pending(resume, future)
-            await self._ws.send(encode(resume))
-        for pending in list(self._pending.values()):
-            if not isinstance(pending.message, cm.Resume):
+            self._rejoin_id = str(rejoin.id)
+            self._pending[self._rejoin_id] = _Pending(rejoin, future)
+            await self._ws.send(encode(rejoin))
+        for rid, pending in list(self._pending.items()):
+            if rid != self._rejoin_id:
                 await self._ws.send(encode(pending.message))
         self.connected.set()
 
@@ -312,7 +346,7 @@ class ClientSession:
                 waited += delay
                 delay = min(self.max_backoff, delay * 2)
             except RequestFailed as exc:
-                if exc.code == "bad_token" or exc.code == "no_such_table":
+                if exc.code in GONE_FOR_GOOD:
                     self.forget_table()
                     continue
                 # Any other refusal of hello (rate limit, a server busy
@@ -329,11 +363,20 @@ class ClientSession:
         if isinstance(msg, REPLY_TYPES):
             pending = self._pending.get(str(msg.id)) if msg.id is not None else None
             if pending is not None and not pending.future.done():
-                if isinstance(pending.message, cm.Resume):
+                if str(msg.id) == self._rejoin_id:
+                    # Our own resume or watch after a reconnect: nobody awaits it.
+                    self._rejoin_id = None
                     self._pending.pop(str(msg.id), None)
-                    if isinstance(msg, sm.Error):
+                    if not isinstance(msg, sm.Error):
+                        self._rejoin_failures = 0
+                    elif msg.code in GONE_FOR_GOOD:
                         self.forget_table()
                         self._events.put_nowait(msg)
+                    else:
+                        # Passing trouble (the table changing hands, the store
+                        # restarting): keep the seat, reconnect and try again.
+                        self._rejoin_failures += 1
+                        self._drop_connection()
                     return
                 pending.future.set_result(msg)
             elif isinstance(msg, sm.Error):

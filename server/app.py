@@ -78,6 +78,8 @@ async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> R
     lobby.start_watchdog()
 
     async def ready() -> bool:
+        if lobby.closing:  # handing tables over: send no one new here
+            return False
         try:
             await store.ping()
         except Exception:  # any failure means "not ready"; the probe must answer

@@ -42,6 +42,8 @@ import msgpack
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from .store.base import StoreError
+
 log = logging.getLogger("hearts.cluster")
 
 # Most messages one PUBLISH carries: bounds a batch's size (frames are at
@@ -94,9 +96,13 @@ class Cluster:
     # -- leases ------------------------------------------------------------------
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the table's lease if nobody holds it (or we already do)."""
+        """Take the table's lease if nobody holds it (or we already do);
+        ``StoreError`` if Redis does not answer."""
         key = self.lease_key(table_id)
-        got = await self.redis.set(key, self.process_id, nx=True, px=self.lease_ms)
+        try:
+            got = await self.redis.set(key, self.process_id, nx=True, px=self.lease_ms)
+        except RedisError as exc:
+            raise StoreError("the table store is unreachable") from exc
         if not got:
             got = await self.owner(table_id) == self.process_id
         if got:
@@ -104,8 +110,12 @@ class Cluster:
         return bool(got)
 
     async def owner(self, table_id: str) -> str | None:
-        """The process holding the table's lease, if any."""
-        value = await self.redis.get(self.lease_key(table_id))
+        """The process holding the table's lease, if any; ``StoreError`` if
+        Redis does not answer."""
+        try:
+            value = await self.redis.get(self.lease_key(table_id))
+        except RedisError as exc:
+            raise StoreError("the table store is unreachable") from exc
         if isinstance(value, bytes):
             return value.decode()
         return value or None
@@ -116,7 +126,10 @@ class Cluster:
         found: dict[str, str | None] = {}
         for start in range(0, len(table_ids), OWNERS_BATCH):
             chunk = table_ids[start : start + OWNERS_BATCH]
-            values = await self.redis.mget([self.lease_key(t) for t in chunk])
+            try:
+                values = await self.redis.mget([self.lease_key(t) for t in chunk])
+            except RedisError as exc:
+                raise StoreError("the table store is unreachable") from exc
             for table_id, value in zip(chunk, values, strict=True):
                 found[table_id] = value.decode() if isinstance(value, bytes) else None
         return found

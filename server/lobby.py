@@ -25,7 +25,7 @@ from .cluster import Cluster
 from .config import ServerConfig
 from .errors import BadRules, NotFound
 from .metrics import Metrics
-from .remote import RemoteTable, RemoteWatcher
+from .remote import OwnerGone, RemoteTable, RemoteWatcher
 from .store.base import StoreConflict, StoreError, TableStore
 from .table_actor import RUNNING_STATUSES, Job, TableActor, Watcher
 from .table_state import BOT_NAMES, Seat, TableState, hash_token
@@ -75,6 +75,9 @@ class Lobby:
         self._calls: dict[str, asyncio.Future[None]] = {}
         self._remotes: dict[str, RemoteTable] = {}
         self._watchdog: asyncio.Task[None] | None = None
+        # Set when the process starts handing its tables over: it takes no
+        # table (new or forwarded) any more, and /readyz says so.
+        self.closing = False
 
     @property
     def actors(self) -> dict[str, TableActor]:
@@ -83,6 +86,8 @@ class Lobby:
 
     async def create_table(self, conn: Watcher, msg: cm.CreateTable) -> TableActor:
         """Create a table with ``conn`` as host at seat 0."""
+        if self.closing:
+            raise OwnerGone("this server is restarting")
         try:
             rules = msg.rules.to_rules()
         except RulesError as exc:
@@ -148,6 +153,9 @@ class Lobby:
     async def actor_for_id(self, table_id: str) -> TableHandle:
         """The table's actor here, or a handle to its owner elsewhere; a table
         nobody runs is loaded from the store (and its lease taken)."""
+        if self.closing:
+            # The client resumes on another process, which takes the table.
+            raise OwnerGone("this server is restarting")
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
@@ -160,21 +168,30 @@ class Lobby:
                 if owner is not None and owner != self.cluster.process_id:
                     remote = self._remotes.get(table_id)
                     if remote is None or remote.owner != owner:
+                        # Clients attached through the old handle point at a
+                        # process that no longer runs the table: move them too.
+                        self._forget_remote(table_id)
                         log.info("table %s is run by process %s: forwarding", table_id, owner)
                         remote = RemoteTable(table_id, owner, self.cluster, self._calls)
                         self._remotes[table_id] = remote
                     return remote
                 if not await self.cluster.acquire(table_id):
                     raise StoreConflict("the table is changing hands; try again")
-            stored = await self.store.load_table(table_id)
-            if stored is None:
+            try:
+                stored = await self.store.load_table(table_id)
+                if stored is None:
+                    raise NotFound("there is no such table (it may have finished long ago)")
+                state = TableState.from_bytes(stored.state)
+            except BaseException:
+                # Never keep a lease with no actor behind it: nobody else
+                # could take the table while we renewed it.
                 if self.cluster is not None:
                     await self.cluster.release(table_id)
-                raise NotFound("there is no such table (it may have finished long ago)")
+                raise
             self._forget_remote(table_id)
             if self.cluster is not None:
                 log.info("took over table %s", table_id)
-            return self._start(TableState.from_bytes(stored.state), stored.version)
+            return self._start(state, stored.version)
 
     async def actor_for_code(self, code: str) -> TableHandle:
         """The table an invite code names."""
@@ -230,8 +247,13 @@ class Lobby:
                 if self.cluster is not None and not await self.cluster.acquire(table_id):
                     continue  # another process was quicker
                 # Loaded under the lease: the old owner may have written since.
-                stored = await self.store.load_table(table_id)
-                state = TableState.from_bytes(stored.state) if stored is not None else None
+                try:
+                    stored = await self.store.load_table(table_id)
+                    state = TableState.from_bytes(stored.state) if stored is not None else None
+                except BaseException:
+                    if self.cluster is not None:
+                        await self.cluster.release(table_id)
+                    raise
                 if stored is None or state is None or state.status not in RUNNING_STATUSES:
                     if self.cluster is not None:
                         await self.cluster.release(table_id)
@@ -306,10 +328,7 @@ class Lobby:
         ):
             await self.lost(actor.table_id)
             return
-        stored = await self.store.load_table(actor.table_id)
-        if stored is not None:
-            actor.state = TableState.from_bytes(stored.state)
-            actor.version = stored.version
+        await actor.resync()
 
     async def lost(self, table_id: str) -> None:
         """Another process owns the table now: stop ours, move its clients."""
@@ -333,7 +352,9 @@ class Lobby:
         elif op == "attached":
             conn = self._clients.get(str(payload["conn"]))
             remote = self._remotes.get(str(payload["table"]))
-            if conn is not None and remote is not None:
+            if conn is not None and remote is not None and payload.get("owner") != remote.owner:
+                conn.close()  # attached by a process that no longer runs the table
+            elif conn is not None and remote is not None:
                 conn.actor = remote  # type: ignore[attr-defined]
                 conn.seat = payload["seat"]  # type: ignore[attr-defined]
         elif op == "close":
@@ -343,17 +364,24 @@ class Lobby:
         elif op == "done":
             future = self._calls.get(str(payload["call"]))
             if future is not None and not future.done():
-                future.set_result(None)
+                if payload.get("gone"):
+                    future.set_exception(OwnerGone("the table moved to another server"))
+                else:
+                    future.set_result(None)
 
     def _bus_job(self, payload: dict[str, object]) -> None:
         assert self.cluster is not None  # the bus exists only with a cluster
         sender, conn_id = str(payload["from"]), str(payload["conn"])
         actor = self._actors.get(str(payload["table"]))
-        if actor is None:
-            # Not ours (any more): the sender's client must resume elsewhere.
-            self.cluster.publish(sender, {"op": "close", "conn": conn_id})
-            return
         key = (sender, conn_id)
+        if actor is None or self.closing:
+            # Not ours (any more): the sender's client must resume elsewhere.
+            self._remote_watchers.pop(key, None)
+            self.cluster.publish(sender, {"op": "close", "conn": conn_id})
+            call = payload.get("call")
+            if call is not None:
+                self.cluster.publish(sender, {"op": "done", "call": call, "gone": True})
+            return
         watcher = self._remote_watchers.get(key)
         if watcher is None:
             watcher = RemoteWatcher(
@@ -377,8 +405,11 @@ class Lobby:
         if call is not None:
             cluster = self.cluster
 
-            def answer(_: asyncio.Future[None]) -> None:
-                cluster.publish(sender, {"op": "done", "call": call})
+            def answer(done: asyncio.Future[None]) -> None:
+                # A job its actor never finished (stopped: the table moved)
+                # fails at the caller too, whose client then resumes.
+                gone = done.cancelled() or done.exception() is not None
+                cluster.publish(sender, {"op": "done", "call": call, "gone": gone})
 
             job.done.add_done_callback(answer)
 
@@ -388,12 +419,13 @@ class Lobby:
         process) are told to resume, so whichever process they reach next
         takes the table at once (a rolling restart is a reconnect, not a
         wait for leases to expire)."""
+        self.closing = True
         if self._watchdog is not None:
             self._watchdog.cancel()
             await asyncio.gather(self._watchdog, return_exceptions=True)
-        for actor in list(self._actors.values()):
+        for table_id in list(self._actors):
+            actor = self._actors.pop(table_id)
             await actor.stop()
             if self.cluster is not None:
-                await self.cluster.release(actor.table_id)
+                await self.cluster.release(table_id)
             actor.drop_watchers()
-        self._actors.clear()

@@ -118,7 +118,13 @@ class RemoteWatcher:
         """Tell the client's process where its client sits now."""
         self._cluster.publish(
             self.process_id,
-            {"op": "attached", "conn": self.conn_id, "table": actor.table_id, "seat": seat},
+            {
+                "op": "attached",
+                "conn": self.conn_id,
+                "table": actor.table_id,
+                "seat": seat,
+                "owner": self._cluster.process_id,
+            },
         )
 
     def close(self) -> None:

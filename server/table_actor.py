@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
@@ -186,6 +187,11 @@ class TableActor:
             job = await self._inbox.get()
             try:
                 await self._process(job)
+            except asyncio.CancelledError:
+                # Stopped in the middle of this job (the table moved): its
+                # caller must hear so, not a silent "done".
+                _fail_moved(job)
+                raise
             except Exception:  # a bug in one job must not kill the table
                 log.exception("table %s: job %s failed", self.table_id, job.kind)
                 self._rollback()
@@ -214,7 +220,7 @@ class TableActor:
                 if self._lobby is not None and self.owner is not None:
                     await self._lobby.commit_refused(self)
                 else:
-                    await self._reload()
+                    await self.resync()
                 return
             except StoreError as exc:
                 log.warning("table %s: commit failed: %s", self.table_id, exc)
@@ -252,6 +258,10 @@ class TableActor:
         # is final at once.
         delay, waited = 0.05, 0.0
         started = time.perf_counter()
+        # One token for every attempt: an attempt that applied but whose
+        # reply was lost is recognised by the next one, not taken for a
+        # conflict with ourselves.
+        token = secrets.token_hex(16)
         while True:
             try:
                 self.version, _ = await self.store.commit(
@@ -263,6 +273,7 @@ class TableActor:
                     running=running,
                     records=[r for r in records if r is not None],
                     stats=stats,
+                    token=token,
                 )
                 break
             except StoreConflict:
@@ -279,6 +290,15 @@ class TableActor:
 
     def _rollback(self) -> None:
         self.state = TableState.from_bytes(self._blob)
+
+    async def resync(self) -> None:
+        """The stored table moved on without this actor knowing: take the
+        stored state, show it to everyone attached and carry on (bots and
+        timers included)."""
+        await self._reload()
+        for conn, seat in list(self._watchers.items()):
+            self._snapshot_to(conn, seat)
+        self._duties()
 
     async def _reload(self) -> None:
         stored = await self.store.load_table(self.table_id)

@@ -107,6 +107,7 @@ class TableStore(Protocol):
         running: bool | None = None,
         records: Sequence[bytes] = (),
         stats: Mapping[str, StatsDelta] | None = None,
+        token: str | None = None,
     ) -> tuple[int, int]:
         """Atomically: if the stored version is ``expected_version`` (and,
         when ``owner`` is given, that process holds the table's lease), write
@@ -114,7 +115,9 @@ class TableStore(Protocol):
         to the log, numbered after the last one, ``records`` (finished
         hands) to the table's hand records and ``stats`` to the players'
         statistics; with ``running`` given, add the table to (True) or remove
-        it from (False) the running tables.
+        it from (False) the running tables. ``token`` names this commit: a
+        retry of it (same token) whose first attempt applied reports that
+        attempt's result instead of a conflict.
         Returns ``(new_version, last_seq)``. Raises ``StoreConflict``
         otherwise (nothing written)."""
 

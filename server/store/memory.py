@@ -118,6 +118,7 @@ class MemoryStore:
         running: bool | None = None,
         records: Sequence[bytes] = (),
         stats: Mapping[str, StatsDelta] | None = None,
+        token: str | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set: write ``state`` and append ``events`` if the version
         is still ``expected_version``; ``StoreConflict`` otherwise (also for an

@@ -222,16 +222,18 @@ class RedisStore:
         running: bool | None = None,
         records: Sequence[bytes] = (),
         stats: Mapping[str, StatsDelta] | None = None,
+        token: str | None = None,
     ) -> tuple[int, int]:
         """Compare-and-set in one script (see the module docstring);
         ``StoreConflict`` if the version moved on, the table is unknown, or
-        ``owner`` is given and does not hold the table's lease."""
+        ``owner`` is given and does not hold the table's lease. A caller
+        that retries the same commit passes the same ``token``."""
         return await self._commit_with_token(
             table_id,
             expected_version,
             state,
             events,
-            secrets.token_hex(16),
+            token or secrets.token_hex(16),
             owner,
             running,
             records,

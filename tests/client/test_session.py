@@ -164,3 +164,32 @@ async def test_the_next_server_is_tried_when_the_first_is_down(server: RunningSe
     async with session_at(f"{dead},{server.url}") as session:
         assert session.url == server.url
         assert isinstance(await session.request(cm.Ping(id=session.next_id())), sm.Ok)
+
+
+async def test_a_spectator_watches_again_after_a_drop_and_never_resumes_an_old_seat(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """A session that held a seat and then watches another table forgets the
+    old seat token; after a drop it watches that table again (a fresh
+    snapshot of it, as a spectator) instead of resuming the old seat."""
+    path = tmp_path / "session.json"
+    async with session_at(server.url) as host:
+        watched = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(watched, sm.Seated)
+        async with session_at(server.url, path) as session:
+            old = await session.request(cm.CreateTable(id=session.next_id()))
+            assert isinstance(old, sm.Seated) and session.saved.seat_token
+            reply = await session.request(cm.Watch(id=session.next_id(), code=watched.code))
+            assert isinstance(reply, sm.Seated) and reply.seat is None
+            saved = json.loads(path.read_text())
+            assert saved["seat_token"] is None and saved["watching"] is True
+            assert saved["table_id"] == watched.table_id
+            for conn in list(server.ws_server.connections):
+                if conn.request is not None and conn.remote_address != host._ws.local_address:  # type: ignore[union-attr]
+                    conn.transport.abort()
+            await next_event(session, lambda m: isinstance(m, Reconnected))
+            snap = await next_event(session, lambda m: isinstance(m, sm.Snapshot))
+            assert isinstance(snap, sm.Snapshot)
+            assert snap.view.table_id == watched.table_id and snap.view.seat is None
+            # Requests still get their own replies (the rejoin is not one of them).
+            assert isinstance(await session.request(cm.Ping(id=session.next_id())), sm.Ok)
