@@ -6,7 +6,7 @@ import asyncio
 import gc
 import logging
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
@@ -35,6 +35,7 @@ class RunningServer:
     host: str
     port: int
     cluster: Cluster | None = None
+    _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -45,11 +46,16 @@ class RunningServer:
         """Hand the tables over (leases back, their clients told to resume
         elsewhere), close the other connections, then stop the bus and
         release the store and bot workers."""
+        # Stop listening first: a client told to resume elsewhere must not
+        # land here again (the load balancer moves on to another replica).
+        self.ws_server.close(close_connections=False)
         await self.lobby.close()
-        # 1012, "service restart": clients reconnect (to another process behind
-        # the load balancer) and resume.
-        self.ws_server.close(code=1012, reason="server restarting; resume")
+        # 1012, "service restart": the other clients reconnect (to another
+        # process behind the load balancer) and resume.
+        for conn in list(self.ws_server.connections):
+            self._closing.add(asyncio.create_task(conn.close(1012, "server restarting; resume")))
         await self.ws_server.wait_closed()
+        await asyncio.gather(*self._closing, return_exceptions=True)
         if self.cluster is not None:
             await self.cluster.stop()
         await self.store.close()

@@ -34,6 +34,10 @@ TableHandle = TableActor | RemoteTable
 
 log = logging.getLogger("hearts.lobby")
 
+# How long a stopping process waits for one table's actor to stop before it
+# hands the table over anyway (the lease fences any late write).
+HANDOVER_STOP_SECONDS = 5.0
+
 # Invite codes: six characters without look-alikes (no 0/O, 1/I/L), easy to
 # read aloud and type on a phone; shown as ABC-DEF.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -423,9 +427,17 @@ class Lobby:
         if self._watchdog is not None:
             self._watchdog.cancel()
             await asyncio.gather(self._watchdog, return_exceptions=True)
+        if self._actors:
+            log.info("handing over %d tables", len(self._actors))
         for table_id in list(self._actors):
-            actor = self._actors.pop(table_id)
-            await actor.stop()
+            actor = self._actors.pop(table_id, None)
+            if actor is None:
+                continue  # lost meanwhile
+            try:
+                await asyncio.wait_for(actor.stop(), HANDOVER_STOP_SECONDS)
+            except TimeoutError:
+                log.warning("table %s: its actor did not stop in time", table_id)
             if self.cluster is not None:
                 await self.cluster.release(table_id)
             actor.drop_watchers()
+        log.info("tables handed over")
