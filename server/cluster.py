@@ -82,6 +82,7 @@ class Cluster:
         self._release = redis.register_script(_RELEASE)
         self._handler: Handler | None = None
         self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._drains: dict[str, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
 
@@ -140,28 +141,53 @@ class Cluster:
         with contextlib.suppress(RedisError):
             await self._release(keys=[self.lease_key(table_id)], args=[self.process_id])
 
+    def alive_key(self, process_id: str) -> str:
+        """The key that says a process is alive (it renews it with its leases)."""
+        return f"{self.prefix}alive:{process_id}"
+
+    async def alive(self, process_ids: list[str]) -> set[str]:
+        """Which of these processes are alive (renewed their heartbeat within
+        a lease lifetime); ``StoreError`` if Redis does not answer."""
+        try:
+            values = await self.redis.mget([self.alive_key(p) for p in process_ids])
+        except RedisError as exc:
+            raise StoreError("the table store is unreachable") from exc
+        return {p for p, v in zip(process_ids, values, strict=True) if v is not None}
+
     async def _renew_forever(self) -> None:
         while not self._stopping:
+            try:
+                await self._renew_all()
+            except RedisError as exc:
+                log.warning("lease renewal failed: %s", exc)  # Redis may be back in time
             await asyncio.sleep(self.lease_ms / 3000)  # a third of the lease: two chances to renew
-            for table_id in list(self.owned):
-                try:
-                    kept = await self._renew(
-                        keys=[self.lease_key(table_id)], args=[self.process_id, self.lease_ms]
-                    )
-                except RedisError as exc:
-                    log.warning("lease renewal failed for %s: %s", table_id, exc)
-                    continue  # Redis may be back before the lease expires
-                if not kept:
-                    log.warning("lost the lease of table %s", table_id)
-                    self.owned.discard(table_id)
-                    if self.on_lost is not None:
-                        await self.on_lost(table_id)
+
+    async def _renew_all(self) -> None:
+        """Renew the heartbeat and every lease in one round trip (one at a
+        time, a few thousand tables would take longer than a lease lives)."""
+        owned = list(self.owned)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
+            for table_id in owned:
+                await self._renew(
+                    keys=[self.lease_key(table_id)],
+                    args=[self.process_id, self.lease_ms],
+                    client=pipe,
+                )
+            results = await pipe.execute()
+        for table_id, kept in zip(owned, results[1:], strict=True):
+            if not kept and table_id in self.owned:
+                log.warning("lost the lease of table %s", table_id)
+                self.owned.discard(table_id)
+                if self.on_lost is not None:
+                    await self.on_lost(table_id)
 
     # -- the bus -------------------------------------------------------------------
 
     async def start(self, handler: Handler) -> None:
         """Listen on this process's channel and keep leases alive."""
         self._handler = handler
+        await self.redis.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
         ready = asyncio.get_running_loop().create_future()
         self._spawn(self._listen_forever(ready))
         self._spawn(self._renew_forever())
@@ -213,8 +239,19 @@ class Cluster:
         if queue is None:
             queue = asyncio.Queue()
             self._outboxes[process_id] = queue
-            self._spawn(self._drain(process_id, queue))
+            task = asyncio.create_task(self._drain(process_id, queue))
+            self._drains[process_id] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         queue.put_nowait(payload)
+
+    def forget_process(self, process_id: str) -> None:
+        """A process is gone for good (ids are new at every start): drop
+        its outbox and its publisher task."""
+        self._outboxes.pop(process_id, None)
+        task = self._drains.pop(process_id, None)
+        if task is not None:
+            task.cancel()
 
     async def _drain(self, process_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
         channel = self.channel(process_id)
@@ -249,6 +286,8 @@ class Cluster:
             await self.release(table_id)
         await self.flush()
         self._stopping = True
+        with contextlib.suppress(RedisError):
+            await self.redis.delete(self.alive_key(self.process_id))
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

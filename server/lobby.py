@@ -82,6 +82,7 @@ class Lobby:
         # Set when the process starts handing its tables over: it takes no
         # table (new or forwarded) any more, and /readyz says so.
         self.closing = False
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def actors(self) -> dict[str, TableActor]:
@@ -296,10 +297,55 @@ class Lobby:
                     if remote is not None and owner != remote.owner:
                         del self._remotes[table_id]
                         self._drop_clients_of(remote)
+                await self._detach_dead_forwarders()
+                self._prune_remotes()
             except StoreError as exc:
                 log.warning("watchdog: store unavailable: %s", exc)
             except Exception:  # the watchdog must survive anything
                 log.exception("watchdog failed")
+
+    def unload_soon(self, actor: TableActor) -> None:
+        """Take an idle table out of memory (see ``TableActor.idle``)."""
+        task = asyncio.get_running_loop().create_task(self._unload(actor))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _unload(self, actor: TableActor) -> None:
+        async with self._lock:
+            if self.closing or self._actors.get(actor.table_id) is not actor or not actor.idle():
+                return
+            del self._actors[actor.table_id]
+        await actor.stop()
+        if self.cluster is not None:
+            await self.cluster.release(actor.table_id)
+
+    async def _detach_dead_forwarders(self) -> None:
+        """Clients that reached our tables through a process that has died
+        never send their detach: detach them here, so their seats go away,
+        the grace period runs and a bot covers (else the table would wait
+        for them for ever)."""
+        assert self.cluster is not None  # the watchdog runs only with a cluster
+        senders = sorted({sender for sender, _ in self._remote_watchers})
+        if not senders:
+            return
+        alive = await self.cluster.alive(senders)
+        for key, watcher in list(self._remote_watchers.items()):
+            if key[0] in alive:
+                continue
+            del self._remote_watchers[key]
+            for actor in self._actors.values():
+                if actor.has_watcher(watcher):
+                    actor.post(Job("detach", conn=watcher))
+        for dead in set(senders) - alive:
+            log.info("process %s is gone: its clients here are detached", dead)
+            self.cluster.forget_process(dead)
+
+    def _prune_remotes(self) -> None:
+        """Forget forwarding handles nobody uses any more (finished tables)."""
+        used = {id(getattr(conn, "actor", None)) for conn in self._clients.values()}
+        for table_id, remote in list(self._remotes.items()):
+            if id(remote) not in used and not remote.busy():
+                del self._remotes[table_id]
 
     def _forget_remote(self, table_id: str) -> None:
         """We run the table now: clients attached through the old owner

@@ -78,6 +78,10 @@ class RemoteTable:
             self._calls.pop(call_id, None)
             self._pending.discard(call_id)
 
+    def busy(self) -> bool:
+        """Whether a call through this handle is still waiting."""
+        return bool(self._pending)
+
     def abandon(self) -> None:
         """The owner lost the table (it died, or another process took it):
         every call still waiting for it fails now with ``OwnerGone``, so its

@@ -199,6 +199,10 @@ class TableActor:
             finally:
                 if job.done is not None and not job.done.done():
                     job.done.set_result(None)
+            if self._lobby is not None and self.idle():
+                # A finished or abandoned table leaves memory (and gives its
+                # lease back): it is loaded again if someone comes back.
+                self._lobby.unload_soon(self)
 
     async def _process(self, job: Job) -> None:
         handler = getattr(self, f"_job_{job.kind}")
@@ -635,6 +639,21 @@ class TableActor:
             case cm.Chat():
                 return intents.chat(s, seat, conn.name, msg.text)
         raise NotAllowed(f"{msg.type} is not a table action")
+
+    def has_watcher(self, conn: Watcher) -> bool:
+        """Whether ``conn`` is attached here."""
+        return conn in self._watchers
+
+    def idle(self) -> bool:
+        """Nobody attached, no game running, nothing queued or thinking:
+        the table can leave memory (it stays in the store)."""
+        return (
+            not self._watchers
+            and self.state.status not in RUNNING_STATUSES
+            and self._inbox.empty()
+            and not self._thinking
+            and not self._timers
+        )
 
     def watchers(self) -> int:
         """How many connections are attached."""

@@ -71,8 +71,9 @@ class ServerProcess:
         return self.log.read_text(errors="replace")
 
 
-async def start_serve(port: int, redis: str, log: Path) -> ServerProcess:
-    """Start ``hearts serve`` and wait until /healthz answers."""
+async def start_serve(port: int, redis: str, log: Path, grace: float = 30) -> ServerProcess:
+    """Start ``hearts serve`` (``grace`` seconds before an away seat is
+    covered) and wait until /healthz answers."""
     with log.open("ab") as out:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -86,7 +87,7 @@ async def start_serve(port: int, redis: str, log: Path) -> ServerProcess:
             "--lease-ms",
             str(LEASE_MS),
             "--grace",
-            "30",
+            str(grace),
             "--bot-workers",
             "1",
             "--bot-budget-ms",

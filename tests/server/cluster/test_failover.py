@@ -84,7 +84,15 @@ async def test_a_paused_owner_cannot_write_over_the_new_owner(
         await until(lambda: len(host.seqs) > seen + 8)
         a.signal(signal.SIGCONT)
         await asyncio.gather(*games)
-        await until(lambda: "lost the lease" in a.log_text(), timeout=20)
+        # On waking, A learns it lost the table either from its next lease
+        # renewal or from the fence refusing its next commit.
+        await until(
+            lambda: (
+                "lost the lease" in a.log_text()
+                or "no longer holds the table's lease" in a.log_text()
+            ),
+            timeout=20,
+        )
         await check_outcome(host, guest, before)
     finally:
         await host.session.close()
