@@ -9,6 +9,10 @@ a time, its **owner**:
   compare-and-expire. A process that misses a renewal (crashed, paused,
   partitioned) loses the table when the lease expires; another process takes
   it and reloads the table from the store.
+* **Heartbeat.** Each process also keeps ``<prefix>alive:<id>`` (renewed
+  with its leases, in one pipelined round trip). An owner whose table has
+  clients forwarded from a process whose heartbeat stopped detaches them, so
+  their seats go away and bots cover instead of the table waiting for ever.
 * **Fencing.** Every commit names its owner and the store's commit script
   refuses it unless the lease still names that owner (server.store), so a
   stale owner that wakes up after a pause can never write over the new one.

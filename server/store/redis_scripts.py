@@ -72,18 +72,16 @@ return 1
 COMMIT = """
 local cur = redis.call('HMGET', KEYS[1], 'version', 'last_seq', 'token')
 if not cur[1] then return {-1, 0} end
--- Fencing (scale-out): a process that lost the table's lease must never
--- write, even if it has not noticed yet (paused, slow).
-if ARGV[5] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[5] then return {-5, 0} end
 local version = tonumber(cur[1])
 local last = tonumber(cur[2])
 local expected = tonumber(ARGV[1])
-if version ~= expected then
-  -- Our own earlier attempt applied and only its reply was lost: report the
-  -- result it produced instead of a conflict with ourselves.
-  if version == expected + 1 and cur[3] == ARGV[3] then return {version, last} end
-  return {-2, version}
-end
+-- Our own earlier attempt applied and only its reply was lost: report the
+-- result it produced (it is durable, even if the lease has moved since).
+if version == expected + 1 and cur[3] == ARGV[3] then return {version, last} end
+-- Fencing (scale-out): a process that lost the table's lease must never
+-- write, even if it has not noticed yet (paused, slow).
+if ARGV[5] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[5] then return {-5, 0} end
+if version ~= expected then return {-2, version} end
 local records = tonumber(ARGV[8])
 local at = 9 + records
 local increments = tonumber(ARGV[at])
