@@ -174,6 +174,21 @@ class ClientSession:
                     raise
         self._reader = asyncio.create_task(self._read_forever())
 
+    async def _resend_pending(self) -> None:
+        """Send again every request still waiting for its reply (the server
+        answers a repeated id without applying it twice)."""
+        ws = self._ws
+        if ws is None:
+            return
+        for pending in list(self._pending.values()):
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(encode(pending.message))
+
+    def _spawn_resend(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._resend_pending())
+        self._closing_tasks.add(task)
+        task.add_done_callback(self._closing_tasks.discard)
+
     def _drop_connection(self) -> None:
         """Close the socket; the reader reconnects and rejoins."""
         ws = self._ws
@@ -260,8 +275,8 @@ class ClientSession:
         self.saved.save(self.session_file)
 
     async def _send(self, message: BaseModel) -> None:
-        if self._ws is None:
-            return  # sent again on reconnect
+        if self._ws is None or self._rejoin_id is not None:
+            return  # sent (again) once we are connected and seated again
         with contextlib.suppress(ConnectionClosed):
             await self._ws.send(encode(message))
 
@@ -286,9 +301,11 @@ class ClientSession:
         self.saved.save(self.session_file)
         if self._rejoin_id is not None:
             # The previous connection's rejoin went unanswered: this one
-            # replaces it (both would replay the same events).
+            # replaces it (both would replay the same events), after a
+            # backoff (a process handing over may send us round in circles).
             self._pending.pop(self._rejoin_id, None)
             self._rejoin_id = None
+            self._rejoin_failures += 1
         rejoin: cm.Resume | cm.Watch | None = None
         if self.saved.table_id and self.saved.seat_token:
             rejoin = cm.Resume(
@@ -302,14 +319,15 @@ class ClientSession:
         if rejoin is not None:
             if self._rejoin_failures:
                 # Backoff between refused rejoins (not synchronisation).
-                await asyncio.sleep(min(self.max_backoff, 0.1 * 2**self._rejoin_failures))
+                await asyncio.sleep(min(self.max_backoff, 0.1 * 2 ** min(self._rejoin_failures, 8)))
             future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
             self._rejoin_id = str(rejoin.id)
             self._pending[self._rejoin_id] = _Pending(rejoin, future)
             await self._ws.send(encode(rejoin))
-        for rid, pending in list(self._pending.items()):
-            if rid != self._rejoin_id:
-                await self._ws.send(encode(pending.message))
+        else:
+            # With a rejoin in flight the other requests wait for its answer:
+            # sent now, they would reach the server before we are seated again.
+            await self._resend_pending()
         self.connected.set()
 
     async def _read_forever(self) -> None:
@@ -369,9 +387,11 @@ class ClientSession:
                     self._pending.pop(str(msg.id), None)
                     if not isinstance(msg, sm.Error):
                         self._rejoin_failures = 0
+                        self._spawn_resend()
                     elif msg.code in GONE_FOR_GOOD:
                         self.forget_table()
                         self._events.put_nowait(msg)
+                        self._spawn_resend()  # they will be refused: their callers hear why
                     else:
                         # Passing trouble (the table changing hands, the store
                         # restarting): keep the seat, reconnect and try again.

@@ -263,14 +263,22 @@ class Cluster:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(queue.get_nowait())
-            data = msgpack.packb(batch, use_bin_type=True)
+            # A lone message goes as a bare map (what processes of the
+            # previous release read), several as one list.
+            data = msgpack.packb(batch[0] if len(batch) == 1 else batch, use_bin_type=True)
             try:
-                for attempt in range(5):
+                attempt = 0
+                while True:
                     try:
                         await self.redis.publish(channel, data)
                         break
                     except RedisError:
-                        await asyncio.sleep(0.1 * 2**attempt)  # Redis restarting: retry briefly
+                        # Redis restarting: keep trying (a dropped detach
+                        # would leave a seat "connected" for ever).
+                        if self._stopping:
+                            break
+                        await asyncio.sleep(min(2.0, 0.1 * 2**attempt))
+                        attempt += 1
             finally:
                 for _ in batch:
                     queue.task_done()

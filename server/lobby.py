@@ -311,13 +311,15 @@ class Lobby:
         task.add_done_callback(self._background.discard)
 
     async def _unload(self, actor: TableActor) -> None:
+        # All under the lock: a load of the same table must not slip in
+        # between (it would find our lease and then lose it to the release).
         async with self._lock:
             if self.closing or self._actors.get(actor.table_id) is not actor or not actor.idle():
                 return
             del self._actors[actor.table_id]
-        await actor.stop()
-        if self.cluster is not None:
-            await self.cluster.release(actor.table_id)
+            await actor.stop()
+            if self.cluster is not None:
+                await self.cluster.release(actor.table_id)
 
     async def _detach_dead_forwarders(self) -> None:
         """Clients that reached our tables through a process that has died
@@ -401,8 +403,13 @@ class Lobby:
                 conn.send_frame(frame)
         elif op == "attached":
             conn = self._clients.get(str(payload["conn"]))
-            remote = self._remotes.get(str(payload["table"]))
-            if conn is not None and remote is not None and payload.get("owner") != remote.owner:
+            table_id, owner = str(payload["table"]), payload.get("owner")
+            remote = self._remotes.get(table_id)
+            if remote is None and conn is not None and isinstance(owner, str):
+                # The handle was pruned while the attach was on its way.
+                remote = RemoteTable(table_id, owner, self.cluster, self._calls)  # type: ignore[arg-type]
+                self._remotes[table_id] = remote
+            if conn is not None and remote is not None and owner not in (None, remote.owner):
                 conn.close()  # attached by a process that no longer runs the table
             elif conn is not None and remote is not None:
                 conn.actor = remote  # type: ignore[attr-defined]
@@ -424,15 +431,17 @@ class Lobby:
         sender, conn_id = str(payload["from"]), str(payload["conn"])
         actor = self._actors.get(str(payload["table"]))
         key = (sender, conn_id)
-        if actor is None or self.closing:
-            # Not ours (any more): the sender's client must resume elsewhere.
+        watcher = self._remote_watchers.get(key)
+        # Not ours (any more), or a client we had detached (its process
+        # looked dead): the sender's client must resume (a closing process
+        # still takes jobs for the tables it has not handed over yet).
+        if actor is None or (watcher is None and payload.get("kind") == "request"):
             self._remote_watchers.pop(key, None)
             self.cluster.publish(sender, {"op": "close", "conn": conn_id})
             call = payload.get("call")
             if call is not None:
                 self.cluster.publish(sender, {"op": "done", "call": call, "gone": True})
             return
-        watcher = self._remote_watchers.get(key)
         if watcher is None:
             watcher = RemoteWatcher(
                 sender, conn_id, str(payload["name"]), str(payload["player_id"]), self.cluster

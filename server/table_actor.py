@@ -154,17 +154,18 @@ class TableActor:
             handle.cancel()
         self._timers.clear()
         self._stopped = True
+        # Jobs still queued will never run here: their callers learn that the
+        # table moved (their clients resume wherever the table goes next)
+        # instead of waiting for ever; done first, so it happens even if the
+        # wait below is cut short.
+        while not self._inbox.empty():
+            _fail_moved(self._inbox.get_nowait())
         for task in list(self._tasks):
             task.cancel()
         if self._task:
             self._task.cancel()
             if asyncio.current_task() is not self._task:  # stopping from inside: just cancel
                 await asyncio.gather(self._task, return_exceptions=True)
-        # Jobs still queued will never run here: their callers learn that the
-        # table moved (their clients resume wherever the table goes next)
-        # instead of waiting for ever.
-        while not self._inbox.empty():
-            _fail_moved(self._inbox.get_nowait())
 
     def post(self, job: Job) -> None:
         """Queue a job (never blocks)."""
@@ -199,7 +200,9 @@ class TableActor:
             finally:
                 if job.done is not None and not job.done.done():
                     job.done.set_result(None)
-            if self._lobby is not None and self.idle():
+            # Not right after a load (resume_duties): the client that caused
+            # it is on its way to attach.
+            if self._lobby is not None and job.kind != "resume_duties" and self.idle():
                 # A finished or abandoned table leaves memory (and gives its
                 # lease back): it is loaded again if someone comes back.
                 self._lobby.unload_soon(self)

@@ -75,6 +75,13 @@ def _game(table: TableState) -> Game:
 def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple[int, str, Events]:
     """A player takes ``seat`` (or the first open one). Returns the seat, its
     new secret token (only its hash is stored) and the events."""
+    for i, held in enumerate(table.seats):
+        if held.kind == "human" and held.player_id == player_id:
+            # A repeated join (its reply was lost in a handover): the same
+            # seat again, with a new token, never a second seat.
+            token = secrets.token_urlsafe(24)
+            held.token_hash = hash_token(token)
+            return i, token, []
     open_seats = table.open_seats()
     if seat is None:
         if not open_seats:

@@ -206,3 +206,25 @@ async def test_spectators_watch_but_cannot_act(server: RunningServer) -> None:
     await watcher.wait_for(lambda m: isinstance(m, sm.GameOver))
     for c in (host, watcher):
         await c.close()
+
+
+async def test_a_repeated_join_gets_the_same_seat_not_a_second_one(server: RunningServer) -> None:
+    """A join whose reply was lost (a handover) is sent again: the player is
+    given the same seat with a new token, and the old token stops working."""
+    host = await WireClient.open(server.url, "Host")
+    seated = await host.create(seats=("open", "open", "easy"))
+    guest = await WireClient.open(server.url, "Guest")
+    first = await guest.join(seated.code)
+    again = await WireClient.open(server.url, "Guest", player_token=guest.player_token)
+    second = await again.join(seated.code)
+    assert second.seat == first.seat
+    assert second.seat_token and second.seat_token != first.seat_token
+    state = server.lobby.actors[seated.table_id].state
+    assert [s.kind for s in state.seats].count("human") == 2  # the host and the guest
+    thief = await WireClient.open(server.url, "Old")
+    err = await thief.error(
+        cm.Resume(id=thief.next_id(), table_id=seated.table_id, seat_token=first.seat_token)
+    )
+    assert err.code == "bad_token"
+    for c in (host, guest, again, thief):
+        await c.close()
