@@ -34,8 +34,8 @@ TableHandle = TableActor | RemoteTable
 
 log = logging.getLogger("hearts.lobby")
 
-# How long a stopping process waits for one table's actor to stop before it
-# hands the table over anyway (the lease fences any late write).
+# How long a stopping process waits, after handing its tables over, for
+# their actors to finish (the lease fences any late write anyway).
 HANDOVER_STOP_SECONDS = 5.0
 
 # Invite codes: six characters without look-alikes (no 0/O, 1/I/L), easy to
@@ -317,9 +317,10 @@ class Lobby:
             if self.closing or self._actors.get(actor.table_id) is not actor or not actor.idle():
                 return
             del self._actors[actor.table_id]
-            await actor.stop()
+            actor.halt()
             if self.cluster is not None:
                 await self.cluster.release(actor.table_id)
+        await actor.stop()  # outside the lock: nothing else waits on it
 
     async def _detach_dead_forwarders(self) -> None:
         """Clients that reached our tables through a process that has died
@@ -388,8 +389,13 @@ class Lobby:
         if self.cluster is not None:
             self.cluster.owned.discard(table_id)
         if actor is not None:
+            actor.halt()
             actor.drop_watchers()
-            await actor.stop()
+            # Waited for in the background: the caller may be the lease
+            # renewal loop, which must not stall on one table.
+            task = asyncio.get_running_loop().create_task(actor.stop())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def on_bus(self, payload: dict[str, object]) -> None:
         """A message from another process (server.cluster)."""
@@ -484,15 +490,29 @@ class Lobby:
             await asyncio.gather(self._watchdog, return_exceptions=True)
         if self._actors:
             log.info("handing over %d tables", len(self._actors))
+        halted: list[TableActor] = []
         for table_id in list(self._actors):
             actor = self._actors.pop(table_id, None)
             if actor is None:
                 continue  # lost meanwhile
-            try:
-                await asyncio.wait_for(actor.stop(), HANDOVER_STOP_SECONDS)
-            except TimeoutError:
-                log.warning("table %s: its actor did not stop in time", table_id)
+            # Halted, not waited for: the lease goes back at once and the
+            # fence refuses any write the actor may still attempt.
+            actor.halt()
             if self.cluster is not None:
                 await self.cluster.release(table_id)
             actor.drop_watchers()
+            halted.append(actor)
         log.info("tables handed over")
+        if halted:
+            try:
+                await asyncio.wait_for(
+                    asyncio.gather(*(actor.stop() for actor in halted)), HANDOVER_STOP_SECONDS
+                )
+            except TimeoutError:
+                for actor in halted:
+                    if not actor.done():
+                        log.warning(
+                            "table %s: its actor did not stop in time, at %s",
+                            actor.table_id,
+                            actor.where(),
+                        )

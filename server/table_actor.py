@@ -148,24 +148,38 @@ class TableActor:
         if loaded:
             self.post(Job("resume_duties"))
 
-    async def stop(self) -> None:
-        """Stop the task and cancel timers (the state stays in the store)."""
+    def halt(self) -> None:
+        """Stop taking jobs at once: queued ones fail (their callers learn
+        that the table moved and their clients resume wherever it goes
+        next), timers and bot moves are cancelled, the task is told to stop.
+        ``stop`` also waits for the task."""
+        self._stopped = True
+        while not self._inbox.empty():
+            _fail_moved(self._inbox.get_nowait())
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        self._stopped = True
-        # Jobs still queued will never run here: their callers learn that the
-        # table moved (their clients resume wherever the table goes next)
-        # instead of waiting for ever; done first, so it happens even if the
-        # wait below is cut short.
-        while not self._inbox.empty():
-            _fail_moved(self._inbox.get_nowait())
         for task in list(self._tasks):
             task.cancel()
         if self._task:
             self._task.cancel()
-            if asyncio.current_task() is not self._task:  # stopping from inside: just cancel
-                await asyncio.gather(self._task, return_exceptions=True)
+
+    def done(self) -> bool:
+        """Whether the actor's task has ended."""
+        return self._task is None or self._task.done()
+
+    def where(self) -> str:
+        """Where the actor's task is waiting now (for the log)."""
+        if self._task is None:
+            return "nowhere"
+        frames = self._task.get_stack()
+        return " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in reversed(frames)) or "?"
+
+    async def stop(self) -> None:
+        """``halt``, then wait for the task to end (the state stays in the store)."""
+        self.halt()
+        if self._task and asyncio.current_task() is not self._task:  # from inside: just cancel
+            await asyncio.gather(self._task, return_exceptions=True)
 
     def post(self, job: Job) -> None:
         """Queue a job (never blocks)."""
