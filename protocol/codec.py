@@ -35,6 +35,14 @@ def encode(message: BaseModel) -> bytes:
     return msgpack.packb(message.model_dump(mode="json"), use_bin_type=True)  # type: ignore[no-any-return]
 
 
+def encode_snapshot(seq: int, view: dict[str, Any]) -> bytes:
+    """The frame of ``Snapshot(seq=seq, view=…)`` from the view's wire form
+    (``server.redaction.wire_views``): the same bytes as ``encode`` of the
+    model, without building it (the server's fan-out path)."""
+    data: bytes = msgpack.packb({"type": "snapshot", "seq": seq, "view": view}, use_bin_type=True)
+    return data
+
+
 def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
     if isinstance(frame, str):
         raise BadFrame("frames must be binary msgpack, not text")

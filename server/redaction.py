@@ -151,6 +151,27 @@ def seat_view(
     return SeatView.model_construct(**view)
 
 
+def wire_views(
+    table: TableState, seats: set[int | None], public: dict[str, Any] | None = None
+) -> dict[int | None, dict[str, Any]]:
+    """The wire form (``SeatView.model_dump(mode="json")``) of ``seat_view``
+    for each of ``seats``, built for a fan-out: the public part is dumped
+    once (as a spectator's view) and each seat's private part, plain values
+    already, is laid over a copy. Same content and key order as dumping each
+    seat's model (a test compares the encoded bytes); what a seat gets is
+    still decided only by ``seat_view``'s rules, here and there."""
+    base = seat_view(table, None, public).model_dump(mode="json")
+    hand = table.game.hand if table.game else None
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        view = dict(base)
+        view["seat"] = seat
+        if hand is not None and seat is not None:
+            view.update(_private_part(hand, seat))
+        out[seat] = view
+    return out
+
+
 def _private_part(hand: Hand, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see: its cards, its pass, what it received, its
     legal moves."""

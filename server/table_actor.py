@@ -33,13 +33,13 @@ from engine.errors import ClientError
 from engine.record import hand_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from protocol.codec import encode
+from protocol.codec import encode, encode_snapshot
 
 from . import table_intents as intents
 from .bot_runner import BotMove, BotRunner
 from .config import ServerConfig
 from .errors import AuthError, NotAllowed
-from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view
+from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view, wire_views
 from .remote import OwnerGone
 from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
 from .table_state import TableState
@@ -342,11 +342,14 @@ class TableActor:
     def _fan_out(self, events: list[dict[str, Any]]) -> None:
         # Each seat's frames are built and encoded once, however many
         # connections show that seat; public events are encoded once for all.
+        if not self._watchers:
+            return
         public = public_view(self.state)
         shared: list[bytes | None] = [
             None if e["type"] in PRIVATE_EVENTS else _encode_opt(redact_event(e, None))
             for e in events
         ]
+        views = wire_views(self.state, set(self._watchers.values()), public)
         by_seat: dict[int | None, list[bytes]] = {}
         for conn, seat in list(self._watchers.items()):
             frames = by_seat.get(seat, [])
@@ -356,8 +359,7 @@ class TableActor:
                         frame = _encode_opt(redact_event(e, seat))
                     if frame is not None:
                         frames.append(frame)
-                view = seat_view(self.state, seat, public)
-                frames.append(encode(sm.Snapshot(seq=self.state.seq, view=view)))
+                frames.append(encode_snapshot(self.state.seq, views[seat]))
                 by_seat[seat] = frames
             for frame in frames:
                 conn.send_frame(frame)
