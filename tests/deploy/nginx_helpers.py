@@ -71,14 +71,6 @@ http {{
     return main
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def running_nginx(nginx: str, main: Path, port: int) -> Iterator[None]:
     """nginx in the foreground on 127.0.0.1:``port`` until the block ends."""

@@ -23,8 +23,9 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from ..ports import free_port
 from .helpers import require_tool
-from .nginx_helpers import conf_text, free_port, running_nginx, site_with, write_main_config
+from .nginx_helpers import conf_text, running_nginx, site_with, write_main_config
 
 TLS_BEGIN = "# --- TLS begin"
 TLS_END = "# --- TLS end"

@@ -13,7 +13,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -25,17 +24,10 @@ from engine.record import verify_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
+from ..ports import free_port
 from .harness import TWO_HANDS, session_play
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @asynccontextmanager

@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -34,19 +33,12 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
 
+from ...ports import free_port
 from ..conftest import in_ci, redis_url
 
 ROOT = Path(__file__).resolve().parents[3]
 CLUSTER_DB = 12
 LEASE_MS = 3000
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from ...deploy.helpers import require_tool
-from ...deploy.nginx_helpers import free_port, running_nginx, site_with, write_main_config
+from ...deploy.nginx_helpers import running_nginx, site_with, write_main_config
+from ...ports import free_port
 from .conftest import (
     LEASE_MS,
     Player,
