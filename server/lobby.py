@@ -14,6 +14,8 @@ import asyncio
 import json
 import logging
 import secrets
+from collections.abc import Coroutine
+from typing import Any
 
 from engine.rules import RulesError
 from protocol import client_messages as cm
@@ -182,21 +184,33 @@ class Lobby:
                     return remote
                 if not await self.cluster.acquire(table_id):
                     raise StoreConflict("the table is changing hands; try again")
-            try:
-                stored = await self.store.load_table(table_id)
-                if stored is None:
-                    raise NotFound("there is no such table (it may have finished long ago)")
-                state = TableState.from_bytes(stored.state)
-            except BaseException:
-                # Never keep a lease with no actor behind it: nobody else
-                # could take the table while we renewed it.
-                if self.cluster is not None:
-                    await self.cluster.release(table_id)
-                raise
+            loaded = await self._load_leased(table_id)
+            if loaded is None:
+                raise NotFound("there is no such table (it may have finished long ago)")
             self._forget_remote(table_id)
             if self.cluster is not None:
                 log.info("took over table %s", table_id)
-            return self._start(state, stored.version)
+            return self._start(*loaded)
+
+    async def _load_leased(self, table_id: str) -> tuple[TableState, int] | None:
+        """The stored table (state, version), loaded once we hold its lease
+        (the old owner may have written until then). A table that is gone,
+        or a load that fails, gives the lease back: never a lease with no
+        actor behind it, which nobody else could take while we renew it."""
+        try:
+            stored = await self.store.load_table(table_id)
+            if stored is not None:
+                return TableState.from_bytes(stored.state), stored.version
+        except BaseException:
+            await self._release(table_id)
+            raise
+        await self._release(table_id)
+        return None
+
+    async def _release(self, table_id: str) -> None:
+        """Give the table's lease back (scale-out only)."""
+        if self.cluster is not None:
+            await self.cluster.release(table_id)
 
     async def actor_for_code(self, code: str) -> TableHandle:
         """The table an invite code names."""
@@ -251,20 +265,14 @@ class Lobby:
                     continue
                 if self.cluster is not None and not await self.cluster.acquire(table_id):
                     continue  # another process was quicker
-                # Loaded under the lease: the old owner may have written since.
-                try:
-                    stored = await self.store.load_table(table_id)
-                    state = TableState.from_bytes(stored.state) if stored is not None else None
-                except BaseException:
-                    if self.cluster is not None:
-                        await self.cluster.release(table_id)
-                    raise
-                if stored is None or state is None or state.status not in RUNNING_STATUSES:
-                    if self.cluster is not None:
-                        await self.cluster.release(table_id)
+                loaded = await self._load_leased(table_id)
+                if loaded is None:
+                    continue
+                if loaded[0].status not in RUNNING_STATUSES:
+                    await self._release(table_id)
                     continue
                 self._forget_remote(table_id)
-                self._start(state, stored.version)
+                self._start(*loaded)
                 count += 1
         return count
 
@@ -304,11 +312,15 @@ class Lobby:
             except Exception:  # the watchdog must survive anything
                 log.exception("watchdog failed")
 
-    def unload_soon(self, actor: TableActor) -> None:
-        """Take an idle table out of memory (see ``TableActor.idle``)."""
-        task = asyncio.get_running_loop().create_task(self._unload(actor))
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of its own (kept referenced until done)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def unload_soon(self, actor: TableActor) -> None:
+        """Take an idle table out of memory (see ``TableActor.idle``)."""
+        self._in_background(self._unload(actor))
 
     async def _unload(self, actor: TableActor) -> None:
         # All under the lock: a load of the same table must not slip in
@@ -318,8 +330,7 @@ class Lobby:
                 return
             del self._actors[actor.table_id]
             actor.halt()
-            if self.cluster is not None:
-                await self.cluster.release(actor.table_id)
+            await self._release(actor.table_id)
         await actor.stop()  # outside the lock: nothing else waits on it
 
     async def _detach_dead_forwarders(self) -> None:
@@ -364,13 +375,16 @@ class Lobby:
         remotes = list(self._remotes.values())
         if remotes:
             log.info("bus reconnected: %d forwarded tables resync their clients", len(remotes))
-        for remote in remotes:
-            self._drop_clients_of(remote)
+        self._drop_clients_of(*remotes)
 
-    def _drop_clients_of(self, remote: RemoteTable) -> None:
-        remote.abandon()
+    def _drop_clients_of(self, *remotes: RemoteTable) -> None:
+        """Fail the calls through these handles and close their clients (one
+        pass over the clients, however many handles)."""
+        for remote in remotes:
+            remote.abandon()
+        dropped = {id(remote) for remote in remotes}
         for conn in list(self._clients.values()):
-            if getattr(conn, "actor", None) is remote:
+            if id(getattr(conn, "actor", None)) in dropped:
                 conn.close()
 
     async def commit_refused(self, actor: TableActor) -> None:
@@ -393,9 +407,7 @@ class Lobby:
             actor.drop_watchers()
             # Waited for in the background: the caller may be the lease
             # renewal loop, which must not stall on one table.
-            task = asyncio.get_running_loop().create_task(actor.stop())
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(actor.stop())
 
     async def on_bus(self, payload: dict[str, object]) -> None:
         """A message from another process (server.cluster)."""
@@ -498,8 +510,7 @@ class Lobby:
             # Halted, not waited for: the lease goes back at once and the
             # fence refuses any write the actor may still attempt.
             actor.halt()
-            if self.cluster is not None:
-                await self.cluster.release(table_id)
+            await self._release(table_id)
             actor.drop_watchers()
             halted.append(actor)
         log.info("tables handed over")
