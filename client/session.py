@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,7 +139,7 @@ class ClientSession:
         self._pending: dict[str, _Pending] = {}
         self._rejoin_id: str | None = None  # the resume/watch sent after a reconnect
         self._rejoin_failures = 0
-        self._closing_tasks: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self._events: asyncio.Queue[BaseModel | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
@@ -184,18 +184,19 @@ class ClientSession:
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(encode(pending.message))
 
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of its own (kept referenced until done)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _spawn_resend(self) -> None:
-        task = asyncio.get_running_loop().create_task(self._resend_pending())
-        self._closing_tasks.add(task)
-        task.add_done_callback(self._closing_tasks.discard)
+        self._in_background(self._resend_pending())
 
     def _drop_connection(self) -> None:
         """Close the socket; the reader reconnects and rejoins."""
-        ws = self._ws
-        if ws is not None:
-            task = asyncio.get_running_loop().create_task(ws.close(1000, "rejoining"))
-            self._closing_tasks.add(task)
-            task.add_done_callback(self._closing_tasks.discard)
+        if self._ws is not None:
+            self._in_background(self._ws.close(1000, "rejoining"))
 
     async def close(self) -> None:
         """Close the connection and stop reconnecting."""

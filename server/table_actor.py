@@ -272,7 +272,11 @@ class TableActor:
         running = self.state.status in RUNNING_STATUSES
         # A finished hand's record and the players' statistics go in with the
         # commit that finishes the hand or game: atomic, and counted once.
-        records = [self._hand_record(e) for e in events if e["type"] == "hand_scored"]
+        records = [
+            record
+            for e in events
+            if e["type"] == "hand_scored" and (record := self._hand_record(e)) is not None
+        ]
         stats = self._stats_of(events)
         # While the store is unreachable (a Redis restart), keep trying for a
         # while: players see a pause, not an error. A refusal (StoreConflict)
@@ -292,7 +296,7 @@ class TableActor:
                     bodies,
                     owner=self.owner,
                     running=running,
-                    records=[r for r in records if r is not None],
+                    records=records,
                     stats=stats,
                     token=token,
                 )
