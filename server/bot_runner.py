@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import random
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
@@ -42,6 +44,22 @@ def simple_move(view: SeatView, rng: random.Random) -> BotMove:
     return BotMove("play", card=rng.choice(sorted(view.legal)))
 
 
+def exit_with_parent() -> None:
+    """Pool initializer: when the server dies without shutting its pool
+    down (SIGKILL, a crash), its workers exit too instead of living on as
+    orphans (each worker holds the task queue's write end, so it would never
+    see end-of-file on its own)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def decide_in_worker(view: SeatView, level: str, seed: int, budget_ms: int) -> BotMove:
     """Runs in a pool process: the level's decision for ``view``."""
     from bots.api import decide_move  # imported in the worker, not by the server's loop
@@ -59,7 +77,9 @@ class BotRunner:
         # spawn: a clean interpreter per worker (forking a process that runs an
         # event loop and threads is unsafe).
         self._pool: Executor = ProcessPoolExecutor(
-            max_workers=count, mp_context=multiprocessing.get_context("spawn")
+            max_workers=count,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,
         )
 
     async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
