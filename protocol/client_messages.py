@@ -103,6 +103,14 @@ class Kick(Request):
     seat: SeatIndex
 
 
+class AllowBack(Request):
+    """Host: let a kicked player (``player_id`` from the view's ``kicked``)
+    join this table again."""
+
+    type: Literal["allow_back"] = "allow_back"
+    player_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
 class StartGame(Request):
     """Host: start; empty seats become bots (Medium)."""
 
@@ -203,6 +211,7 @@ ClientMessage = Annotated[
     | AddBot
     | RemoveBot
     | Kick
+    | AllowBack
     | StartGame
     | PassCards
     | PlayCard

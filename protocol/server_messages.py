@@ -238,6 +238,29 @@ class ChatMessage(WireModel):
     text: str
 
 
+class BotCovered(WireModel):
+    """Sent to you alone when you come back after a bot played for you:
+    what it did in your name (cards played, in order; the cards it passed;
+    its moon choice, if it had to make one)."""
+
+    type: Literal["bot_covered"] = "bot_covered"
+    seq: int
+    seat: int
+    played: tuple[Card, ...]
+    passed: tuple[Card, ...]
+    moon_choice: Literal["add", "subtract"] | None = None
+
+
+class Kicked(WireModel):
+    """The host removed you from the table: no more frames come from it,
+    your seat token is void, and you cannot join it again unless the host
+    allows you back. Not a table event (no ``seq``)."""
+
+    type: Literal["kicked"] = "kicked"
+    table_id: str
+    message: str
+
+
 class ChatHistory(WireModel):
     """The table's recent chat (its last lines, oldest first), sent when you
     join, resume or watch, just before your snapshot: show these lines
@@ -262,6 +285,7 @@ TableEvent = (
     | HandScored
     | GameOver
     | ChatMessage
+    | BotCovered
 )
 
 ServerMessage = Annotated[
@@ -286,6 +310,8 @@ ServerMessage = Annotated[
     | HandScored
     | GameOver
     | ChatMessage
+    | BotCovered
+    | Kicked
     | ChatHistory,
     Field(discriminator="type"),
 ]

@@ -31,6 +31,10 @@ class SeatInfo(WireModel):
     points_hand: int = 0
     passed: bool = False
     ready: bool = False
+    # Seconds (as of this message) until a bot covers this away seat: a
+    # countdown clients show. None when no countdown runs (the seat is here,
+    # already covered, or the table is paused with no human present).
+    cover_in: float | None = None
 
 
 class PlayedCard(WireModel):
@@ -56,6 +60,14 @@ class HandResult(WireModel):
     points: tuple[int, ...]
     shooter: int | None = None
     moon_choice: Literal["add", "subtract"] | None = None
+
+
+class KickedPlayer(WireModel):
+    """A player the host removed; they cannot join again until the host
+    allows them back (``allow_back``)."""
+
+    player_id: str
+    name: str
 
 
 class SeatView(WireModel):
@@ -92,3 +104,7 @@ class SeatView(WireModel):
     hands: tuple[HandResult, ...] = ()
     moon_shooter: int | None = None
     winner: int | None = None
+    # No human is connected: nothing moves (no bot covers, no timer runs)
+    # until a player comes back.
+    paused: bool = False
+    kicked: tuple[KickedPlayer, ...] = ()

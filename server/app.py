@@ -62,9 +62,12 @@ class RunningServer:
         self.bots.close()
 
 
-async def start_server(config: ServerConfig, bots: BotRunner | None = None) -> RunningServer:
-    """Start serving; port 0 picks a free port (see ``RunningServer.port``)."""
-    store = open_store(config.redis_url)
+async def start_server(
+    config: ServerConfig, bots: BotRunner | None = None, store: TableStore | None = None
+) -> RunningServer:
+    """Start serving; port 0 picks a free port (see ``RunningServer.port``).
+    ``store`` overrides the one the configuration names (embedding, tests)."""
+    store = store if store is not None else open_store(config.redis_url)
     bots = bots or BotRunner(config.bot_workers, config.bot_budget_ms)
     cluster: Cluster | None = None
     if isinstance(store, RedisStore):

@@ -111,6 +111,12 @@ class Connection:
         self.actor = actor
         self.seat = seat
 
+    def removed(self, actor: TableActor) -> None:
+        """The table removed us (kicked): no table any more."""
+        if self.actor is actor:
+            self.actor = None
+            self.seat = None
+
     def close(self, code: int = 1012, reason: str = "the table moved; resume") -> None:
         """Close the socket soon; the client reconnects and resumes."""
         if self._closing:

@@ -5,6 +5,7 @@
     ├── AuthError         bad_token         a seat token that proves nothing
     ├── NotFound          no_such_table     unknown code or table id
     ├── NotAllowed        not_allowed       not the host, not seated, …
+    │   └── Kicked        kicked            the host removed you from this table
     ├── TableFull         table_full        no open seat / the seat is taken
     ├── NotNow            not_now           the table is not in the right state
     ├── BadRules          bad_rules         rules options that cannot be played
@@ -43,6 +44,12 @@ class NotAllowed(ClientError):
     """You may not do that here (not the host, not seated, a spectator…)."""
 
     code = "not_allowed"
+
+
+class Kicked(NotAllowed):
+    """The host removed this player from the table (until allowed back)."""
+
+    code = "kicked"
 
 
 class TableFull(ClientError):

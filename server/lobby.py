@@ -432,6 +432,11 @@ class Lobby:
             elif conn is not None and remote is not None:
                 conn.actor = remote  # type: ignore[attr-defined]
                 conn.seat = payload["seat"]  # type: ignore[attr-defined]
+        elif op == "removed":
+            conn = self._clients.get(str(payload["conn"]))
+            remote = self._remotes.get(str(payload["table"]))
+            if conn is not None and remote is not None:
+                conn.removed(remote)  # type: ignore[arg-type]
         elif op == "close":
             conn = self._clients.get(str(payload["conn"]))
             if conn is not None:

@@ -12,6 +12,7 @@ public part. Nothing else in the project builds views.
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any
 
 from engine.cards import card_text, cards_of
@@ -19,7 +20,14 @@ from engine.hand import Hand, Phase
 from engine.rules import Rules
 from protocol import server_messages as sm
 from protocol.common import RulesModel
-from protocol.view import HandResult, PlayedCard, SeatInfo, SeatView, TrickRecord
+from protocol.view import (
+    HandResult,
+    KickedPlayer,
+    PlayedCard,
+    SeatInfo,
+    SeatView,
+    TrickRecord,
+)
 
 from .table_state import TableState
 
@@ -41,6 +49,7 @@ def seat_info(table: TableState, i: int) -> SeatInfo:
     """The public description of seat ``i``."""
     seat = table.seats[i]
     hand = table.game.hand if table.game else None
+    deadline = table.cover_deadlines.get(i)
     return SeatInfo.model_construct(
         seat=i,
         kind=seat.kind,
@@ -54,6 +63,7 @@ def seat_info(table: TableState, i: int) -> SeatInfo:
         points_hand=hand.points_taken()[i] if hand else 0,
         passed=bool(hand and hand.phase is Phase.PASS and hand.passes[i] is not None),
         ready=seat.ready,
+        cover_in=None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1),
     )
 
 
@@ -105,6 +115,10 @@ def public_view(table: TableState) -> dict[str, Any]:
         "host_seat": table.host_seat,
         "seats": tuple(seat_info(table, i) for i in range(n)),
         "status": table.status,
+        "paused": table.is_paused(),
+        "kicked": tuple(
+            KickedPlayer.model_construct(player_id=pid, name=name) for pid, name in table.kicked
+        ),
     }
     if game is not None:
         view["totals"] = tuple(game.totals)
@@ -191,7 +205,7 @@ def _private_part(hand: Hand, seat: int) -> dict[str, Any]:
     return part
 
 
-PRIVATE_EVENTS = frozenset({"hand_dealt", "cards_passed"})
+PRIVATE_EVENTS = frozenset({"hand_dealt", "cards_passed", "bot_covered"})
 """Logged events whose redaction depends on the seat; every other event is
 the same for everybody."""
 
@@ -213,6 +227,11 @@ def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | Non
         return sm.CardsReceived(
             seq=event["seq"], from_seat=event["giver"], cards=tuple(event["cards"])
         )
+    if kind == "bot_covered":
+        # What a bot played in a player's name shows that player's cards.
+        if seat is None or seat != event["seat"]:
+            return None
+        return sm.BotCovered.model_validate(event)
     model = _PUBLIC_EVENTS.get(kind)
     if model is None:
         return None

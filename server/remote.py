@@ -131,6 +131,12 @@ class RemoteWatcher:
             },
         )
 
+    def removed(self, actor: TableActor) -> None:
+        """Tell the client's process that its client left the table (kicked)."""
+        self._cluster.publish(
+            self.process_id, {"op": "removed", "conn": self.conn_id, "table": actor.table_id}
+        )
+
     def close(self) -> None:
         """Ask the client's process to close the socket (the client resumes)."""
         self._cluster.publish(self.process_id, {"op": "close", "conn": self.conn_id})

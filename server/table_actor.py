@@ -74,9 +74,16 @@ class Watcher(Protocol):
     def close(self) -> None:
         """Drop the client (it resumes, possibly with another process)."""
 
+    def removed(self, actor: TableActor) -> None:
+        """The actor removed this connection from the table (kicked): it is
+        no longer attached anywhere and gets no more frames from it."""
+
     def send_frame(self, frame: bytes) -> None:
         """Queue an already encoded (and redacted) frame; never blocks."""
 
+
+# Seconds before a job whose commit the store refused is tried again.
+RETRY_AFTER_FAILED_COMMIT = 1.0
 
 # Statuses in which a table needs an owner whether or not anyone is connected.
 RUNNING_STATUSES = frozenset({"playing", "between_hands"})
@@ -134,6 +141,9 @@ class TableActor:
         self.owner = owner
         self.metrics = metrics
         self._task: asyncio.Task[None] | None = None
+        # Who-is-attached-where changes of the job in hand, applied only once
+        # its commit succeeded and before its fan-out (see ``_dispatch``).
+        self._relink: list[Callable[[], None]] = []
 
     @property
     def table_id(self) -> str:
@@ -223,6 +233,7 @@ class TableActor:
 
     async def _process(self, job: Job) -> None:
         handler = getattr(self, f"_job_{job.kind}")
+        self._relink = []
         try:
             outcome: Outcome = handler(job)
         except ClientError as exc:
@@ -247,7 +258,15 @@ class TableActor:
                 log.warning("table %s: commit failed: %s", self.table_id, exc)
                 self._rollback()
                 self._reply_error(job, exc.code, "the table could not be saved; try again")
+                # What was not saved is tried again: a bot's move, a seat
+                # whose connection dropped meanwhile (see ``_job_tick``).
+                if "retry" not in self._timers:
+                    self._arm("retry", RETRY_AFTER_FAILED_COMMIT, Job("tick"))
                 return
+        relink, self._relink = self._relink, []
+        for change in relink:
+            change()
+        self._sync_grace()
         if reply is not None and job.conn is not None:
             job.conn.send(reply)
         if events:
@@ -314,7 +333,9 @@ class TableActor:
         self._blob = blob
 
     def _rollback(self) -> None:
+        deadlines = self.state.cover_deadlines
         self.state = TableState.from_bytes(self._blob)
+        self.state.cover_deadlines = deadlines  # runtime only; kept true by _sync_grace
 
     async def resync(self) -> None:
         """The stored table moved on without this actor knowing: take the
@@ -461,19 +482,37 @@ class TableActor:
             task = asyncio.create_task(self._think(seat, view, level, seed))
             self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
             task.add_done_callback(self._tasks.discard)
-        if state.status == "between_hands" and intents.only_bots_playing(state):
-            # Everybody is away and covered: the bots carry the game on.
+        if state.status == "between_hands" and intents.no_humans_seated(state):
+            # Every human left for good: the bots finish the game.
             number = state.game.hand_number if state.game else 0
             self.post(Job("auto_deal", extra={"hand": number}))
         elif (
             state.status == "between_hands"
             and self.config.next_hand_delay is not None
             and "next_hand" not in self._timers
+            and not state.is_paused()
         ):
             number = state.game.hand_number if state.game else 0
             self._arm(
                 "next_hand", self.config.next_hand_delay, Job("auto_deal", extra={"hand": number})
             )
+
+    def _sync_grace(self) -> None:
+        """Keep one grace timer per away human whose countdown may run (only
+        while another human is at the table), and their deadlines, which
+        views show as ``cover_in``. Cancels the others: a table with no human
+        present is paused, and a seat that came back needs no cover."""
+        state = self.state
+        now = time.monotonic()
+        for i in range(state.players):
+            key = f"grace{i}"
+            if intents.grace_can_run(state, i):
+                if key not in self._timers:
+                    self._arm(key, self.config.grace_seconds, Job("grace", seat=i))
+                    state.cover_deadlines[i] = now + self.config.grace_seconds
+            else:
+                self._disarm(key)
+                state.cover_deadlines.pop(i, None)
 
     def _arm(self, key: str, delay: float, job: Job) -> None:
         def fire() -> None:
@@ -499,11 +538,24 @@ class TableActor:
 
     def _job_resume_duties(self, job: Job) -> Outcome:
         # After a restart: humans are not connected until they resume.
+        # The table stays paused until one of them does (grace timers run
+        # only while a human is here: _sync_grace).
         events: list[dict[str, Any]] = []
         for i, s in enumerate(self.state.seats):
             if s.kind == "human" and s.connected:
                 events += intents.set_connected(self.state, i, False)
-                self._arm(f"grace{i}", self.config.grace_seconds, Job("grace", seat=i))
+        return events, None, []
+
+    def _job_tick(self, job: Job) -> Outcome:
+        """Put right what a refused commit left behind: a seat marked
+        connected whose connections are gone (or the other way round) is
+        corrected, and ``_process`` then runs the duties (a bot whose move
+        was not saved decides again)."""
+        attached = {seat for seat in self._watchers.values() if seat is not None}
+        events: list[dict[str, Any]] = []
+        for i, s in enumerate(self.state.seats):
+            if s.kind == "human" and s.connected != (i in attached):
+                events += intents.set_connected(self.state, i, i in attached)
         return events, None, []
 
     def _job_bot_move(self, job: Job) -> Outcome:
@@ -516,10 +568,13 @@ class TableActor:
         try:
             if move.kind == "pass":
                 events = intents.pass_cards(self.state, seat, move.cards)
+                intents.bot_acted(self.state, seat, "pass", move.cards)
             elif move.kind == "moon":
                 events = intents.choose_moon(self.state, seat, move.choice)
+                intents.bot_acted(self.state, seat, "moon", move.choice)
             else:
                 events = intents.play_card(self.state, seat, move.card)
+                intents.bot_acted(self.state, seat, "play", move.card)
         except ClientError as exc:
             log.warning("table %s: bot move refused (%s); recomputing", self.table_id, exc)
             return [], None, []
@@ -553,13 +608,16 @@ class TableActor:
             seat, token, events = intents.sit(self.state, conn.name, conn.player_id, msg.seat)
         elif mode == "host":
             seat, token = 0, job.extra["token"]
+        elif mode == "watch":
+            intents.require_not_kicked(self.state, conn.player_id)
+            seat = None
         elif mode == "resume":
             seat = self.state.seat_of_token(msg.seat_token)
             if seat is None:
                 raise AuthError("that seat token does not belong to this table")
             events = intents.set_connected(self.state, seat, True)
         else:
-            seat = None
+            raise ValueError(f"unknown attach mode {mode!r}")
         reply = sm.Seated(
             id=msg.id,
             table_id=self.table_id,
@@ -599,10 +657,9 @@ class TableActor:
         seat = self._watchers.pop(conn)
         if seat is None or seat in self._watchers.values():
             return [], None, []  # another connection still holds the seat
-        events = intents.set_connected(self.state, seat, False)
-        if events:
-            self._arm(f"grace{seat}", self.config.grace_seconds, Job("grace", seat=seat))
-        return events, None, []
+        # A grace countdown starts (_sync_grace) if another human is here;
+        # alone, the table pauses.
+        return intents.set_connected(self.state, seat, False), None, []
 
     def _job_request(self, job: Job) -> Outcome:
         conn, msg = job.conn, job.message
@@ -616,52 +673,75 @@ class TableActor:
             recent = state.seats[seat].recent
             if key in recent:
                 return [], self._ok(job), []  # a repeat (after a reconnect): not applied twice
-        events = self._dispatch(msg, seat, conn)
+        events, relink = self._dispatch(msg, seat, conn)
         if seat is not None and events and state.seats[seat].kind == "human":
             recent = state.seats[seat].recent
             recent.append(f"{type(msg).__name__}:{msg.id}")
             del recent[:-32]
+        self._relink = relink
         return events, self._ok(job), []
 
-    def _dispatch(self, msg: Any, seat: int | None, conn: Watcher) -> list[dict[str, Any]]:
+    def _dispatch(
+        self, msg: Any, seat: int | None, conn: Watcher
+    ) -> tuple[list[dict[str, Any]], list[Callable[[], None]]]:
+        """The events of one table request, and what changes for the
+        connections once they are committed. Who is attached where changes
+        only after the commit: were it changed first, a refused commit would
+        roll the table back but leave a connection on a seat it does not
+        hold, and it would be sent that seat's cards."""
         s = self.state
         match msg:
             case cm.PassCards():
-                return intents.pass_cards(s, seat, msg.cards)
+                return intents.pass_cards(s, seat, msg.cards), []
             case cm.PlayCard():
-                return intents.play_card(s, seat, msg.card)
+                return intents.play_card(s, seat, msg.card), []
             case cm.MoonChoice():
-                return intents.choose_moon(s, seat, msg.choice)
+                return intents.choose_moon(s, seat, msg.choice), []
             case cm.Ready():
-                return intents.ready(s, seat)
+                return intents.ready(s, seat), []
             case cm.StartGame():
-                return intents.start_game(s, seat)
+                return intents.start_game(s, seat), []
             case cm.Rematch():
-                return intents.rematch(s, seat)
+                return intents.rematch(s, seat), []
             case cm.TakeSeat():
                 events = intents.move_seat(s, seat, msg.seat)
-                self._watchers[conn] = msg.seat
-                conn.attached(self, msg.seat)
-                return events
+                return events, [lambda: self._reattach(conn, msg.seat)]
             case cm.LeaveSeat():
                 events = intents.leave_seat(s, seat)
-                self._watchers[conn] = None
-                conn.attached(self, None)
-                return events
+                return events, [lambda: self._reattach(conn, None)]
             case cm.AddBot():
-                return intents.add_bot(s, seat, msg.seat, msg.level)
+                return intents.add_bot(s, seat, msg.seat, msg.level), []
             case cm.RemoveBot():
-                return intents.remove_bot(s, seat, msg.seat)
+                return intents.remove_bot(s, seat, msg.seat), []
             case cm.Kick():
+                player_id = s.seats[msg.seat].player_id if 0 <= msg.seat < s.players else None
                 events = intents.kick(s, seat, msg.seat)
-                for other, other_seat in list(self._watchers.items()):
-                    if other_seat == msg.seat:
-                        self._watchers[other] = None
-                        other.attached(self, None)
-                return events
+                return events, [lambda: self._remove_kicked(msg.seat, player_id)]
+            case cm.AllowBack():
+                return intents.allow_back(s, seat, msg.player_id), []
             case cm.Chat():
-                return intents.chat(s, seat, conn.name, msg.text)
+                return intents.chat(s, seat, conn.name, msg.text), []
         raise NotAllowed(f"{msg.type} is not a table action")
+
+    def _reattach(self, conn: Watcher, seat: int | None) -> None:
+        """After a committed seat change: ``conn`` now shows ``seat``."""
+        if conn in self._watchers:
+            self._watchers[conn] = seat
+            conn.attached(self, seat)
+
+    def _remove_kicked(self, seat: int, player_id: str | None) -> None:
+        """After a committed kick: every connection of the kicked player (at
+        the seat, or watching under the same player id) is told and removed
+        from the table; it gets no more frames from it."""
+        for conn, at in list(self._watchers.items()):
+            if at == seat or (player_id and conn.player_id == player_id):
+                del self._watchers[conn]
+                conn.send(
+                    sm.Kicked(
+                        table_id=self.table_id, message="the host removed you from this table"
+                    )
+                )
+                conn.removed(self)
 
     def has_watcher(self, conn: Watcher) -> bool:
         """Whether ``conn`` is attached here."""

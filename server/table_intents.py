@@ -23,7 +23,7 @@ from engine.events import Event, GameOver, HandScored
 from engine.game import Game
 from engine.hand import Phase
 
-from .errors import NotAllowed, NotNow, TableFull
+from .errors import Kicked, NotAllowed, NotNow, TableFull
 from .redaction import seat_info
 from .table_events import log_event
 from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
@@ -82,6 +82,7 @@ def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple
             token = secrets.token_urlsafe(24)
             held.token_hash = hash_token(token)
             return i, token, []
+    require_not_kicked(table, player_id)
     open_seats = table.open_seats()
     if seat is None:
         if not open_seats:
@@ -98,6 +99,12 @@ def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple
         connected=True,
     )
     return seat, token, [_seat_event(table, seat, "joined")]
+
+
+def require_not_kicked(table: TableState, player_id: str) -> None:
+    """Refuse a player the host removed (to sit or to watch)."""
+    if table.is_kicked(player_id):
+        raise Kicked("the host removed you from this table")
 
 
 def move_seat(table: TableState, seat: int | None, to: int) -> Events:
@@ -139,7 +146,21 @@ def kick(table: TableState, by: int | None, seat: int) -> Events:
     _require_host(table, by)
     if not 0 <= seat < table.players or table.seats[seat].kind != "human" or seat == by:
         raise NotAllowed("there is no other player at that seat")
+    player_id, name = table.seats[seat].player_id, table.seats[seat].name
+    if player_id and not table.is_kicked(player_id):
+        table.kicked.append([player_id, name])
     return vacate(table, seat, "kicked")
+
+
+def allow_back(table: TableState, by: int | None, player_id: str) -> Events:
+    """Host: a kicked player may join (or watch) this table again."""
+    _require_host(table, by)
+    if not table.is_kicked(player_id):
+        raise NotAllowed("that player was not removed from this table")
+    table.kicked = [entry for entry in table.kicked if entry[0] != player_id]
+    # Logged so the change is committed and everyone's view shows it; no
+    # seat is told anything beyond their next snapshot.
+    return [{"type": "allowed_back", "player_id": player_id}]
 
 
 def add_bot(table: TableState, by: int | None, seat: int, level: str) -> Events:
@@ -171,15 +192,28 @@ def set_connected(table: TableState, seat: int, connected: bool) -> Events:
         return []
     s.connected = connected
     s.away = not connected
+    events = [_seat_event(table, seat, "connected" if connected else "away")]
     if connected:
         s.covering = False
-    return [_seat_event(table, seat, "connected" if connected else "away")]
+        if s.covered_played or s.covered_passed or s.covered_moon:
+            # The player is told what a bot did in their name (to them alone).
+            events.append(
+                {
+                    "type": "bot_covered",
+                    "seat": seat,
+                    "played": s.covered_played,
+                    "passed": s.covered_passed,
+                    "moon_choice": s.covered_moon,
+                }
+            )
+            s.covered_played, s.covered_passed, s.covered_moon = [], [], None
+    return events
 
 
 def start_covering(table: TableState, seat: int) -> Events:
     """The grace period passed: a bot plays for the away human."""
     s = table.seats[seat]
-    if s.kind != "human" or s.connected or s.covering:
+    if s.kind != "human" or s.connected or s.covering or table.is_paused():
         return []
     s.covering = True
     s.ready = True
@@ -262,10 +296,37 @@ def ready(table: TableState, seat: int | None) -> Events:
     return events
 
 
-def only_bots_playing(table: TableState) -> bool:
-    """Every human seat is away and covered by a bot: nobody to wait for."""
-    humans = [s for s in table.seats if s.kind == "human"]
-    return all(s.covering for s in humans)
+def no_humans_seated(table: TableState) -> bool:
+    """Every human left the game for good (bots took their seats): nobody to
+    wait for between hands. (A table whose humans are only away is paused
+    instead: ``TableState.is_paused``.)"""
+    return not any(s.kind == "human" for s in table.seats)
+
+
+def grace_can_run(table: TableState, seat: int) -> bool:
+    """Whether the away human at ``seat`` may be counted down to a bot: only
+    while another human is at the table (alone, the table pauses)."""
+    s = table.seats[seat]
+    return (
+        s.kind == "human"
+        and not s.connected
+        and not s.covering
+        and table.status in ("playing", "between_hands")
+        and not table.is_paused()
+    )
+
+
+def bot_acted(table: TableState, seat: int, kind: str, value: Any) -> None:
+    """Remember what a bot did for a covered human (told to them on return)."""
+    s = table.seats[seat]
+    if s.kind != "human":
+        return
+    if kind == "pass":
+        s.covered_passed = [*s.covered_passed, *value]
+    elif kind == "moon":
+        s.covered_moon = value
+    else:
+        s.covered_played = [*s.covered_played, value]
 
 
 def all_ready(table: TableState) -> bool:
@@ -286,7 +347,7 @@ def chat(table: TableState, seat: int | None, name: str, text: str) -> Events:
 def seats_to_decide(table: TableState) -> list[int]:
     """Seats a bot must decide for now (bots and covered humans)."""
     game = table.game
-    if game is None or game.hand is None or table.status != "playing":
+    if game is None or game.hand is None or table.status != "playing" or table.is_paused():
         return []
     hand = game.hand
     bots = [i for i, s in enumerate(table.seats) if s.is_bot_turn]

@@ -53,6 +53,11 @@ class Seat:
     away: bool = False
     covering: bool = False
     ready: bool = False
+    # What a bot did in this human's name while covering (cards played in
+    # order, cards passed, a moon choice), told to them when they come back.
+    covered_played: list[str] = field(default_factory=list)
+    covered_passed: list[str] = field(default_factory=list)
+    covered_moon: str | None = None
     # Request ids already applied for this seat, newest last, with the reply
     # kind; a repeated id is answered again without being applied twice.
     recent: list[str] = field(default_factory=list)
@@ -80,6 +85,9 @@ class Seat:
             "covering": self.covering,
             "ready": self.ready,
             "recent": self.recent,
+            "covered_played": self.covered_played,
+            "covered_passed": self.covered_passed,
+            "covered_moon": self.covered_moon,
         }
 
     @classmethod
@@ -106,6 +114,14 @@ class TableState:
     seq: int = 0
     # The last CHAT_HISTORY chat lines, oldest first: [seq, seat, name, text].
     chat: list[list[Any]] = field(default_factory=list)
+    # Players the host kicked, [player_id, name]: they cannot join or watch
+    # again until the host allows them back.
+    kicked: list[list[str]] = field(default_factory=list)
+    # When (time.monotonic()) a bot starts covering each away seat whose
+    # grace period runs: the countdown others see. The actor keeps it with
+    # its timers; not stored (after a load every human is away and the
+    # table is paused until one comes back).
+    cover_deadlines: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
     # Finished tricks never change: redaction keeps their wire form here
     # between views (not stored; rebuilt after a load).
     trick_cache: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
@@ -131,6 +147,19 @@ class TableState:
                 return i
         return None
 
+    def is_paused(self) -> bool:
+        """A game with human players none of whom is connected: nothing moves
+        (no bot covers, no timer runs) until one comes back, so nobody
+        returns to a hand that was played without them."""
+        if self.status not in ("playing", "between_hands"):
+            return False
+        humans = [s for s in self.seats if s.kind == "human"]
+        return bool(humans) and not any(s.connected for s in humans)
+
+    def is_kicked(self, player_id: str) -> bool:
+        """Whether the host removed this player (and has not allowed them back)."""
+        return any(pid == player_id for pid, _ in self.kicked)
+
     def open_seats(self) -> list[int]:
         """Seats nobody holds."""
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -151,6 +180,7 @@ class TableState:
             "games_played": self.games_played,
             "seq": self.seq,
             "chat": self.chat,
+            "kicked": self.kicked,
         }
 
     def to_bytes(self) -> bytes:
@@ -175,4 +205,5 @@ class TableState:
             games_played=data["games_played"],
             seq=data["seq"],
             chat=data.get("chat", []),  # tables stored before chat was kept have none
+            kicked=data.get("kicked", []),  # likewise, before kicks were remembered
         )

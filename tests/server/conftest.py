@@ -71,11 +71,15 @@ ServerFactory = Callable[..., AbstractAsyncContextManager[RunningServer]]
 @pytest.fixture
 def make_server(shared_bots: SharedBots) -> ServerFactory:
     """``async with make_server(grace_seconds=0.2) as server:`` a server on a
-    free port with the shared bots; closed at the end of the block."""
+    free port with the shared bots (``store=`` passes a store of the test's
+    own); closed at the end of the block."""
 
     @asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[RunningServer]:
-        server = await start_server(replace(BASE_CONFIG, **overrides), bots=shared_bots)
+        store = overrides.pop("store", None)
+        server = await start_server(
+            replace(BASE_CONFIG, **overrides), bots=shared_bots, store=store
+        )
         try:
             yield server
         finally:

@@ -139,15 +139,30 @@ async def test_only_the_host_controls_the_table(server: RunningServer) -> None:
     moved = await guest.snapshot_where(lambda v: v.seat == 3)
     assert moved.seats[1].kind == "open" and moved.seats[3].name == "Guest"
 
-    mark = len(guest.frames)
+    guest_id = next(m.player_id for m in guest.messages if isinstance(m, sm.Welcome))
+    mark, host_mark = len(guest.frames), len(host.frames)
     await host.call(cm.Kick(id=host.next_id(), seat=3))
-    _, kicked = await guest.wait_for(lambda m: isinstance(m, sm.SeatChanged), start=mark)
-    assert (kicked.change, kicked.seat.seat, kicked.seat.kind) == ("kicked", 3, "open")
-    after = await guest.snapshot_where(lambda v: True, start=mark)
-    assert after.seat is None and after.seats[3].kind == "open"
-    err = await guest.error(cm.StartGame(id=guest.next_id()))
+    view = await host.snapshot_where(lambda v: v.seats[3].kind == "open", start=host_mark)
+    assert [(k.name, k.player_id) for k in view.kicked] == [("Guest", guest_id)]
+    _, kicked = await guest.wait_for(lambda m: isinstance(m, sm.Kicked), start=mark)
+    assert kicked.table_id == seated.table_id and "removed you" in kicked.message
+    # Out means out: nothing more from the table, not even chat.
+    after_kick = len(guest.frames)
+    await host.call(cm.Chat(id=host.next_id(), text="bye"))
+    await host.wait_for(lambda m: isinstance(m, sm.ChatMessage) and m.text == "bye")
+    err = await guest.error(cm.Chat(id=guest.next_id(), text="let me back"))
     assert err.code == "not_allowed"
-    rejoined = await guest.join(seated.code)  # a kicked player may come back
+    assert all(isinstance(m, sm.Error) for m in guest.messages[after_kick:])
+    err = await guest.error(cm.JoinTable(id=guest.next_id(), code=seated.code))
+    assert err.code == "kicked"
+    err = await guest.error(cm.Watch(id=guest.next_id(), code=seated.code))
+    assert err.code == "kicked"
+    err = await guest.error(cm.AllowBack(id=guest.next_id(), player_id=guest_id))
+    assert err.code == "not_allowed"  # only the host lets anyone back
+
+    await host.call(cm.AllowBack(id=host.next_id(), player_id=guest_id))
+    view = await host.snapshot_where(lambda v: v.kicked == ())
+    rejoined = await guest.join(seated.code)  # allowed back, the player may sit again
     assert rejoined.seat == 1
     for c in (host, guest):
         await c.close()
@@ -155,8 +170,8 @@ async def test_only_the_host_controls_the_table(server: RunningServer) -> None:
 
 async def test_kick_during_a_game_gives_the_seat_to_a_bot(server: RunningServer) -> None:
     """Kicked mid-game, a player's seat goes to a bot for good: the game
-    goes on, the kicked player can no longer act, and the old seat token no
-    longer resumes anything."""
+    goes on, the kicked player is told and is no longer at the table, and
+    the old seat token no longer resumes anything."""
     host = await WireClient.open(server.url, "Host")
     seated = await host.create(seats=("open", "easy", "easy"), rules=SHORT_RULES)
     guest = await WireClient.open(server.url, "Guest")
@@ -166,11 +181,9 @@ async def test_kick_during_a_game_gives_the_seat_to_a_bot(server: RunningServer)
     await host.call(cm.Kick(id=host.next_id(), seat=1))
     view = await host.snapshot_where(lambda v: v.seats[1].kind == "bot")
     assert view.seats[1].name == "Guest (bot)" and view.seats[1].bot_level == "medium"
+    await guest.wait_for(lambda m: isinstance(m, sm.Kicked))
     err = await guest.error(cm.PassCards(id=guest.next_id(), cards=("2C", "3C", "4C")))
-    assert (err.code, err.message) == (
-        "not_allowed",
-        "spectators cannot do that; join a seat first",
-    )
+    assert (err.code, err.message) == ("not_allowed", "join a table first")
     final = await play_until(host, random.Random(41))
     assert final.status == "game_over"
     thief = await WireClient.open(server.url, "Guest", player_token=guest.player_token)

@@ -1,0 +1,51 @@
+"""A memory store whose commits a test can make fail, to check that nothing
+the server keeps in memory runs ahead of what the store accepted."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from server.store import MemoryStore, StatsDelta, StoreError
+
+
+class RefusingStore(MemoryStore):
+    """``MemoryStore`` that fails the next ``refuse`` commits with a
+    ``StoreError`` (the store is unreachable), writing nothing. With
+    ``only_if`` set, only commits one of whose events contains those bytes
+    are refused (and counted)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refuse = 0
+        self.refused = 0
+        self.only_if: bytes | None = None
+
+    async def commit(
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        owner: str | None = None,
+        running: bool | None = None,
+        records: Sequence[bytes] = (),
+        stats: Mapping[str, StatsDelta] | None = None,
+        token: str | None = None,
+    ) -> tuple[int, int]:
+        """Refuse while ``refuse`` is positive; otherwise commit."""
+        matches = self.only_if is None or any(self.only_if in e for e in events)
+        if self.refuse > 0 and matches:
+            self.refuse -= 1
+            self.refused += 1
+            raise StoreError("the test store refuses this commit")
+        return await super().commit(
+            table_id,
+            expected_version,
+            state,
+            events,
+            owner=owner,
+            running=running,
+            records=records,
+            stats=stats,
+            token=token,
+        )
