@@ -21,6 +21,9 @@ from .common import (
 
 Token = Annotated[str, StringConstraints(min_length=16, max_length=128)]
 InviteCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=16)]
+# The secret part of an invite link (``/t/CODE#k=SECRET``): whoever holds it
+# may sit without asking and without touching the address's lookup budget.
+InviteSecret = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 SeatIndex = Annotated[int, Field(ge=0, le=5)]
 
 
@@ -52,6 +55,9 @@ class CreateTable(Request):
     public: bool = False
     rules: RulesModel = RulesModel()
     seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
+    # "Ask me before someone sits": a player with the code but not the invite
+    # link must knock and wait for the host (``knock``, ``answer_knock``).
+    approval: bool = False
 
 
 class ListTables(Request):
@@ -61,11 +67,30 @@ class ListTables(Request):
 
 
 class JoinTable(Request):
-    """Join by invite code, at ``seat`` or the first open seat."""
+    """Join by invite code, at ``seat`` or the first open seat. ``invite`` is
+    the secret of an invite link, when the player has the link."""
 
     type: Literal["join_table"] = "join_table"
     code: InviteCode
     seat: SeatIndex | None = None
+    invite: InviteSecret | None = None
+
+
+class Knock(Request):
+    """Ask the host of a table that wants approval to let you sit (after
+    ``join_table`` answered ``knock_required``). Answered ``ok`` at once; the
+    host's answer comes later as ``knock_answered``."""
+
+    type: Literal["knock"] = "knock"
+    code: InviteCode
+
+
+class AnswerKnock(Request):
+    """Host: let a knocking player in (``accept``) or send them away."""
+
+    type: Literal["answer_knock"] = "answer_knock"
+    player_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    accept: bool
 
 
 class TakeSeat(Request):
@@ -170,10 +195,12 @@ class Resume(Request):
 
 
 class Watch(Request):
-    """Watch a table as a spectator (public information only)."""
+    """Watch a table as a spectator (public information only). ``invite``
+    as for ``join_table``."""
 
     type: Literal["watch"] = "watch"
     code: InviteCode
+    invite: InviteSecret | None = None
 
 
 class Leave(Request):
@@ -206,6 +233,8 @@ ClientMessage = Annotated[
     | CreateTable
     | ListTables
     | JoinTable
+    | Knock
+    | AnswerKnock
     | TakeSeat
     | LeaveSeat
     | AddBot

@@ -48,12 +48,16 @@ class Error(WireModel):
     id: RequestId | None = None
     code: str
     message: str
+    # With ``rate_limited``: seconds to wait before sending the request again.
+    retry_after: float | None = None
 
 
 class Seated(WireModel):
     """Reply to ``create_table``, ``join_table``, ``resume`` and ``watch``:
     where you sit. ``seat_token`` is secret and proves the seat on ``resume``
-    (empty for spectators and on ``resume``)."""
+    (empty for spectators and on ``resume``). ``join_path`` is the link to
+    share: for a player ``/t/CODE#k=SECRET`` (whoever has it sits at once),
+    for a spectator ``/t/CODE``."""
 
     type: Literal["seated"] = "seated"
     id: RequestId
@@ -261,6 +265,18 @@ class Kicked(WireModel):
     message: str
 
 
+class KnockAnswered(WireModel):
+    """The host's answer to your ``knock``: if ``accepted``, send
+    ``join_table`` (or ``watch``) with the code again and you are let in.
+    Not a table event (no ``seq``)."""
+
+    type: Literal["knock_answered"] = "knock_answered"
+    table_id: str
+    code: str
+    accepted: bool
+    message: str
+
+
 class ChatHistory(WireModel):
     """The table's recent chat (its last lines, oldest first), sent when you
     join, resume or watch, just before your snapshot: show these lines
@@ -312,6 +328,7 @@ ServerMessage = Annotated[
     | ChatMessage
     | BotCovered
     | Kicked
+    | KnockAnswered
     | ChatHistory,
     Field(discriminator="type"),
 ]

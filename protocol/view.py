@@ -70,6 +70,13 @@ class KickedPlayer(WireModel):
     name: str
 
 
+class Knocker(WireModel):
+    """Someone who found the code and asks the host to let them sit."""
+
+    player_id: str
+    name: str
+
+
 class SeatView(WireModel):
     """What ``seat`` may know now. ``seq`` is the number of the last event
     included; later events apply on top of it."""
@@ -108,3 +115,7 @@ class SeatView(WireModel):
     # until a player comes back.
     paused: bool = False
     kicked: tuple[KickedPlayer, ...] = ()
+    # The host asks to approve who sits ("ask me before someone sits").
+    approval: bool = False
+    # Host only: players waiting for an answer (``answer_knock``).
+    knocks: tuple[Knocker, ...] = ()

@@ -96,7 +96,16 @@ async def start_server(
         return True
 
     async def handler(ws: ServerConnection) -> None:
-        await Connection(ws, lobby, config).run()
+        conn = Connection(ws, lobby, config)
+        if not lobby.guard.connect(conn.address):
+            metrics.address_refusals.labels("too_many_connections").inc()
+            log.warning("refused a connection from %s: too many open", conn.address)
+            await ws.close(1008, "too many connections from your address")
+            return
+        try:
+            await conn.run()
+        finally:
+            lobby.guard.disconnect(conn.address)
 
     ws_server = await serve(
         handler,

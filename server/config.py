@@ -25,6 +25,13 @@ class ServerConfig:
     rate_burst: float = 100.0
     max_strikes: int = 50  # refused frames over the rate before we hang up
     max_tables_per_connection: int = 4
+    # Per client address (server.address_guard): open connections, and
+    # invite-code lookups that named no table (free ones, then waits that
+    # double up to a cap). Proxies whose forwarding headers are believed.
+    max_connections_per_address: int = 64
+    free_code_misses: int = 5
+    max_code_wait: float = 300.0
+    trusted_proxies: tuple[str, ...] = ()
     send_queue: int = 256
     # Bots
     bot_workers: int | None = None  # None: one per core

@@ -27,11 +27,12 @@ from protocol.common import PROTOCOL_VERSION
 from protocol.errors import BadVersion, ProtocolError
 
 from .config import ServerConfig
-from .errors import HelloRequired, LimitError, NotAllowed
+from .errors import HelloRequired, LimitError, NotAllowed, NotFound, Throttled
 from .lobby import Lobby, TableHandle
 from .remote import OwnerGone
 from .store.base import StoreError
 from .table_actor import Job, TableActor
+from .table_state import table_id_of_invite
 
 log = logging.getLogger("hearts.connection")
 
@@ -71,6 +72,8 @@ class Connection:
         self.name = ""
         self.player_id = ""
         self.conn_id = secrets.token_hex(8)
+        peer = ws.remote_address[0] if ws.remote_address else "?"
+        self.address = lobby.guard.address_of(str(peer), ws.request.headers if ws.request else {})
         self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._said_hello = False
@@ -193,7 +196,16 @@ class Connection:
         try:
             await self._route(msg)
         except ClientError as exc:
-            self.send(sm.Error(id=msg.id, code=exc.code, message=exc.message))
+            self.send(
+                sm.Error(
+                    id=msg.id,
+                    code=exc.code,
+                    message=exc.message,
+                    retry_after=max(0.1, round(exc.retry_after, 1))
+                    if isinstance(exc, Throttled)
+                    else None,
+                )
+            )
         except OwnerGone:
             # The table's process died: the client resumes and the table is
             # taken over by whichever process it reaches.
@@ -231,17 +243,16 @@ class Connection:
             case cm.ListTables():
                 self.send(sm.Tables(id=msg.id, tables=await self.lobby.list_public()))
             case cm.JoinTable():
-                actor = await self.lobby.actor_for_code(msg.code)
-                await self._switch_to(actor)
-                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "join"}))
+                await self._enter(msg, "join")
             case cm.Resume():
                 actor = await self.lobby.actor_for_id(msg.table_id)
                 await self._switch_to(actor)
                 await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "resume"}))
             case cm.Watch():
-                actor = await self.lobby.actor_for_code(msg.code)
-                await self._switch_to(actor)
-                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "watch"}))
+                await self._enter(msg, "watch")
+            case cm.Knock():
+                actor = await self._find_by_code(msg.code)
+                await actor.call(Job("knock", conn=self, message=msg))
             case cm.Leave():
                 await self._leave_table()
                 self.send(sm.Ok(id=msg.id))
@@ -286,6 +297,49 @@ class Connection:
                 server=self.config.server_name,
             )
         )
+
+    async def _enter(self, msg: cm.JoinTable | cm.Watch, mode: str) -> None:
+        """Join or watch a table found by its invite link or its code. A
+        link that names no table, or whose secret is wrong, counts as a
+        failed lookup of this address, like a wrong code."""
+        if msg.invite is None:
+            actor = await self._find_by_code(msg.code)
+        else:
+            table_id = table_id_of_invite(msg.invite)
+            if table_id is None or not await self.lobby.invite_is_valid(table_id, msg.invite):
+                self._missed("invite")
+                raise NotFound("that invite link is not valid; ask for a new one")
+            actor = await self.lobby.actor_for_id(table_id)
+            self._count_lookup("found")
+        await self._switch_to(actor)
+        await actor.call(Job("attach", conn=self, message=msg, extra={"mode": mode}))
+
+    async def _find_by_code(self, code: str) -> TableHandle:
+        """The table an invite code names, within this address's budget of
+        failed lookups (server.address_guard): while the address must wait,
+        every lookup by code is refused, found or not."""
+        wait = self.lobby.guard.lookup_wait(self.address)
+        if wait > 0:
+            self._count_lookup("refused")
+            raise Throttled(
+                f"too many wrong invite codes from your address; try again in {wait:.0f} s",
+                wait,
+            )
+        try:
+            actor = await self.lobby.actor_for_code(code)
+        except NotFound:
+            self._missed("code")
+            raise
+        self._count_lookup("found")
+        return actor
+
+    def _missed(self, what: str) -> None:
+        self.lobby.guard.miss(self.address)
+        self._count_lookup(f"missed_{what}")
+
+    def _count_lookup(self, result: str) -> None:
+        if self.lobby.metrics is not None:
+            self.lobby.metrics.code_lookups.labels(result).inc()
 
     async def _switch_to(self, actor: TableHandle) -> None:
         if self.actor is not None and self.actor is not actor:

@@ -5,11 +5,13 @@
     ├── AuthError         bad_token         a seat token that proves nothing
     ├── NotFound          no_such_table     unknown code or table id
     ├── NotAllowed        not_allowed       not the host, not seated, …
-    │   └── Kicked        kicked            the host removed you from this table
+    │   ├── Kicked        kicked            the host removed you from this table
+    │   └── KnockRequired knock_required    the host approves who sits: knock
     ├── TableFull         table_full        no open seat / the seat is taken
     ├── NotNow            not_now           the table is not in the right state
     ├── BadRules          bad_rules         rules options that cannot be played
-    └── LimitError        rate_limited, too_many_tables, slow_consumer
+    ├── LimitError        rate_limited, too_many_tables, slow_consumer
+    │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
     ServerFault
     └── StoreError, StoreConflict           (server.store.base)
 
@@ -52,6 +54,13 @@ class Kicked(NotAllowed):
     code = "kicked"
 
 
+class KnockRequired(NotAllowed):
+    """The table asks its host before anyone sits; the player has only the
+    code (not the invite link) and has not been let in: knock first."""
+
+    code = "knock_required"
+
+
 class TableFull(ClientError):
     """No open seat, or the seat asked for is taken."""
 
@@ -72,6 +81,15 @@ class LimitError(ClientError):
     def __init__(self, message: str, code: str = "rate_limited") -> None:
         super().__init__(message)
         self.code = code
+
+
+class Throttled(LimitError):
+    """Too many failed invite-code lookups from this address: wait
+    ``retry_after`` seconds (the reply says so)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class BadRules(ClientError):

@@ -22,6 +22,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_client
 
+from .address_guard import AddressGuard
 from .bot_runner import BotRunner
 from .cluster import Cluster
 from .config import ServerConfig
@@ -72,6 +73,12 @@ class Lobby:
         self.bots = bots
         self.config = config
         self.cluster = cluster
+        self.guard = AddressGuard(
+            config.trusted_proxies,
+            max_connections=config.max_connections_per_address,
+            free_misses=config.free_code_misses,
+            max_wait=config.max_code_wait,
+        )
         self._actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()
         # Scale-out bookkeeping: our clients by id (for frames from owners),
@@ -123,6 +130,8 @@ class Lobby:
                 rules=rules,
                 seed=secrets.randbits(63),
                 seats=seats,
+                invite=secrets.token_urlsafe(18),
+                approval=msg.approval,
             )
             try:
                 await self.store.create_table(state.table_id, state.code, state.to_bytes())
@@ -218,6 +227,18 @@ class Lobby:
         if table_id is None:
             raise NotFound(f"no table has the code {code.upper()}")
         return await self.actor_for_id(table_id)
+
+    async def invite_is_valid(self, table_id: str, link: str) -> bool:
+        """Whether ``link`` is the invite-link value of table ``table_id``
+        (read from the actor here, else from the store)."""
+        actor = self._actors.get(table_id)
+        if actor is not None:
+            return actor.state.invite_matches(link)
+        stored = await self.store.load_table(table_id)
+        if stored is None:
+            return False
+        state = TableState.peek(stored.state)
+        return state.invite_matches(link)
 
     async def list_public(self) -> tuple[sm.TableSummary, ...]:
         """Public tables waiting for players."""

@@ -73,6 +73,19 @@ class Metrics:
             buckets=(0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
             registry=self.registry,
         )
+        self.code_lookups = Counter(
+            "hearts_code_lookups",
+            "Table lookups by invite code or link: found, missed_code, missed_invite, refused "
+            "(the address must wait)",
+            ["result"],
+            registry=self.registry,
+        )
+        self.address_refusals = Counter(
+            "hearts_address_refusals",
+            "Connections refused per client address, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
         self.store_commit = Histogram(
             "hearts_store_commit_seconds",
             "Time a table commit took",

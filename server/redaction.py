@@ -23,6 +23,7 @@ from protocol.common import RulesModel
 from protocol.view import (
     HandResult,
     KickedPlayer,
+    Knocker,
     PlayedCard,
     SeatInfo,
     SeatView,
@@ -119,6 +120,7 @@ def public_view(table: TableState) -> dict[str, Any]:
         "kicked": tuple(
             KickedPlayer.model_construct(player_id=pid, name=name) for pid, name in table.kicked
         ),
+        "approval": table.approval,
     }
     if game is not None:
         view["totals"] = tuple(game.totals)
@@ -159,9 +161,7 @@ def seat_view(
     is ``public_view(table)`` of this same moment, when the caller has it."""
     view = dict(public if public is not None else public_view(table))
     view["seat"] = seat
-    hand = table.game.hand if table.game else None
-    if hand is not None and seat is not None:
-        view.update(_private_part(hand, seat))
+    view.update(_private_part(table, seat, wire=False))
     return SeatView.model_construct(**view)
 
 
@@ -175,20 +175,38 @@ def wire_views(
     seat's model (a test compares the encoded bytes); what a seat gets is
     still decided only by ``seat_view``'s rules, here and there."""
     base = seat_view(table, None, public).model_dump(mode="json")
-    hand = table.game.hand if table.game else None
     out: dict[int | None, dict[str, Any]] = {}
     for seat in seats:
         view = dict(base)
         view["seat"] = seat
-        if hand is not None and seat is not None:
-            view.update(_private_part(hand, seat))
+        view.update(_private_part(table, seat, wire=True))
         out[seat] = view
     return out
 
 
-def _private_part(hand: Hand, seat: int) -> dict[str, Any]:
+def _private_part(table: TableState, seat: int | None, wire: bool) -> dict[str, Any]:
     """What only ``seat`` may see: its cards, its pass, what it received, its
-    legal moves."""
+    legal moves; the host also sees who knocks. ``wire``: plain values (the
+    JSON form) instead of models."""
+    part: dict[str, Any] = {}
+    if seat is None:
+        return part
+    if seat == table.host_seat and table.knocks:
+        part["knocks"] = tuple(
+            {"player_id": pid, "name": name}
+            if wire
+            else Knocker.model_construct(player_id=pid, name=name)
+            for pid, name in table.knocks.items()
+        )
+    hand = table.game.hand if table.game else None
+    if hand is not None:
+        part.update(_hand_part(hand, seat))
+    return part
+
+
+def _hand_part(hand: Hand, seat: int) -> dict[str, Any]:
+    """A seat's own cards: its hand, its pass, what it received, its legal
+    moves."""
     part: dict[str, Any] = {"hand": _texts(hand.hands[seat])}
     passed = hand.passes[seat]
     if passed is not None:

@@ -144,6 +144,8 @@ class TableActor:
         # Who-is-attached-where changes of the job in hand, applied only once
         # its commit succeeded and before its fan-out (see ``_dispatch``).
         self._relink: list[Callable[[], None]] = []
+        # Connections knocking at the door, by player id (see _job_knock).
+        self._knockers: dict[str, Watcher] = {}
 
     @property
     def table_id(self) -> str:
@@ -605,11 +607,12 @@ class TableActor:
         token = ""
         seat: int | None
         if mode == "join":
+            intents.admit(self.state, conn.player_id, msg.invite)
             seat, token, events = intents.sit(self.state, conn.name, conn.player_id, msg.seat)
         elif mode == "host":
             seat, token = 0, job.extra["token"]
         elif mode == "watch":
-            intents.require_not_kicked(self.state, conn.player_id)
+            intents.admit(self.state, conn.player_id, msg.invite)
             seat = None
         elif mode == "resume":
             seat = self.state.seat_of_token(msg.seat_token)
@@ -624,12 +627,10 @@ class TableActor:
             code=self.state.code,
             seat=seat,
             seat_token=token,
-            join_path=f"/t/{self.state.code}",
+            join_path=self._join_path(seat),
         )
 
         def attach() -> None:
-            if seat is not None:
-                self._disarm(f"grace{seat}")
             self._watchers.pop(conn, None)
             self._watchers[conn] = seat
             conn.attached(self, seat)
@@ -638,6 +639,46 @@ class TableActor:
                 self._snapshot_to(conn, seat)
 
         return events, reply, [attach]
+
+    def _join_path(self, seat: int | None) -> str:
+        """The link a player shares: with the invite secret for players
+        (whoever has it sits at once), the bare code for spectators."""
+        path = f"/t/{self.state.code}"
+        if seat is not None and self.state.invite:
+            path += f"#k={self.state.invite_link()}"
+        return path
+
+    def _job_knock(self, job: Job) -> Outcome:
+        """A player with the code asks the host to let them in; the host's
+        connections see the knock in their next view (sent now)."""
+        conn = job.conn
+        assert conn is not None  # knocks come from a connection
+        intents.knock(self.state, conn.player_id, conn.name)
+        self._knockers[conn.player_id] = conn
+        self._refresh_host()
+        return [], self._ok(job), []
+
+    def _answer_knock(self, player_id: str, accept: bool) -> None:
+        """After the host answered: tell the knocker, show the host."""
+        knocker = self._knockers.pop(player_id, None)
+        if knocker is not None:
+            knocker.send(
+                sm.KnockAnswered(
+                    table_id=self.table_id,
+                    code=self.state.code,
+                    accepted=accept,
+                    message="the host let you in: join now"
+                    if accept
+                    else "the host did not let you in",
+                )
+            )
+        self._refresh_host()
+
+    def _refresh_host(self) -> None:
+        """A fresh view for the host's connections (knocks are not events)."""
+        for conn, seat in list(self._watchers.items()):
+            if seat == self.state.host_seat:
+                self._snapshot_to(conn, seat)
 
     async def _replay_to(self, conn: Watcher, seat: int | None, after: int) -> None:
         """Send the events a resuming seat missed, the recent chat (a client
@@ -719,6 +760,9 @@ class TableActor:
                 return events, [lambda: self._remove_kicked(msg.seat, player_id)]
             case cm.AllowBack():
                 return intents.allow_back(s, seat, msg.player_id), []
+            case cm.AnswerKnock():
+                intents.answer_knock(s, seat, msg.player_id, msg.accept)
+                return [], [lambda: self._answer_knock(msg.player_id, msg.accept)]
             case cm.Chat():
                 return intents.chat(s, seat, conn.name, msg.text), []
         raise NotAllowed(f"{msg.type} is not a table action")

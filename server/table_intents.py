@@ -23,7 +23,7 @@ from engine.events import Event, GameOver, HandScored
 from engine.game import Game
 from engine.hand import Phase
 
-from .errors import Kicked, NotAllowed, NotNow, TableFull
+from .errors import Kicked, KnockRequired, NotAllowed, NotFound, NotNow, TableFull
 from .redaction import seat_info
 from .table_events import log_event
 from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
@@ -105,6 +105,47 @@ def require_not_kicked(table: TableState, player_id: str) -> None:
     """Refuse a player the host removed (to sit or to watch)."""
     if table.is_kicked(player_id):
         raise Kicked("the host removed you from this table")
+
+
+# How many players may wait at one table's door at once.
+MAX_KNOCKS = 20
+
+
+def admit(table: TableState, player_id: str, invite: str | None) -> None:
+    """May this player sit at (or watch) the table? Refuses a kicked player,
+    and, at a table whose host approves who sits, anyone without the invite
+    link whom the host has not let in (they must knock)."""
+    require_not_kicked(table, player_id)
+    if invite is not None and not table.invite_matches(invite):
+        # Counted as a failed lookup by the connection, like a wrong code.
+        raise NotFound("that invite link is not valid; ask for a new one")
+    if not table.approval or invite is not None or player_id in table.admitted:
+        return
+    if any(s.kind == "human" and s.player_id == player_id for s in table.seats):
+        return  # already at the table (a repeated join)
+    raise KnockRequired("the host lets players in at this table: knock to ask")
+
+
+def knock(table: TableState, player_id: str, name: str) -> None:
+    """A player asks the host to let them in (no event: the knock lives
+    with the knocking connection)."""
+    require_not_kicked(table, player_id)
+    if not table.approval:
+        raise NotNow("this table lets anyone with the code sit: join it")
+    if player_id in table.admitted:
+        return
+    if player_id not in table.knocks and len(table.knocks) >= MAX_KNOCKS:
+        raise TableFull("too many players are waiting for this table's host; try later")
+    table.knocks[player_id] = name
+
+
+def answer_knock(table: TableState, by: int | None, player_id: str, accept: bool) -> None:
+    """Host: let a knocking player in, or send them away."""
+    _require_host(table, by)
+    if table.knocks.pop(player_id, None) is None:
+        raise NotAllowed("that player is not knocking")
+    if accept:
+        table.admitted.add(player_id)
 
 
 def move_seat(table: TableState, seat: int | None, to: int) -> Events:

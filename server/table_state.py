@@ -30,6 +30,12 @@ REMEMBERED_REQUESTS = 32
 CHAT_HISTORY = 30
 
 
+def table_id_of_invite(link: str) -> str | None:
+    """The table id an invite-link value names (``TABLEID.SECRET``), or None."""
+    table_id, dot, secret = link.partition(".")
+    return table_id if dot and table_id and secret else None
+
+
 def hash_token(token: str) -> str:
     """What we store instead of a seat token (SHA-256, hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -117,6 +123,16 @@ class TableState:
     # Players the host kicked, [player_id, name]: they cannot join or watch
     # again until the host allows them back.
     kicked: list[list[str]] = field(default_factory=list)
+    # The secret of the table's invite link (/t/CODE#k=SECRET): its holder
+    # sits without knocking and without spending the address's lookup
+    # budget. Empty for tables stored before links carried one.
+    invite: str = ""
+    # "Ask me before someone sits": without the link, players knock.
+    approval: bool = False
+    # Who knocks (player id -> name) and whom the host let in: they live
+    # with the knocking connections, so they are not stored.
+    knocks: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    admitted: set[str] = field(default_factory=set, repr=False, compare=False)
     # When (time.monotonic()) a bot starts covering each away seat whose
     # grace period runs: the countdown others see. The actor keeps it with
     # its timers; not stored (after a load every human is away and the
@@ -156,6 +172,18 @@ class TableState:
         humans = [s for s in self.seats if s.kind == "human"]
         return bool(humans) and not any(s.connected for s in humans)
 
+    def invite_link(self) -> str:
+        """What an invite link carries after ``#k=``: the table id (so the
+        link finds its table without a code lookup) and the secret."""
+        return f"{self.table_id}.{self.invite}" if self.invite else ""
+
+    def invite_matches(self, link: str | None) -> bool:
+        """Whether ``link`` is this table's invite-link value (constant time)."""
+        expected = self.invite_link()
+        if not link or not expected:
+            return False
+        return hmac.compare_digest(link.encode(), expected.encode())
+
     def is_kicked(self, player_id: str) -> bool:
         """Whether the host removed this player (and has not allowed them back)."""
         return any(pid == player_id for pid, _ in self.kicked)
@@ -181,6 +209,8 @@ class TableState:
             "seq": self.seq,
             "chat": self.chat,
             "kicked": self.kicked,
+            "invite": self.invite,
+            "approval": self.approval,
         }
 
     def to_bytes(self) -> bytes:
@@ -188,9 +218,21 @@ class TableState:
         return json.dumps(self.to_json(), separators=(",", ":")).encode()
 
     @classmethod
+    def peek(cls, blob: bytes) -> TableState:
+        """The table's settings and seats from a stored blob, without
+        replaying its game (``game`` is None): for checks that need no cards."""
+        data = json.loads(blob)
+        data["game"] = None
+        return cls.from_json(data)
+
+    @classmethod
     def from_bytes(cls, blob: bytes) -> TableState:
         """Rebuild from the stored blob (replays the current hand)."""
-        data = json.loads(blob)
+        return cls.from_json(json.loads(blob))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableState:
+        """Inverse of ``to_json``."""
         return cls(
             table_id=data["table_id"],
             code=data["code"],
@@ -206,4 +248,6 @@ class TableState:
             seq=data["seq"],
             chat=data.get("chat", []),  # tables stored before chat was kept have none
             kicked=data.get("kicked", []),  # likewise, before kicks were remembered
+            invite=data.get("invite", ""),
+            approval=data.get("approval", False),
         )

@@ -54,6 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--lease-ms", type=int, default=4000, help="with --redis: a table lease's lifetime"
     )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="a reverse proxy whose X-Forwarded-For is believed (repeatable; none by default)",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        help="open connections one client address may hold",
+    )
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument("--log-format", choices=("text", "json"), default="text")
 

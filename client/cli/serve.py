@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import sys
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -14,6 +15,13 @@ def run_serve(args: argparse.Namespace) -> int:
     from server.logs import configure_logging
 
     configure_logging(args.log_level, args.log_format)
+    from server.address_guard import parse_networks
+
+    try:
+        parse_networks(args.trusted_proxy)
+    except ValueError as exc:
+        print(f"hearts serve: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -23,6 +31,8 @@ def run_serve(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         bot_budget_ms=args.bot_budget_ms,
         lease_ms=args.lease_ms,
+        trusted_proxies=tuple(args.trusted_proxy),
+        max_connections_per_address=args.max_connections_per_address,
     )
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
         asyncio.run(serve_forever(config))

@@ -247,6 +247,14 @@ class WireClient:
         assert isinstance(reply, sm.Seated)
         return reply
 
+    async def join_with(self, code: str, invite: str, seat: int | None = None) -> sm.Seated:
+        """Join with an invite link's secret (``/t/CODE#k=INVITE``)."""
+        reply = await self.call(
+            cm.JoinTable(id=self.next_id(), code=code, seat=seat, invite=invite)
+        )
+        assert isinstance(reply, sm.Seated)
+        return reply
+
     async def start(self) -> None:
         """Host: start the game."""
         await self.call(cm.StartGame(id=self.next_id()))

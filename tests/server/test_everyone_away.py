@@ -76,20 +76,22 @@ async def test_a_countdown_then_a_bot_covers_and_the_player_is_told(
         assert away.seats[1].cover_in is not None and 0 < away.seats[1].cover_in <= 0.3
         assert not away.paused
         await play_until(host, random.Random(5), done=lambda v: len(v.tricks) >= 3)
-        covered = await host.snapshot_where(lambda v: v.seats[1].bot_covering)
-        assert covered.seats[1].cover_in is None
-        played_for_guest = [
-            m.card for m in host.messages if isinstance(m, sm.CardPlayed) and m.seat == 1
-        ]
-        assert len(played_for_guest) >= 3
-
+        covered_at, covered = await host.wait_for(
+            lambda m: isinstance(m, sm.Snapshot) and m.view.seats[1].bot_covering
+        )
+        assert covered.view.seats[1].cover_in is None
         back = await _resume(server.url, guest)
         _, told = await back.wait_for(lambda m: isinstance(m, sm.BotCovered))
         assert told.seat == 1 and len(told.passed) == 3
         assert set(told.passed) <= set(dealt.hand)
-        # Every card played for the guest up to the return, in order.
-        assert list(told.played) == played_for_guest[: len(told.played)]
-        assert len(told.played) >= 3
+        # Every card played for the guest up to the return, in order (the
+        # host has them all once it sees the guest back: frames keep order).
+        back_at = await host.snapshot_where(lambda v: not v.seats[1].away, start=covered_at)
+        played_for_guest = [
+            m.card for m in host.messages if isinstance(m, sm.CardPlayed) and m.seat == 1
+        ]
+        assert list(told.played) == played_for_guest and len(told.played) >= 3
+        assert not back_at.seats[1].bot_covering
         view = await back.snapshot_where(lambda v: not v.seats[1].bot_covering)
         assert not set(told.played) & set(view.hand)
         # Only the guest hears of it: the host never gets the guest's cards this way.

@@ -1,0 +1,193 @@
+"""Private tables stay private: invite codes cannot be brute-forced from one
+address (reconnecting does not help), the invite link's holder sits at once,
+a host can ask to approve who sits (knock, answer), and connections per
+address are bounded. All through real connections."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from websockets.asyncio.client import connect
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import PROTOCOL_VERSION
+from server.lobby import CODE_ALPHABET
+
+from .conftest import ServerFactory
+from .harness import SHORT_RULES, WireClient
+
+
+def _invite_of(seated: sm.Seated) -> str:
+    path, _, fragment = seated.join_path.partition("#k=")
+    assert path == f"/t/{seated.code}" and fragment
+    return fragment
+
+
+async def _guess_for(url: str, seconds: float, rng: random.Random) -> tuple[int, int, list[float]]:
+    """One attacker connection after another (a fresh one every 10 guesses)
+    trying random codes for ``seconds``: (answered, refused, retry_afters)."""
+    answered = refused = 0
+    retry_afters: list[float] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        client = await WireClient.open(url, "Guesser")
+        for _ in range(10):
+            code = "".join(rng.choice(CODE_ALPHABET) for _ in range(6))
+            reply = await client.error(cm.JoinTable(id=client.next_id(), code=code))
+            if reply.code == "rate_limited":
+                refused += 1
+                assert reply.retry_after is not None
+                retry_afters.append(reply.retry_after)
+            else:
+                assert reply.code == "no_such_table"
+                answered += 1
+        await client.close()
+    return answered, refused, retry_afters
+
+
+async def test_guessing_codes_from_one_address_is_throttled_but_the_link_is_not(
+    make_server: ServerFactory,
+) -> None:
+    async with make_server() as server:
+        host = await WireClient.open(server.url, "Host")
+        seated = await host.create(seats=("open", "easy", "easy"), rules=SHORT_RULES)
+        rng = random.Random(7)
+        # Eight attackers from one address, reconnecting all the time.
+        results = await asyncio.gather(*(_guess_for(server.url, 3.0, rng) for _ in range(8)))
+        answered = sum(r[0] for r in results)
+        refused = sum(r[1] for r in results)
+        # 5 free misses, then waits of 1, 2, 4 s: a handful of answers in 3 s,
+        # however many connections ask.
+        assert answered <= 8, answered
+        assert refused > 100
+        assert all(0 < wait <= 300 for r in results for wait in r[2])
+
+        # While the address waits, even the right code is refused...
+        friend = await WireClient.open(server.url, "Friend")
+        while (await friend.error(cm.JoinTable(id=friend.next_id(), code="ZZZZZZ"))).code != (
+            "rate_limited"
+        ):
+            pass  # the last wait ran out as the attackers stopped: miss once more
+        err = await friend.error(cm.JoinTable(id=friend.next_id(), code=seated.code))
+        assert err.code == "rate_limited" and err.retry_after and err.retry_after > 0
+        # ...but the invite link's holder sits at once.
+        started = time.monotonic()
+        joined = await friend.join_with(seated.code, _invite_of(seated))
+        assert joined.seat == 1 and time.monotonic() - started < 1.0
+        metrics = server.lobby.metrics
+        assert metrics is not None
+        text = metrics.render().decode()
+        assert 'hearts_code_lookups_total{result="refused"}' in text
+        assert 'hearts_code_lookups_total{result="missed_code"}' in text
+        for c in (host, friend):
+            await c.close()
+
+
+async def test_a_wrong_invite_link_is_refused_and_counted(make_server: ServerFactory) -> None:
+    async with make_server(free_code_misses=1) as server:
+        host = await WireClient.open(server.url, "Host")
+        seated = await host.create(seats=("open", "easy", "easy"), rules=SHORT_RULES)
+        stranger = await WireClient.open(server.url, "Stranger")
+        forged = f"{seated.table_id}.not-the-secret"
+        err = await stranger.error(
+            cm.JoinTable(id=stranger.next_id(), code=seated.code, invite=forged)
+        )
+        assert err.code == "no_such_table"
+        assert host.view.seats[1].kind == "open"
+        # One miss was free; the second wrong link makes the address wait.
+        await stranger.error(cm.JoinTable(id=stranger.next_id(), code=seated.code, invite="x.y"))
+        err = await stranger.error(cm.JoinTable(id=stranger.next_id(), code=seated.code))
+        assert err.code == "rate_limited"
+        for c in (host, stranger):
+            await c.close()
+
+
+async def test_a_stranger_with_only_the_code_knocks_and_the_host_decides(
+    make_server: ServerFactory,
+) -> None:
+    async with make_server() as server:
+        host = await WireClient.open(server.url, "Host")
+        seated = await host.call(
+            cm.CreateTable(
+                id=host.next_id(), seats=("open", "open", "easy"), rules=SHORT_RULES, approval=True
+            )
+        )
+        assert (await host.snapshot_where(lambda v: v.approval)).knocks == ()
+        friend = await WireClient.open(server.url, "Friend")
+        assert (await friend.join_with(seated.code, _invite_of(seated))).seat == 1
+
+        stranger = await WireClient.open(server.url, "Stranger")
+        err = await stranger.error(cm.JoinTable(id=stranger.next_id(), code=seated.code))
+        assert err.code == "knock_required"
+        err = await stranger.error(cm.Watch(id=stranger.next_id(), code=seated.code))
+        assert err.code == "knock_required"
+        await stranger.call(cm.Knock(id=stranger.next_id(), code=seated.code))
+        view = await host.snapshot_where(lambda v: len(v.knocks) == 1)
+        knocker = view.knocks[0]
+        assert knocker.name == "Stranger"
+        # Only the host sees who knocks.
+        assert all(m.view.knocks == () for m in friend.messages if isinstance(m, sm.Snapshot))
+        err = await friend.error(
+            cm.AnswerKnock(id=friend.next_id(), player_id=knocker.player_id, accept=True)
+        )
+        assert err.code == "not_allowed"
+
+        await host.call(
+            cm.AnswerKnock(id=host.next_id(), player_id=knocker.player_id, accept=False)
+        )
+        _, answer = await stranger.wait_for(lambda m: isinstance(m, sm.KnockAnswered))
+        assert not answer.accepted
+        await host.snapshot_where(lambda v: v.knocks == ())
+        err = await stranger.error(cm.JoinTable(id=stranger.next_id(), code=seated.code))
+        assert err.code == "knock_required"
+
+        mark = len(stranger.frames)
+        await stranger.call(cm.Knock(id=stranger.next_id(), code=seated.code))
+        await host.snapshot_where(lambda v: len(v.knocks) == 1)
+        await host.call(cm.AnswerKnock(id=host.next_id(), player_id=knocker.player_id, accept=True))
+        _, answer = await stranger.wait_for(lambda m: isinstance(m, sm.KnockAnswered), start=mark)
+        assert answer.accepted and answer.code == seated.code
+        assert (await stranger.join(seated.code)).seat == 2
+        for c in (host, friend, stranger):
+            await c.close()
+
+
+async def test_connections_per_address_are_bounded(make_server: ServerFactory) -> None:
+    async with make_server(max_connections_per_address=3) as server:
+        clients = [await WireClient.open(server.url, f"C{i}") for i in range(3)]
+        async with connect(server.url) as extra:
+            # The server hangs up at once, before any frame.
+            await asyncio.wait_for(extra.wait_closed(), 10)
+            assert extra.close_code == 1008
+            assert extra.close_reason == "too many connections from your address"
+        await clients[0].close()
+        again = await WireClient.open(server.url, "Again")  # a slot is free again
+        for c in (*clients[1:], again):
+            await c.close()
+
+
+async def test_forwarded_addresses_have_their_own_budgets_only_behind_trusted_proxies(
+    make_server: ServerFactory,
+) -> None:
+    async def misses_until_refused(url: str, forwarded: str) -> int:
+        async with connect(url, additional_headers={"X-Forwarded-For": forwarded}) as ws:
+            client = WireClient(ws, "G")
+            client._reader = asyncio.create_task(client._read())
+            await client.call(cm.Hello(id=client.next_id(), version=PROTOCOL_VERSION, name="G"))
+            for n in range(1, 20):
+                reply = await client.error(cm.JoinTable(id=client.next_id(), code="ZZZZZZ"))
+                if reply.code == "rate_limited":
+                    return n
+        raise AssertionError("never throttled")
+
+    async with make_server(free_code_misses=2, trusted_proxies=("127.0.0.1",)) as server:
+        # Behind a trusted proxy, each forwarded client has its own budget.
+        assert await misses_until_refused(server.url, "198.51.100.1") == 4
+        assert await misses_until_refused(server.url, "198.51.100.2") == 4
+    async with make_server(free_code_misses=2) as server:
+        # Not trusted: the header is ignored, the peer's budget is shared.
+        assert await misses_until_refused(server.url, "198.51.100.1") == 4
+        assert await misses_until_refused(server.url, "198.51.100.2") == 1
