@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench_server import add_bench_server_parser
 
     add_bench_server_parser(bench_sub)
+    from .bench_guess import add_bench_guess_parser
+
+    add_bench_guess_parser(bench_sub)
     from .arena import add_arena_parser
 
     add_arena_parser(sub)
@@ -112,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..tui.commands import run_play
 
         return run_play(args)
+    if args.command == "bench" and args.bench == "guess":
+        from .bench_guess import run_bench_guess
+
+        return run_bench_guess(args)
     if args.command == "bench" and args.bench == "server":
         from .bench_server import run_bench_server
 
