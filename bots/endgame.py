@@ -57,7 +57,7 @@ class EndgameSolver:
         self.nodes = 0
 
     def legal(self, h: int, trick: list[int], trick_index: int, broken: bool) -> int:
-        """The legal cards of hand ``h`` (RULES.md rules 3-6)."""
+        """The legal cards of hand ``h`` (docs/rules.md rules 3-6)."""
         r = self.rules
         if not trick:
             if trick_index == 0:

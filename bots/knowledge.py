@@ -12,7 +12,7 @@ inference a human at the same seat could make:
 
   - a seat that did not follow the led suit holds none of it (a void);
   - a seat that led a heart before hearts were broken held only hearts
-    (RULES.md rule 6: otherwise the lead would have been refused);
+    (docs/rules.md rule 6: otherwise the lead would have been refused);
   - a seat that discarded a first-trick-banned card (a heart or Q♠ under the
     standard rules) on the first trick held nothing but banned cards (rule 5).
 

@@ -2,7 +2,7 @@
 
 A card is ``suit * 13 + rank`` where suits are ordered clubs, diamonds,
 hearts, spades (0..3) and ranks 2..A are 0..12. So the natural int order is
-the display order RULES.md asks for (suit C, D, H, S, then rank), and within
+the display order docs/rules.md asks for (suit C, D, H, S, then rank), and within
 one suit a higher int is a higher card: the trick winner is a plain ``max``
 over the cards of the led suit.
 

@@ -76,7 +76,7 @@ class CardNotHeld(RuleViolation):
 
 
 class MustLeadFirstCard(RuleViolation):
-    """The first trick opens with the lowest club (RULES.md rule 3)."""
+    """The first trick opens with the lowest club (docs/rules.md rule 3)."""
 
     code = "must_lead_first_card"
 

@@ -1,6 +1,6 @@
 """A whole game: hands in sequence, running totals, the end and the winner.
 
-``Game`` owns a ``Hand`` at a time and adds what lies between hands (RULES.md
+``Game`` owns a ``Hand`` at a time and adds what lies between hands (docs/rules.md
 "A hand" 10 and the "end of game" option): after each hand the totals grow;
 the game ends when the end condition holds *and* exactly one seat has the
 lowest total; a tie for the lowest total plays another hand, whatever the end

@@ -12,7 +12,7 @@ hand between them::
               MOON_CHOICE ──(shooter chooses)──────────►  DONE
 
 * PASS: seats lock their passes in any order and blind: nothing is exchanged
-  until every seat has locked (RULES.md "A hand" 2). Then each seat receives
+  until every seat has locked (docs/rules.md "A hand" 2). Then each seat receives
   what the seat ``offset`` places to its right passed, and the holder of the
   first-lead card (2♣) is to lead.
 * PLAY: one card at a time from ``turn``. Legality is a bitmask: follow suit
@@ -269,7 +269,7 @@ class Hand:
         return cards_of(self.legal_mask(seat))
 
     def _legal(self, h: int) -> int:
-        # The mask test at the heart of the engine (RULES.md rules 3-6).
+        # The mask test at the heart of the engine (docs/rules.md rules 3-6).
         t = self.rules.tables
         if not self.trick:
             if self.trick_index == 0:

@@ -3,7 +3,7 @@
 ``random_playout`` finishes a hand from any position in the PLAY phase with
 each card chosen uniformly among the legal ones, and returns the hand's
 points. It never touches the ``Hand`` it starts from. The legality it applies
-is the same as ``Hand._legal`` (RULES.md rules 3-6); tests check the two
+is the same as ``Hand._legal`` (docs/rules.md rules 3-6); tests check the two
 agree card for card.
 
 How it stays fast (every play is a handful of bytecodes on small ints):

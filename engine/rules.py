@@ -1,6 +1,6 @@
 """A table's rules as data.
 
-``Rules`` holds every option RULES.md names (defaults = the standard game of
+``Rules`` holds every option docs/rules.md names (defaults = the standard game of
 seed 000). Nothing else in the engine asks "how many players" or "which
 variant": the hand state machine reads the derived tables built here once per
 rules object (deck, cards per seat, first lead, penalty per card, the cards a
@@ -49,7 +49,7 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
     "none": ("hold",),
 }
 
-# RULES.md "Variants": cards removed so the deck divides evenly. Deuces of
+# docs/rules.md "Variants": cards removed so the deck divides evenly. Deuces of
 # the minor suits go first (3 players: 2♦; 5 players: 2♣ and 2♦), then the
 # next lowest minor cards, so hearts and Q♠ (the 26 points) always stay in.
 _TRIM_ORDER = tuple(suit * 13 + rank for rank in range(13) for suit in (DIAMONDS, CLUBS))
@@ -87,7 +87,7 @@ class RuleTables:
     # what the moon cards are worth together (26 in the standard game)
     moon_points: int
     point_cards: int
-    # Cards that may not be discarded on the first trick (RULES.md rule 5).
+    # Cards that may not be discarded on the first trick (docs/rules.md rule 5).
     first_trick_banned: int
     # Cards whose play breaks hearts (rule 6; Q♠ too when the option says so).
     breakers: int
@@ -110,7 +110,7 @@ class RuleTables:
 
 @dataclass(frozen=True)
 class Rules:
-    """A table's rules. Every field is an option of RULES.md; defaults are
+    """A table's rules. Every field is an option of docs/rules.md; defaults are
     the standard game."""
 
     players: int = 4

@@ -1,7 +1,7 @@
 """Seat arithmetic and names.
 
 Seats are numbered in play order (clockwise). The seat on a player's left is
-the next one to play (RULES.md "Seats and direction"). With four players the
+the next one to play (docs/rules.md "Seats and direction"). With four players the
 seed's compass names are used: you sit South, West is on your left, North
 across, East on your right.
 """

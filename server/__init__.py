@@ -1,1 +1,1 @@
-"""The table server: an asyncio adapter around the engine (see DESIGN.md)."""
+"""The table server: an asyncio adapter around the engine (see docs/architecture.md)."""

@@ -1,6 +1,6 @@
 """Running bot decisions off the event loop.
 
-A bot decision is a pure function of a ``SeatView`` and a seed (DESIGN.md
+A bot decision is a pure function of a ``SeatView`` and a seed (docs/architecture.md
 property 4), so it runs in a process pool sized to the cores: no table waits
 for another table's Hard bot, and the loop keeps serving while bots think.
 The pool gets the view (a pydantic model, pickled) and nothing else.

@@ -1,6 +1,6 @@
 """Scale-out over one Redis: table leases and a bus between server processes.
 
-Several ``hearts serve --redis URL`` processes share one Redis (DESIGN.md
+Several ``hearts serve --redis URL`` processes share one Redis (docs/architecture.md
 property 8). Any process accepts any client; a table is run by one process at
 a time, its **owner**:
 

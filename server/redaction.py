@@ -3,7 +3,7 @@
 ``seat_view`` builds every ``SeatView`` (players, bots and spectators alike)
 from the full ``TableState``; ``redact_event`` turns one logged event (which
 may hold every hand) into what one seat may be sent, or None. What a seat may
-know (RULES.md, DESIGN.md property 3): its own hand, the cards it passed and
+know (docs/rules.md, docs/architecture.md property 3): its own hand, the cards it passed and
 where, the cards it received and from whom, every card played, who took what
 and everything public about the seats. Spectators (``seat=None``) get only the
 public part. Nothing else in the project builds views.

@@ -1,4 +1,4 @@
-"""The table actor: one asyncio task owns one table (DESIGN.md property 2).
+"""The table actor: one asyncio task owns one table (docs/architecture.md property 2).
 
 Everything that changes a table arrives as a ``Job`` in the actor's inbox:
 client requests, bot moves, connections attaching and dropping, timers. The

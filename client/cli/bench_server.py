@@ -19,7 +19,7 @@ event loop):
   flight per table); *msgs/s* counts client frames, *latency* runs from the
   send to the last of the four copies arriving.
 
-The bar (DESIGN.md habits): memory p99 under 10x echo p99, and actions/s at
+The bar (set when the server was first measured): memory p99 under 10x echo p99, and actions/s at
 least an eighth of echo msgs/s. ``--profile DIR`` writes cProfile stats of
 each server process (``memory.prof``, ``redis.prof``) for ``python -m
 pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its

@@ -1,7 +1,7 @@
 """Cards for display: order in the hand, labels with suit symbols, colours.
 
 Cards travel as two characters (``"QS"``, ``"TD"``); the hand is shown
-sorted by suit (clubs, diamonds, hearts, spades, as RULES.md orders them)
+sorted by suit (clubs, diamonds, hearts, spades, as docs/rules.md orders them)
 and by rank within a suit, with ``10`` for the ten.
 """
 

@@ -2,7 +2,7 @@
 ``.venv/bin/python -m tests.data.make_golden``).
 
 Every constructed case states its expected ``hearts verify`` answer here,
-derived by hand from RULES.md and docs/hand-record.md (the comments give the
+derived by hand from docs/rules.md and docs/hand-record.md (the comments give the
 reasoning); the engine is not consulted for them. Only the cases marked
 "generated" (seeded random hands) take their expectation from the engine, as
 a regression net. tests/engine/test_golden.py checks the files against the

@@ -1,4 +1,4 @@
-"""A slow reference of the rules, written from RULES.md alone.
+"""A slow reference of the rules, written from docs/rules.md alone.
 
 It shares no code with the engine: cards are their two-letter texts, hands
 are sets of texts, and everything is recomputed from the list of plays. The
@@ -20,7 +20,7 @@ def rank(text: str) -> int:
 
 
 def deck(players: int) -> list[str]:
-    """RULES.md "Variants": 3 players lose 2♦, 5 lose 2♣ 2♦, 6 lose 2♣ 2♦ 3♣ 3♦."""
+    """docs/rules.md "Variants": 3 players lose 2♦, 5 lose 2♣ 2♦, 6 lose 2♣ 2♦ 3♣ 3♦."""
     removed = {3: {"2D"}, 4: set(), 5: {"2C", "2D"}, 6: {"2C", "2D", "3C", "3D"}}[players]
     return [r + s for s in SUITS for r in RANKS if r + s not in removed]
 
@@ -31,9 +31,9 @@ def first_lead(players: int) -> str:
 
 
 def receiver(seat: int, direction: str, players: int) -> int:
-    """RULES.md "Seats and direction": left = next seat, right = previous,
+    """docs/rules.md "Seats and direction": left = next seat, right = previous,
     across = the seat opposite ((i + 2) % 4 with four players; half the table
-    in general, which RULES.md does not spell out for six)."""
+    in general, which docs/rules.md does not spell out for six)."""
     step = {"left": 1, "right": -1, "across": players // 2, "hold": 0}[direction]
     return (seat + step) % players
 
@@ -73,7 +73,7 @@ class RefState:
         return False
 
     def legal(self) -> set[str]:
-        """RULES.md "A hand" 3-6."""
+        """docs/rules.md "A hand" 3-6."""
         hand = self.hands[self.turn]
         trick_no = len(self.tricks)
         if not self.current:
@@ -134,7 +134,7 @@ class RefState:
         return None
 
     def points(self, choice: str | None = None) -> list[int]:
-        """RULES.md 8-9 and the moon option: add = others +26, subtract = shooter -26."""
+        """docs/rules.md 8-9 and the moon option: add = others +26, subtract = shooter -26."""
         pts = self.raw_points()
         shooter = self.shooter()
         if shooter is None:

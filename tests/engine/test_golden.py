@@ -2,7 +2,7 @@
 
 tests/data/golden_records.jsonl holds records (complete, partial, illegal,
 unreadable); golden_expected.jsonl the answers, derived by hand from
-RULES.md for the constructed ones (see tests/data/make_golden.py)."""
+docs/rules.md for the constructed ones (see tests/data/make_golden.py)."""
 
 from __future__ import annotations
 

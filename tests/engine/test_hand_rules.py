@@ -1,4 +1,4 @@
-"""RULES.md "A hand", rule by rule, on small hand-built deals (engine/hand.py)."""
+"""docs/rules.md "A hand", rule by rule, on small hand-built deals (engine/hand.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Passing (RULES.md "A hand" 2): blind, all seats at once, then exchanged."""
+"""Passing (docs/rules.md "A hand" 2): blind, all seats at once, then exchanged."""
 
 from __future__ import annotations
 

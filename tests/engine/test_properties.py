@@ -2,7 +2,7 @@
 
 Every hand is played through the checked path with random legal moves under
 random rules (3-6 players, every option), and compared at each step with the
-slow reference of tests/engine/reference.py, written from RULES.md alone.
+slow reference of tests/engine/reference.py, written from docs/rules.md alone.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def text_set(m: int) -> set[str]:
 
 
 def expected_sum(hand: Hand) -> int:
-    """RULES.md 8-9 and the options: 26 a hand; after a moon 26 for each of the
+    """docs/rules.md 8-9 and the options: 26 a hand; after a moon 26 for each of the
     n-1 others (add) or -26 (subtract); the bonus card, always in the deck,
     adds -10."""
     n = hand.players

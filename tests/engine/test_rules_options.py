@@ -1,4 +1,4 @@
-"""The options of RULES.md's table, one by one (engine/rules.py and their
+"""The options of docs/rules.md's table, one by one (engine/rules.py and their
 effect in engine/hand.py): pass cycles, moon scoring, first trick, Q♠ breaks
 hearts, bonus card; the table's validation and derived tables. The end of
 game options are in test_game.py."""

@@ -1,4 +1,4 @@
-"""The leak audit (DESIGN.md property 3): over many seeded games with every
+"""The leak audit (docs/architecture.md property 3): over many seeded games with every
 kind of seat, no frame a seat receives carries a card hidden from it at that
 moment, and no seat's token reaches anyone else.
 
