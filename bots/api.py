@@ -20,6 +20,7 @@ into its time cap). A bot answers whatever the view asks of its seat:
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -232,7 +233,7 @@ def decide_move(
     """
     budget = None
     if budget_ms is not None:
-        budget = Budget(max_seconds=max(budget_ms, 1) / 1000.0)
+        budget = Budget(max_seconds=max(budget_ms, 1) / 1000.0, started=time.perf_counter())
     d = decide(view, level, rng, budget)
     if d.kind == "pass":
         return Move("pass", cards=d.cards)

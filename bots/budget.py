@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -18,9 +19,40 @@ class Budget:
 
     worlds: int = 1000
     max_seconds: float | None = 0.9
+    # When the decision started (``time.perf_counter()``): the time cap
+    # counts from there, so the view's analysis counts too. None: from the
+    # start of the search.
+    started: float | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
             raise ValueError("a budget needs at least one world")
         if self.max_seconds is not None and self.max_seconds <= 0:
             raise ValueError("max_seconds must be positive")
+
+    def deadline(self, now: float) -> float | None:
+        """When the search must have stopped (None: no time cap)."""
+        if self.max_seconds is None:
+            return None
+        return (self.started if self.started is not None else now) + self.max_seconds
+
+
+class Pacer:
+    """Stops a search loop *before* it would overrun its deadline: the next
+    round is started only if one more round as long as the longest so far
+    still fits (checking after the round would overrun by up to a round)."""
+
+    def __init__(self, deadline: float | None, clock: Callable[[], float]) -> None:
+        self.deadline = deadline
+        self.clock = clock
+        self._last = clock()
+        self._longest = 0.0
+
+    def another(self) -> bool:
+        """Call after each round: may the next one start?"""
+        if self.deadline is None:
+            return True
+        now = self.clock()
+        self._longest = max(self._longest, now - self._last)
+        self._last = now
+        return now + self._longest <= self.deadline

@@ -22,7 +22,7 @@ from itertools import combinations
 from engine.cards import cards_of
 
 from .bits import MINOR_SUITS, SUIT_MASKS
-from .budget import Budget
+from .budget import Budget, Pacer
 from .knowledge import Knowledge
 from .moon import moon_hand
 from .passing import card_dangers, careful_pass
@@ -86,7 +86,8 @@ def search_pass(
     rb = k.rules
     sampler = DealSampler(k)
     total = max(1, int(budget.worlds * PASS_DEALS_PER_WORLD))
-    deadline = clock() + budget.max_seconds if budget.max_seconds else None
+    pacer = Pacer(budget.deadline(clock()), clock)
+    out_of_time = False
     sums = {m: 0.0 for m in cands}
     alive = list(cands)
     rnd = rng.random
@@ -114,10 +115,11 @@ def search_pass(
                 leader = next(s for s in range(n) if hs[s] & first_lead_bit)
                 tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
                 sums[m] -= rb.hand_points(tk)[me]
-            if deadline is not None and clock() > deadline:
+            if not pacer.another():
+                out_of_time = True
                 break
         alive.sort(key=lambda m: (-sums[m], m))
         alive = alive[:keep]
-        if len(alive) == 1 or (deadline is not None and clock() > deadline):
+        if len(alive) == 1 or out_of_time:
             break
     return cards_of(alive[0])

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from engine.cards import SUIT_MASKS, cards_of
 
-from .budget import Budget
+from .budget import Budget, Pacer
 from .endgame import EndgameSolver
 from .knowledge import Knowledge
 from .moon import game_ends
@@ -125,7 +125,7 @@ def search_play(
     me = k.seat
     value = objective_of(k, hands_played).value
     sums = [0.0] * len(cands)
-    deadline = clock() + budget.max_seconds if budget.max_seconds else None
+    pacer = Pacer(budget.deadline(clock()), clock)
     rnd = rng.random
     taken = k.taken
     trick = k.trick
@@ -158,7 +158,7 @@ def search_play(
                 )
                 pts = rb.hand_points(tk)
             sums[i] += value(pts)
-        if deadline is not None and clock() > deadline:
+        if not pacer.another():
             break
     best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
     return cands[best]

@@ -1,22 +1,36 @@
-"""Running bot decisions off the event loop.
+"""Running bot decisions fairly, without blocking the event loop.
 
-A bot decision is a pure function of a ``SeatView`` and a seed (docs/architecture.md
-property 4), so it runs in a process pool sized to the cores: no table waits
-for another table's Hard bot, and the loop keeps serving while bots think.
+A bot decision is a pure function of a ``SeatView`` and a seed (docs/
+architecture.md property 4). How it runs depends on its cost:
+
+* Easy and Medium decide in about a millisecond (well under one for most
+  moves): they run at once on the loop, never behind anybody's queue, and
+  without the cost of handing a view to another process.
+* Hard searches for up to its budget (900 ms by default), so it runs in a
+  process pool sized to the cores. Its decisions are queued per table, and a
+  free worker takes the next decision of the table served least recently (a
+  table with nothing served yet comes first): a table's bot never waits
+  behind more than one decision of each other table, however many bots
+  another table has thinking (ten tables of Hard bots beside an Easy table
+  no longer delay the Easy table at all, and delay each other evenly).
+
 The pool gets the view (a pydantic model, pickled) and nothing else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import random
 import threading
+import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from protocol.view import SeatView
@@ -60,38 +74,138 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def decide_in_worker(view: SeatView, level: str, seed: int, budget_ms: int) -> BotMove:
-    """Runs in a pool process: the level's decision for ``view``."""
+def decide_in_worker(view: SeatView, level: str, seed: int, budget_ms: int) -> Decided:
+    """The level's decision for ``view`` (in a pool process for Hard, on the
+    loop for the quick levels), with the time it took."""
     from bots.api import decide_move  # imported in the worker, not by the server's loop
 
+    started = time.perf_counter()
     move: BotMove = decide_move(view, level, random.Random(seed), budget_ms)
-    return move
+    return Decided(move, computed=time.perf_counter() - started)
+
+
+# Levels that decide in about a millisecond: on the loop, no queue.
+QUICK_LEVELS = frozenset({"easy", "medium"})
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A bot's move, how long it waited for a worker and how long it thought."""
+
+    move: BotMove
+    computed: float
+    waited: float = 0.0
+
+
+@dataclass
+class _Waiting:
+    view: SeatView
+    level: str
+    seed: int
+    future: asyncio.Future[Decided]
+    queued_at: float = field(default_factory=time.perf_counter)
 
 
 class BotRunner:
-    """Asks bots for moves without blocking the event loop."""
+    """Asks bots for moves without blocking the event loop, fairly across tables."""
 
     def __init__(self, workers: int | None = None, budget_ms: int = 900) -> None:
         self.budget_ms = budget_ms
-        count = workers if workers is not None else max(1, os.cpu_count() or 1)
+        self.workers = workers if workers is not None else max(1, os.cpu_count() or 1)
         # spawn: a clean interpreter per worker (forking a process that runs an
         # event loop and threads is unsafe).
         self._pool: Executor = ProcessPoolExecutor(
-            max_workers=count,
+            max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=exit_with_parent,
         )
+        # Hard decisions waiting, per table; when each table with decisions
+        # waiting or running was last served (a dispatch number; -1: not
+        # yet); how many each has running.
+        self._queues: dict[str, deque[_Waiting]] = {}
+        self._served: dict[str, int] = {}
+        self._running: dict[str, int] = {}
+        self._dispatched = 0
+        self._busy = 0
 
-    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
-        """The bot's move; a simple legal move if the bot fails."""
-        loop = asyncio.get_running_loop()
+    async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
+        """The bot's move (a simple legal move if the bot fails). ``table``
+        names whose turn order a pool decision joins."""
+        if level in QUICK_LEVELS:
+            try:
+                return decide_in_worker(view, level, seed, self.budget_ms)
+            except Exception:  # a crashing bot must not stall the table
+                log.exception("bot %s failed; playing a simple legal move", level)
+                return Decided(simple_move(view, random.Random(seed)), computed=0.0)
+        waiting = _Waiting(view, level, seed, asyncio.get_running_loop().create_future())
+        queue = self._queues.get(table)
+        if queue is None:
+            queue = self._queues[table] = deque()
+            self._served.setdefault(table, -1)
+        queue.append(waiting)
+        self._dispatch()
         try:
-            return await loop.run_in_executor(
-                self._pool, decide_in_worker, view, level, seed, self.budget_ms
-            )
-        except Exception:  # a crashing bot must not stall the table
+            return await waiting.future
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a crashing bot (or worker) must not stall the table
             log.exception("bot %s failed; playing a simple legal move", level)
-            return simple_move(view, random.Random(seed))
+            return Decided(simple_move(view, random.Random(seed)), computed=0.0)
+
+    def queued(self) -> int:
+        """Pool decisions waiting for a worker."""
+        return sum(len(q) for q in self._queues.values())
+
+    def _dispatch(self) -> None:
+        """Start waiting decisions while workers are free, each from the
+        table served least recently."""
+        loop = asyncio.get_running_loop()
+        while self._busy < self.workers and self._queues:
+            table = min(self._queues, key=self._served.__getitem__)
+            queue = self._queues[table]
+            waiting = queue.popleft()
+            if not queue:
+                del self._queues[table]
+            if waiting.future.done():  # its table stopped waiting (cancelled)
+                self._forget_if_idle(table)
+                continue
+            self._served[table] = self._dispatched
+            self._dispatched += 1
+            self._running[table] = self._running.get(table, 0) + 1
+            self._busy += 1
+            waited = time.perf_counter() - waiting.queued_at
+            job = loop.run_in_executor(
+                self._pool,
+                decide_in_worker,
+                waiting.view,
+                waiting.level,
+                waiting.seed,
+                self.budget_ms,
+            )
+            job.add_done_callback(functools.partial(self._finished, table, waiting, waited))
+
+    def _forget_if_idle(self, table: str) -> None:
+        # A table with nothing waiting or running starts afresh next time:
+        # one with a decision at a time (the usual) goes before one with many.
+        if table not in self._queues and not self._running.get(table):
+            self._served.pop(table, None)
+            self._running.pop(table, None)
+
+    def _finished(
+        self, table: str, waiting: _Waiting, waited: float, done: asyncio.Future[Decided]
+    ) -> None:
+        self._busy -= 1
+        self._running[table] -= 1
+        self._forget_if_idle(table)
+        if not waiting.future.done():
+            if done.cancelled():
+                waiting.future.cancel()
+            elif (exc := done.exception()) is not None:
+                waiting.future.set_exception(exc)
+            else:
+                result = done.result()
+                waiting.future.set_result(Decided(result.move, result.computed, waited))
+        self._dispatch()
 
     def close(self) -> None:
         """Stop the worker processes."""

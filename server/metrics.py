@@ -68,7 +68,7 @@ class Metrics:
         )
         self.bot_think = Histogram(
             "hearts_bot_think_seconds",
-            "Time a bot decision took",
+            "Time a bot spent deciding (not counting any wait for a worker)",
             ["level"],
             buckets=(0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
             registry=self.registry,
@@ -84,6 +84,13 @@ class Metrics:
             "hearts_address_refusals",
             "Connections refused per client address, by reason",
             ["reason"],
+            registry=self.registry,
+        )
+        self.bot_queue_wait = Histogram(
+            "hearts_bot_queue_wait_seconds",
+            "Time a bot decision waited for a worker (quick levels never wait)",
+            ["level"],
+            buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0),
             registry=self.registry,
         )
         self.store_commit = Histogram(

@@ -144,6 +144,9 @@ class TableActor:
         # Who-is-attached-where changes of the job in hand, applied only once
         # its commit succeeded and before its fan-out (see ``_dispatch``).
         self._relink: list[Callable[[], None]] = []
+        # Commit tokens: random per actor, numbered per commit (see _commit).
+        self._token_prefix = secrets.token_hex(8) + ":"
+        self._commits = 0
         # Connections knocking at the door, by player id (see _job_knock).
         self._knockers: dict[str, Watcher] = {}
 
@@ -306,8 +309,10 @@ class TableActor:
         started = time.perf_counter()
         # One token for every attempt: an attempt that applied but whose
         # reply was lost is recognised by the next one, not taken for a
-        # conflict with ourselves.
-        token = secrets.token_hex(16)
+        # conflict with ourselves. Unique without a fresh secret per commit:
+        # this actor's random prefix and a counter.
+        self._commits += 1
+        token = f"{self._token_prefix}{self._commits}"
         while True:
             try:
                 self.version, _ = await self.store.commit(
@@ -529,11 +534,11 @@ class TableActor:
             handle.cancel()
 
     async def _think(self, seat: int, view: Any, level: str, seed: int) -> None:
-        started = time.perf_counter()
-        move = await self.bots.decide(view, level, seed)
+        decided = await self.bots.decide(view, level, seed, self.table_id)
         if self.metrics is not None:
-            self.metrics.bot_think.labels(level).observe(time.perf_counter() - started)
-        self.post(Job("bot_move", seat=seat, extra={"move": move}))
+            self.metrics.bot_think.labels(level).observe(decided.computed)
+            self.metrics.bot_queue_wait.labels(level).observe(decided.waited)
+        self.post(Job("bot_move", seat=seat, extra={"move": decided.move}))
 
     # -- jobs ----------------------------------------------------------------
     # Each returns (events, reply, after-commit actions) or raises ClientError.

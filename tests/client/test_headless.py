@@ -16,7 +16,7 @@ import pytest
 
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
-from server.bot_runner import BotMove, BotRunner, decide_in_worker
+from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ class ThreadBots(BotRunner):
     """The server's bots deciding in a thread (same function as the worker
     processes, no process start-up)."""
 
-    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+    async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
         """The bot's move."""
         return await asyncio.to_thread(decide_in_worker, view, level, seed, self.budget_ms)
 

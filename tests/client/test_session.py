@@ -20,7 +20,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
-from server.bot_runner import BotMove, BotRunner, decide_in_worker
+from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
 
 TIMEOUT = 20.0
@@ -29,7 +29,7 @@ TIMEOUT = 20.0
 class ThreadBots(BotRunner):
     """The server's bots deciding in a thread (no worker processes)."""
 
-    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+    async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
         """The bot's move."""
         return await asyncio.to_thread(decide_in_worker, view, level, seed, self.budget_ms)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# A server-like parent: starts a BotRunner, has one move decided (so the
+# A server-like parent: starts a BotRunner, has Hard moves decided (so the
 # workers exist), prints their pids and waits to be killed.
 PARENT = """
 import asyncio, random, sys
@@ -24,7 +24,7 @@ async def main():
     runner = BotRunner(workers=2, budget_ms=10)
     table = next(random_positions(1, seed=3))
     view = view_of(table, deciding_seats(table)[0])
-    await asyncio.gather(*(runner.decide(view, "easy", s) for s in range(4)))
+    await asyncio.gather(*(runner.decide(view, "hard", s) for s in range(4)))
     print(" ".join(str(pid) for pid in runner._pool._processes), flush=True)
     await asyncio.sleep(3600)
 

@@ -40,7 +40,7 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
-from server.bot_runner import BotMove
+from server.bot_runner import Decided
 
 from .conftest import BASE_CONFIG, SharedBots
 from .harness import REPLY_TYPES, WireClient, choose, needs_action
@@ -178,10 +178,10 @@ class RecordingBots:
         self.inner = inner
         self.views: list[SeatView] = []
 
-    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+    async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
         """Record the view, then let the real bot decide."""
         self.views.append(view)
-        return await self.inner.decide(view, level, seed)
+        return await self.inner.decide(view, level, seed, table)
 
     def close(self) -> None:
         """The shared pool outlives this server."""

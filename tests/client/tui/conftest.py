@@ -21,7 +21,7 @@ from client.tui.settings import Settings
 from client.tui.widgets.hand import KEYS
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
-from server.bot_runner import BotMove, BotRunner, decide_in_worker
+from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "tui"
@@ -32,7 +32,7 @@ class ThreadBots(BotRunner):
     """Bots deciding in a thread: the same decision function as the worker
     processes, without spawning any (fast to start, fine for easy bots)."""
 
-    async def decide(self, view: SeatView, level: str, seed: int) -> BotMove:
+    async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
         """The bot's move."""
         return await asyncio.to_thread(decide_in_worker, view, level, seed, self.budget_ms)
 

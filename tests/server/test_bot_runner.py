@@ -1,0 +1,59 @@
+"""Fair bot scheduling (server/bot_runner.py): quick levels decide at once,
+never behind the pool's queue; Hard decisions take turns across tables, so
+a table's bot never waits behind more than one decision of another table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from server.bot_runner import BotRunner
+from tests.bots.support import deciding_seats, random_positions, view_of
+
+
+@pytest.fixture
+def one_worker() -> Iterator[BotRunner]:
+    runner = BotRunner(workers=1, budget_ms=150)
+    yield runner
+    runner.close()
+
+
+def _views(count: int):  # type: ignore[no-untyped-def]
+    views = []
+    for table in random_positions(count, seed=11):
+        views.append(view_of(table, deciding_seats(table)[0]))
+    return views
+
+
+async def test_quick_levels_never_wait_behind_hard_decisions(one_worker: BotRunner) -> None:
+    views = _views(4)
+    hard = [
+        asyncio.create_task(one_worker.decide(v, "hard", i, f"T{i}")) for i, v in enumerate(views)
+    ]
+    await asyncio.sleep(0)  # let them queue up
+    assert one_worker.queued() >= 2
+    for level in ("easy", "medium"):
+        decided = await one_worker.decide(views[0], level, 7, "quick")
+        assert decided.waited == 0.0
+    assert not any(task.done() for task in hard[1:])  # decided while Hard still queued
+    await asyncio.gather(*hard)
+
+
+async def test_hard_decisions_take_turns_across_tables(one_worker: BotRunner) -> None:
+    views = _views(6)
+    finished: list[str] = []
+
+    async def ask(table: str, view, seed: int) -> None:  # type: ignore[no-untyped-def]
+        await one_worker.decide(view, "hard", seed, table)
+        finished.append(table)
+
+    busy = [asyncio.create_task(ask("A", views[i], i)) for i in range(4)]
+    late = asyncio.create_task(ask("B", views[4], 4))  # queued just after A's four
+    await asyncio.gather(*busy, late)
+    # B came after A had queued four: it waited for the one A decision
+    # already running, not for A's whole queue.
+    assert finished.index("B") <= 1, finished
+    decided = await one_worker.decide(views[5], "hard", 5, "C")
+    assert decided.computed > 0 and decided.waited >= 0
