@@ -5,9 +5,12 @@ Files are read once at start-up (the client is a few small static files), so
 serving never blocks the loop on disk. Paths are looked up in that table, so
 nothing outside the client's folder can be reached.
 
-The browser's msgpack codec is the ``@msgpack/msgpack`` npm package (installed
-by ``npm ci`` into ``node_modules``); its native ES module build
-(``dist.esm/*.mjs``) is served under ``/vendor/msgpack/``. Pages get a
+Everything served lives in ``client/web``, which the wheel carries as package
+data: a source checkout and an installed package serve the very same files.
+That includes the browser's msgpack codec, the ES modules of the
+``@msgpack/msgpack`` npm package, vendored under ``client/web/vendor/msgpack``
+(``tools/vendor_msgpack.py`` says how they are kept in step with
+``package-lock.json``) and so served under ``/vendor/msgpack/``. Pages get a
 Content-Security-Policy that allows nothing from other hosts.
 """
 
@@ -24,15 +27,14 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .version import package_version
+
 log = logging.getLogger("hearts.http")
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-WEB_ROOT = REPO_ROOT / "client" / "web"
-MSGPACK_ROOT = REPO_ROOT / "node_modules" / "@msgpack" / "msgpack" / "dist.esm"
-VENDOR_ROOTS: dict[str, tuple[Path, tuple[str, ...]]] = {
-    "/vendor/msgpack": (MSGPACK_ROOT, (".mjs",)),
-}
-"""URL prefix -> (folder, the file endings served from it)."""
+# The ``client`` package sits beside ``server`` in a checkout and in site-packages.
+WEB_ROOT = Path(__file__).resolve().parent.parent / "client" / "web"
+REQUIRED_FILES = ("/index.html", "/vendor/msgpack/index.mjs")
+"""Without these the browser client cannot start."""
 WS_PATH = "/ws"
 CSP = (
     "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -55,18 +57,14 @@ def _response(
     return Response(status.value, status.phrase, headers, body)
 
 
-def load_files(
-    roots: dict[str, Path], endings: dict[str, tuple[str, ...]] | None = None
-) -> dict[str, tuple[bytes, str]]:
-    """Every file under each root, keyed by URL path (``prefix/relative``);
-    for a prefix in ``endings``, only files whose names end so."""
+def load_files(roots: dict[str, Path]) -> dict[str, tuple[bytes, str]]:
+    """Every file under each root, keyed by URL path (``prefix/relative``)."""
     files: dict[str, tuple[bytes, str]] = {}
     for prefix, root in roots.items():
         if not root.is_dir():
             continue
-        wanted = (endings or {}).get(prefix)
         for path in sorted(root.rglob("*")):
-            if path.is_file() and (wanted is None or path.name.endswith(wanted)):
+            if path.is_file():
                 url = prefix + "/" + path.relative_to(root).as_posix()
                 kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
                 if kind.startswith("text/") or kind in (
@@ -89,12 +87,16 @@ class HttpRoutes:
     ) -> None:
         self._ready = ready
         self._metrics = metrics
-        vendor = {prefix: root for prefix, (root, _) in VENDOR_ROOTS.items()}
-        endings = {prefix: ends for prefix, (_, ends) in VENDOR_ROOTS.items()}
-        self._files = load_files({"": WEB_ROOT, **vendor, **(extra_roots or {})}, endings)
-        if "/vendor/msgpack/index.mjs" not in self._files:
+        self._files = load_files({"": WEB_ROOT, **(extra_roots or {})})
+        health = {"status": "ok", "version": package_version()}
+        self._health = json.dumps(health, separators=(",", ":")).encode()
+        missing = [path for path in REQUIRED_FILES if path not in self._files]
+        if missing:
+            # A package built without its data files: serve the rest, but say so.
             log.warning(
-                "%s is missing: run `npm ci` (or `make setup`) for the browser client", MSGPACK_ROOT
+                "the browser client is incomplete, %s missing under %s",
+                ", ".join(missing),
+                WEB_ROOT,
             )
 
     async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
@@ -103,7 +105,7 @@ class HttpRoutes:
         if path == WS_PATH:
             return None  # the WebSocket handshake proceeds
         if path == "/healthz":
-            return _response(HTTPStatus.OK, b'{"status":"ok"}', "application/json")
+            return _response(HTTPStatus.OK, self._health, "application/json")
         if path == "/metrics" and self._metrics is not None:
             return _response(
                 HTTPStatus.OK, self._metrics(), "text/plain; version=0.0.4; charset=utf-8"
