@@ -4,8 +4,8 @@ screenshots under ``test-artifacts/web/``.
 
 Chromium is ``/usr/bin/chromium`` (``bash .ci/services`` installs it); it is
 never downloaded. Without it these tests skip locally and fail in CI
-(``CI=true``). The server must be able to serve the browser's msgpack package
-(``npm ci``), or every test fails with that instruction.
+(``CI=true``). The server must serve the browser's msgpack modules (vendored
+in client/web/vendor/msgpack), or every test fails saying so.
 """
 
 from __future__ import annotations
@@ -102,7 +102,10 @@ def server() -> Iterator[ServerThread]:
             assert reply.status == 200
     except Exception:
         runner.stop()
-        pytest.fail("the server does not serve /vendor/msgpack/index.mjs: run `npm ci` first")
+        pytest.fail(
+            "the server does not serve /vendor/msgpack/index.mjs "
+            "(client/web/vendor/msgpack; make vendor-msgpack restores it)"
+        )
     yield runner
     runner.stop()
 
