@@ -1,26 +1,31 @@
 # The two commands of the README: `make serve` and `make test`.
-# Both set up what they need first (a virtualenv in .venv, npm packages,
-# and for tests the Redis server and Chromium from Debian).
+# Both set up what they need first (a virtualenv in .venv; for tests also
+# the npm package the vendored msgpack copy is checked against, the Redis
+# server and Chromium from Debian).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit bench clean
+.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack clean
 
+# Every extra: the terminal client (tui), the tests' tools (test) and
+# OpenSpiel for `hearts bench engine` (openspiel).
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,bench]'
+	$(BIN)/pip install -q -e '.[tui,test,openspiel]'
 	touch $(STAMP)
 
-# The browser client's only package (@msgpack/msgpack), from the lock file.
+# The npm package @msgpack/msgpack, from the lock file. Serving does not need
+# it (client/web/vendor/msgpack holds the copy the browser loads); the tests
+# compare that copy with it, and `make vendor-msgpack` refreshes the copy.
 $(NPM_STAMP): package.json $(wildcard package-lock.json)
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 	touch $(NPM_STAMP)
 
-setup: $(STAMP) $(NPM_STAMP)
+setup: $(STAMP)
 
 serve: setup
 	$(BIN)/hearts serve --host 127.0.0.1 --port 8765
@@ -32,7 +37,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-unit: setup
+unit: setup $(NPM_STAMP)
 	bash .ci/services
 	CI=$${CI:-} $(BIN)/pytest -q
 
@@ -41,5 +46,14 @@ test: lint typecheck unit
 bench: setup
 	$(BIN)/hearts bench engine
 
+# The sdist and the wheel in dist/ (what `pip install dist/hearts_online-*.whl` takes).
+dist: setup
+	$(BIN)/python -m build
+
+# After changing @msgpack/msgpack in package.json (and `npm install`): copy
+# its ES modules into client/web/vendor/msgpack.
+vendor-msgpack: setup $(NPM_STAMP)
+	$(BIN)/python -m tools.vendor_msgpack
+
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info

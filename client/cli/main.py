@@ -16,6 +16,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hearts", description="Hearts with friends and bots: server, clients and tools."
     )
+    from server.version import DISTRIBUTION, package_version
+
+    parser.add_argument(
+        "--version", action="version", version=f"{DISTRIBUTION} {package_version()}"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     verify = sub.add_parser("verify", help="check hand records (JSON Lines) against the rules")

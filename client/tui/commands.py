@@ -4,11 +4,16 @@
 without ``--autoplay`` and ``hearts watch`` run ``run_interactive``. This module imports only
 argparse at load time (the parser is built for every subcommand); Textual,
 the session and the server are imported when a game starts.
+
+Textual comes with the ``tui`` extra (``pip install 'hearts-online[tui]'``):
+a server-only install has no terminal client, and says so instead of failing
+on the import.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import sys
@@ -19,6 +24,23 @@ if TYPE_CHECKING:
     from .launch import Launch
 
 LANG_CHOICES = ("en", "uk", "ru")
+TUI_EXTRA = "hearts-online[tui]"
+HEADLESS = ("host", "join", "resume")
+"""The commands that also run without Textual, with ``--autoplay``."""
+
+
+def textual_missing(command: str) -> bool:
+    """Whether Textual is not installed; if so, tell the user how to get it
+    (on stderr, naming ``hearts COMMAND``)."""
+    if importlib.util.find_spec("textual") is not None:
+        return False
+    headless = " (or let a bot play: --autoplay LEVEL)" if command in HEADLESS else ""
+    print(
+        f"hearts {command}: the terminal client needs Textual, which is not installed: "
+        f"pip install '{TUI_EXTRA}'{headless}",
+        file=sys.stderr,
+    )
+    return True
 
 
 def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) -> None:
@@ -99,6 +121,8 @@ def _quiet_logging(path: str | None) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     """``hearts play``: a quick game against three bots."""
+    if textual_missing("play"):
+        return 2
     from client.cli.headless import parse_rules
 
     from .launch import Launch, parse_seats
@@ -123,6 +147,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_interactive(command: str, args: argparse.Namespace) -> int:
     """``hearts host``/``join``/``resume``/``watch`` in the terminal UI."""
+    if textual_missing(command):
+        return 2
     from client.cli.headless import parse_rules
     from client.session import default_session_file
 
