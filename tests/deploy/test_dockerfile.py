@@ -1,6 +1,8 @@
 """deploy/Dockerfile: hadolint, and the properties the image promises (slim
-multi-stage, non-root with a fixed UID, health check without curl, the web
-files placed where server/http.py looks for them)."""
+multi-stage, the wheel built in one stage and only it installed in the
+runtime, no Node, non-root with a fixed UID, health check without curl).
+There is no Docker engine here: these read the file; tests/packaging builds
+and installs the same wheel for real."""
 
 from __future__ import annotations
 
@@ -102,34 +104,52 @@ def test_multi_stage_on_python_3_11_slim() -> None:
     assert all(":" in image and not image.endswith(":latest") for image, _ in bases)
 
 
-def test_build_installs_the_wheel_and_runs_npm_ci() -> None:
+def test_build_stage_makes_the_wheel_without_node() -> None:
     runs = " ".join(i.args for i in of("RUN") if i.stage < last_stage())
-    assert "npm ci" in runs
-    assert re.search(r"pip wheel\b.*\s\.(\s|$)", runs), "builds the project's wheel"
-    assert "pip install /tmp/wheels/" in runs
-    # Nothing is compiled or fetched in the runtime stage.
-    assert not [i for i in of("RUN", last_stage()) if "pip" in i.args or "npm" in i.args]
+    assert re.search(r"python -m build --wheel\b.*\s\.(\s|$)", runs), "builds the project's wheel"
+    assert re.search(r"pip install\b.*\bbuild==\d", runs), "the build tool is pinned"
+    # The wheel carries the browser client (msgpack vendored): no npm stage any more.
+    assert not [image for image, _ in stage_bases() if image.startswith("node")]
+    assert not [i for i in instructions() if re.search(r"\b(npm|node_modules)\b", i.args)]
 
 
-def test_web_files_go_where_server_http_looks() -> None:
-    """The build asks the installed server.http for its folders; those names must exist."""
-    copy_step = next(i.args for i in of("RUN") if "copytree" in i.args)
-    assert "python -I" in copy_step, "must import the installed package, not /src/server"
-    names = set(re.findall(r"\bh\.([A-Z_]+)\b", copy_step))
-    assert {"WEB_ROOT", "MSGPACK_ROOT"} <= names
+def test_runtime_installs_only_the_wheel() -> None:
+    """One pip install in the runtime: the wheel mounted from the build stage,
+    no extras (no Textual, no test tools), no source tree, no editable install."""
+    installs = [i.args for i in of("RUN", last_stage()) if "pip install" in i.args]
+    assert len(installs) == 1, installs
+    (install,) = installs
+    assert re.search(r"--mount=type=bind,from=build\b", install)
+    (target,) = re.findall(r"pip install [^&]*?(\S+\.whl)\b", install)
+    assert target.startswith("/dist/hearts_online-"), target
+    assert "[" not in install.split("pip install", 1)[1].split("&&")[0], "no extras"
+    assert not re.search(r"pip install[^&]*\s(-e|\.)(\s|$)", install)
+    assert "--no-cache-dir" in install
+
+
+def test_runtime_checks_the_installed_browser_client() -> None:
+    """The runtime's install step asks the installed server.http (python -I)
+    whether its required files are there; the names it uses must exist."""
+    (install,) = [i.args for i in of("RUN", last_stage()) if "pip install" in i.args]
+    assert "python -I" in install, "must import the installed package"
+    assert "hearts --version" in install
+    names = set(re.findall(r"\bh\.([A-Z_]+)\b", install))
+    assert {"WEB_ROOT", "REQUIRED_FILES"} <= names
     for name in names:
         assert hasattr(server.http, name), f"server/http.py no longer defines {name}"
-    # The sources copied there are the ones the server serves from in the repo.
+    assert "/vendor/msgpack/index.mjs" in server.http.REQUIRED_FILES
+    for path in server.http.REQUIRED_FILES:
+        assert (server.http.WEB_ROOT / path.lstrip("/")).is_file(), path
+    # In the repo the server serves client/web, the folder the wheel carries.
     assert server.http.WEB_ROOT == REPO / "client" / "web"
-    msgpack = server.http.MSGPACK_ROOT.relative_to(REPO).as_posix()
-    assert msgpack in copy_step
-    assert (REPO / "client" / "web" / "index.html").is_file()
 
 
-def test_runtime_copies_only_the_venv() -> None:
+def test_runtime_takes_nothing_from_the_build_context() -> None:
+    """No COPY of sources into the runtime; what it takes comes from the build stage."""
     copies = of("COPY", last_stage())
-    assert copies, "the runtime copies the venv from the build stage"
     assert all(c.args.startswith("--from=") for c in copies), copies
+    mounts = re.findall(r"--mount=(\S+)", " ".join(i.args for i in of("RUN", last_stage())))
+    assert mounts and all("from=build" in m for m in mounts), mounts
 
 
 def test_runs_as_a_fixed_non_root_uid_matching_kubernetes() -> None:
@@ -187,5 +207,8 @@ def test_dockerignore_sends_what_the_build_copies_and_nothing_private() -> None:
         assert (REPO / source).exists(), f"COPY {source}: not in the repo"
         assert not ignored(source, patterns), f"COPY {source} is excluded by {DOCKERIGNORE.name}"
         assert not ignored(f"{source}/x.py", patterns) or not (REPO / source).is_dir()
+    # The wheel's package data is sent too (the browser client, its vendored codec).
+    for shipped in ("client/web/index.html", "client/web/vendor/msgpack/index.mjs"):
+        assert not ignored(shipped, patterns), shipped
     for private in (".git/config", ".venv/bin/python", "node_modules/x/y.js", ".env", "tests/x.py"):
         assert ignored(private, patterns), f"{private} would be sent to the builder"
