@@ -47,7 +47,9 @@ bench: setup
 	$(BIN)/hearts bench engine
 
 # The sdist and the wheel in dist/ (what `pip install dist/hearts_online-*.whl` takes).
+# A stale *.egg-info would add the files it lists to the sdist: start without one.
 dist: setup
+	rm -rf build dist *.egg-info
 	$(BIN)/python -m build
 
 # After changing @msgpack/msgpack in package.json (and `npm install`): copy

@@ -5,8 +5,9 @@ hands), then every card chosen uniformly among the legal ones. Ours runs the
 engine's own code (``Hand.deal``, ``Hand.pass_all_unchecked``,
 ``engine.playout.random_playout``), the path the Hard bot's search uses.
 OpenSpiel's (``pyspiel``, game "hearts", ``qs_breaks_hearts=False``) runs only
-when the ``open_spiel`` package is installed (the ``openspiel`` extra). A third figure is random
-rollouts per second from mid-hand positions (after five tricks).
+when the ``open_spiel`` package is installed (the ``openspiel`` extra). A
+third figure is random rollouts per second from mid-hand positions (after
+five tricks).
 """
 
 from __future__ import annotations
