@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -52,9 +53,12 @@ def _missing(reason: str) -> None:
 
 class ServerThread:
     """``server.app.start_server`` on its own event loop in a thread, so the
-    tests can use Playwright's sync API in the main thread."""
+    tests can use Playwright's sync API in the main thread. ``port`` 0 picks
+    a free one; a given port lets a test start a fresh server where an old
+    one listened (a restart)."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
+        self.port = port
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.server: Any = None
@@ -66,7 +70,7 @@ class ServerThread:
 
         self.thread.start()
         # A short grace period, so a test can watch a bot cover for an away player.
-        config = ServerConfig(port=0, bot_budget_ms=100, bot_workers=2, grace_seconds=4.0)
+        config = ServerConfig(port=self.port, bot_budget_ms=100, bot_workers=2, grace_seconds=4.0)
         future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
         self.server = future.result(timeout=60)
         self.url = f"http://127.0.0.1:{self.server.port}"
@@ -110,6 +114,30 @@ def server() -> Iterator[ServerThread]:
     runner.stop()
 
 
+StartServer = Callable[[int], ServerThread]
+
+
+@pytest.fixture
+def start_server() -> Iterator[StartServer]:
+    """``start_server(port)``: a fresh in-memory server of the test's own on
+    ``port`` (the session's ``server`` is shared by every test and must not
+    be restarted); every one still running is stopped at the end."""
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is missing (bash .ci/services installs it)")
+    started: list[ServerThread] = []
+
+    def start(port: int) -> ServerThread:
+        runner = ServerThread(port)
+        runner.start()
+        started.append(runner)
+        return runner
+
+    yield start
+    for runner in started:
+        if runner.thread.is_alive():
+            runner.stop()
+
+
 @pytest.fixture(scope="session")
 def base_url(server: ServerThread) -> str:
     """The server's http:// URL."""
@@ -130,9 +158,13 @@ class Problems:
     """Console errors and warnings, and uncaught exceptions, of every page."""
 
     messages: list[str] = field(default_factory=list)
+    # Console lines a test expects (a server it stopped refuses connections).
+    expected: list[re.Pattern[str]] = field(default_factory=list)
 
     def console(self, msg: ConsoleMessage) -> None:
         if msg.type in ("error", "warning"):
+            if any(pattern.search(msg.text) for pattern in self.expected):
+                return
             self.messages.append(f"console {msg.type}: {msg.text} ({msg.location})")
 
     def page_error(self, error: Exception) -> None:
@@ -145,8 +177,10 @@ NewPage = Callable[..., Page]
 @pytest.fixture
 def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
     """``new_page(viewport=PHONE, locale="en-GB", motion="reduce")``: a page in
-    a fresh browser context (its own localStorage: a different player). At the
-    end of the test no page may have logged an error or warning."""
+    a fresh browser context (its own localStorage: a different player);
+    ``server_url`` points it at another server than the session's. At the end
+    of the test no page may have logged an error or warning, except those a
+    test declared with ``new_page.expect_console(regex)``."""
     problems = Problems()
     contexts: list[BrowserContext] = []
 
@@ -154,9 +188,13 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         viewport: ViewportSize | None = None,
         locale: str = "en-GB",
         motion: Literal["reduce", "no-preference"] = "reduce",
+        server_url: str | None = None,
     ) -> Page:
         context = browser.new_context(
-            viewport=viewport or PHONE, locale=locale, base_url=base_url, reduced_motion=motion
+            viewport=viewport or PHONE,
+            locale=locale,
+            base_url=server_url or base_url,
+            reduced_motion=motion,
         )
         context.set_default_timeout(20_000)
         contexts.append(context)
@@ -168,7 +206,11 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         page.on("console", problems.console)
         page.on("pageerror", problems.page_error)
 
+    def expect_console(pattern: str) -> None:
+        problems.expected.append(re.compile(pattern))
+
     make.watch = watch  # type: ignore[attr-defined]
+    make.expect_console = expect_console  # type: ignore[attr-defined]
     yield make
     for context in contexts:
         context.close()
