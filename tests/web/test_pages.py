@@ -99,3 +99,74 @@ def test_moon_choice_dialog(new_page: NewPage) -> None:
     expect(dialog.locator(".moon-add")).to_have_text("Everyone else +26")
     dialog.locator(".moon-subtract").click()
     assert page.evaluate("() => window.moonChoices") == ["subtract"]
+
+
+EVERY_STRING = """
+async () => {
+  const { LANGUAGES } = await import('/js/i18n.js');
+  const keys = Object.keys(LANGUAGES.en.strings);
+  const missing = {};
+  for (const lang of ['uk', 'ru']) {
+    const strings = LANGUAGES[lang].strings;
+    missing[lang] = keys.filter((k) => !(k in strings)
+      // Slavic plurals need their own few and many forms.
+      || (typeof strings[k] === 'object' && !['one', 'few', 'many', 'other'].every((f) => f in strings[k])));
+  }
+  return missing;
+}
+"""
+
+BOT_REPORTS = """
+async () => {
+  const { setLanguage } = await import('/js/i18n.js');
+  const { botReportText } = await import('/js/table.js');
+  const reports = [
+    { played: ['2C', 'TD', 'QS', 'AH', '3H'], passed: ['QS', 'AH', 'KH'], moon: null },
+    { played: ['2C'], passed: [], moon: null },
+    { played: [], passed: ['QS', 'AH', 'KH'], moon: null },
+    { played: Array(13).fill('2C'), passed: [], moon: 'add' },
+  ];
+  const out = {};
+  for (const lang of ['en', 'uk', 'ru']) {
+    setLanguage(lang);
+    out[lang] = reports.map(botReportText);
+  }
+  setLanguage('en');
+  return out;
+}
+"""
+
+
+def test_every_string_is_translated(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    assert page.evaluate(EVERY_STRING) == {"uk": [], "ru": []}
+
+
+def test_what_a_bot_did_is_said_in_each_language(new_page: NewPage) -> None:
+    """Only what the bot did is mentioned, in each language's grammar
+    (plurals, lists joined the language's way)."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    said = page.evaluate(BOT_REPORTS)
+    cards = "Q♠\u00a0A♥\u00a0K♥"
+    assert said["en"] == [
+        f"While you were away, a bot played 5 cards and passed {cards} for you.",
+        "While you were away, a bot played 1 card for you.",
+        f"While you were away, a bot passed {cards} for you.",
+        "While you were away, a bot played 13 cards and shot the moon (everyone else +26) for you.",
+    ]
+    assert said["uk"] == [
+        f"Поки вас не було, бот замість вас зіграв 5 карт і передав {cards}.",
+        "Поки вас не було, бот замість вас зіграв 1 карту.",
+        f"Поки вас не було, бот замість вас передав {cards}.",
+        "Поки вас не було, бот замість вас зіграв 13 карт і зробив постріл у місяць (іншим +26).",
+    ]
+    assert said["ru"] == [
+        f"Пока вас не было, бот вместо вас сыграл 5 карт и передал {cards}.",
+        "Пока вас не было, бот вместо вас сыграл 1 карту.",
+        f"Пока вас не было, бот вместо вас передал {cards}.",
+        "Пока вас не было, бот вместо вас сыграл 13 карт и выстрелил в луну (остальным +26).",
+    ]

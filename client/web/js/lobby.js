@@ -1,6 +1,7 @@
 // The lobby: your name, a new table (rules options and the other seats),
 // joining by code or link, public tables waiting for players, your
-// statistics. And the join screen a /t/CODE link opens.
+// statistics, and why we are back here (a notice: removed by the host, a
+// table gone, a seat no longer ours). And the join screen a /t/CODE link opens.
 
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -45,11 +46,28 @@ function nameInput() {
   return input;
 }
 
+/** The headline and the sentence of a start-page notice {kind, code}:
+ * kicked (the host removed us), gone (no such table), lost (bad seat token). */
+export function noticeLines(notice) {
+  const code = formatCode(notice.code);
+  return [t(`notice.${notice.kind}.title`, { code }), t(`notice.${notice.kind}.text`, { code })];
+}
+
+function noticeCard(notice, acts) {
+  const [title, text] = noticeLines(notice);
+  return h(
+    "div",
+    { class: "panel-card notice", id: "notice", tabindex: "-1", dataset: { kind: notice.kind } },
+    h("div", { class: "notice-text" }, h("h2", {}, title), h("p", {}, text)),
+    h("button", { type: "button", class: "btn small", onclick: () => acts.dismissNotice() }, t("notice.dismiss")),
+  );
+}
+
 /**
  * Draw the lobby. ``acts``: create(body), join(code), resume(), refresh(),
- * and the lobby asks for tables and stats through acts.load().
+ * dismissNotice(); ``notice``: why we came back here ({kind, code}) or null.
  */
-export function renderLobby(root, acts, { seated = null } = {}) {
+export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
   const name = nameInput();
   const tableName = h("input", { id: "table-name", type: "text", maxlength: 40, placeholder: t("lobby.tableNamePlaceholder", { name: app.player.name || t("lobby.defaultName") }) });
   name.addEventListener("input", () => {
@@ -153,6 +171,7 @@ export function renderLobby(root, acts, { seated = null } = {}) {
         h("p", {}, t("app.tagline")),
         h("div", { class: "name-row" }, field(t("lobby.name"), name)),
       ),
+      notice ? noticeCard(notice, acts) : null,
       seated
         ? h(
             "div",
@@ -231,7 +250,7 @@ export function showStats(s) {
 }
 
 /** The screen a /t/CODE link opens when we have no seat at that table. */
-export function renderJoin(root, code, acts, { seated = null, full = false } = {}) {
+export function renderJoin(root, code, acts, { seated = null, full = false, kicked = false } = {}) {
   const name = nameInput();
   fill(
     root,
@@ -250,6 +269,7 @@ export function renderJoin(root, code, acts, { seated = null, full = false } = {
         },
         h("h1", {}, t("join.title", { code: formatCode(code) })),
         full ? h("p", { class: "hint" }, t("join.full")) : null,
+        kicked ? h("p", { class: "hint kicked-hint" }, t("join.kicked")) : null,
         field(t("lobby.name"), name),
         h(
           "div",

@@ -5,17 +5,22 @@
 import { cardName } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
-import { codeFrom, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
+import { codeFrom, noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
 import { renderRules } from "./rules.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
 import { loadSeat, savePlayer, saveSeat } from "./storage.js";
-import { buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
+import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
 
 const main = $("#app");
 const rulesRoot = $("#rules-page");
 let firstHandshake = true;
 let lobbyTimer = null;
+// Refusals that mean the seat (or the table) is gone for good: the seat is
+// forgotten and never asked for again. Any other refusal of a resume is
+// passing trouble (the table changing hands, the store restarting): the
+// seat is kept and the connection tries again with its backoff.
+const GONE_FOR_GOOD = new Set(["bad_token", "no_such_table"]);
 
 // -- language ------------------------------------------------------------------
 
@@ -40,6 +45,10 @@ const net = new Net({
   onEvent(msg) {
     if (msg.type === "error") {
       toast(errorText(msg.code, msg.message), "error");
+      return;
+    }
+    if (msg.type === "kicked") {
+      kickedOut(msg.table_id);
       return;
     }
     receive(msg);
@@ -80,17 +89,20 @@ async function handshake(send) {
       seatedAt(seated);
     } catch (err) {
       endReplay();
-      if (err.code === "disconnected") throw err;
-      forgetSeat();
-      if (app.screen === "table") toast(errorText(err.code, err.message), "error");
-      leaveToStart();
+      // Passing trouble (or a dropped connection): keep the seat; the
+      // connection closes and tries again with its backoff.
+      if (!GONE_FOR_GOOD.has(err.code)) throw err;
+      seatGone(err.code, seat.code);
     }
   } else if (app.watching && app.screen === "table") {
+    const watching = app.watching;
     try {
-      seatedAt(await send({ type: "watch", code: app.watching.code }));
+      seatedAt(await send({ type: "watch", code: watching.code }));
     } catch (err) {
       if (err.code === "disconnected") throw err;
-      leaveToStart();
+      if (err.code === "kicked") kickedOut(watching.table_id);
+      else if (err.code === "no_such_table") seatGone(err.code, watching.code);
+      else leaveToStart();
     }
   } else if (firstHandshake) {
     leaveToStart();
@@ -129,6 +141,7 @@ async function attempt(promise) {
 
 function seatedAt(seated) {
   const old = loadSeat();
+  app.notice = null;
   if (seated.seat === null) {
     app.watching = { table_id: seated.table_id, code: seated.code };
   } else {
@@ -152,6 +165,42 @@ function seatedAt(seated) {
 
 function forgetSeat() {
   saveSeat(null);
+}
+
+/** The server does not know our seat any more (``no_such_table``: the table
+ * is gone, e.g. a restarted server; ``bad_token``: the seat is no longer
+ * ours). Forget it, say so, and go back to the start page. */
+function seatGone(code, tableCode) {
+  const seat = loadSeat();
+  if (seat && codeFrom(seat.code) === codeFrom(tableCode)) forgetSeat();
+  if (app.watching && codeFrom(app.watching.code) === codeFrom(tableCode)) app.watching = null;
+  resetPresenter();
+  showNotice(code === "bad_token" ? "lost" : "gone", tableCode);
+}
+
+/** The host removed us from ``tableId`` (the ``kicked`` message, or a
+ * refused watch): the seat token is void, so it is forgotten; the player is
+ * told and can create or join another table. */
+function kickedOut(tableId) {
+  const seat = loadSeat();
+  const mine = seat && seat.table_id === tableId;
+  const watching = app.watching && app.watching.table_id === tableId;
+  const shown = app.tableId === tableId || (app.view && app.view.table_id === tableId);
+  if (!mine && !watching && !shown) return; // not a table this page knows
+  const code = (app.view && app.view.table_id === tableId && app.view.code) || (mine && seat.code) || (watching && app.watching.code) || "";
+  if (mine) forgetSeat();
+  if (watching) app.watching = null;
+  resetPresenter();
+  showNotice("kicked", code);
+}
+
+/** Go to the lobby with a notice of why (shown until dismissed, in the
+ * page's language at the time, and read out). */
+function showNotice(kind, code) {
+  app.notice = { kind, code: codeFrom(code || "") };
+  showLobby();
+  announce(noticeLines(app.notice).join(" "));
+  $("#notice")?.focus();
 }
 
 // -- screens -------------------------------------------------------------------
@@ -181,7 +230,7 @@ function showLobby() {
   dropTable();
   if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
   const seat = loadSeat();
-  renderLobby(main, lobbyActions, { seated: seat && seat.seat_token ? seat : null });
+  renderLobby(main, lobbyActions, { seated: seat && seat.seat_token ? seat : null, notice: app.notice });
   loadLobby();
   lobbyTimer = setInterval(() => {
     if (document.visibilityState === "visible" && app.status === "online") loadLobby(false);
@@ -259,16 +308,17 @@ const lobbyActions = {
       resetPresenter();
       seatedAt(seated);
     } catch (err) {
-      toast(errorText(err.code, err.message), "error");
-      if (err.code === "table_full") showJoin(code, { full: true });
+      refusedAtTable(code, err);
     }
   },
   async watch(code) {
     await attempt(ensureName());
-    const seated = await attempt(net.request({ type: "watch", code }));
-    if (seated) {
+    try {
+      const seated = await net.request({ type: "watch", code });
       resetPresenter();
       seatedAt(seated);
+    } catch (err) {
+      refusedAtTable(code, err);
     }
   },
   async resume() {
@@ -281,14 +331,32 @@ const lobbyActions = {
       seatedAt(seated);
     } catch (err) {
       endReplay();
-      forgetSeat();
-      toast(errorText(err.code, err.message), "error");
-      showLobby();
+      if (GONE_FOR_GOOD.has(err.code)) seatGone(err.code, seat.code);
+      else toast(errorText(err.code, err.message), "error");
     }
+  },
+  dismissNotice() {
+    app.notice = null;
+    $("#notice")?.remove();
+    main.focus();
   },
   refresh: () => loadLobby(false),
   lobby: () => showLobby(),
 };
+
+/** A join or watch of ``code`` was refused: a link's join screen must not
+ * keep offering a seat at a table that is gone, and a removed player is
+ * told why they cannot come in. */
+function refusedAtTable(code, err) {
+  if (err.code === "no_such_table" && app.screen === "join") {
+    seatGone(err.code, code);
+    return;
+  }
+  toast(errorText(err.code, err.message), "error");
+  if (app.screen !== "join") return;
+  if (err.code === "table_full") showJoin(code, { full: true });
+  else if (err.code === "kicked") showJoin(code, { kicked: true });
+}
 
 const tableActions = {
   async pass(cards) {
@@ -321,6 +389,15 @@ const tableActions = {
     }
   },
   kick: (seat) => attempt(net.request({ type: "kick", seat })),
+  async allowBack(player) {
+    if (await attempt(net.request({ type: "allow_back", player_id: player.player_id }))) {
+      toast(t("kicked.allowed", { name: player.name }));
+    }
+  },
+  dismissBotReport() {
+    app.botReport = null;
+    renderTable();
+  },
   takeSeat: (seat) => attempt(net.request({ type: "take_seat", seat })),
   async chat(text) {
     return Boolean(await attempt(net.request({ type: "chat", text })));
@@ -353,7 +430,7 @@ function confirmDialog(text) {
 
 // -- presenting events -----------------------------------------------------------
 
-function announceEvents(events, view) {
+function announceEvents(events, view, previous) {
   for (const e of events) {
     switch (e.type) {
       case "card_played":
@@ -388,8 +465,19 @@ function announceEvents(events, view) {
         renderChat();
         break;
       case "seat_changed": {
-        const name = e.seat.name;
-        const key = { joined: "announce.joined", left: "announce.left", away: "announce.away", connected: "announce.back", covering: "announce.covering" }[e.change];
+        // A seat that was left or kicked is already open (or a bot's): the
+        // player's name is the one the previous view had there.
+        const before = previous && previous.table_id === view.table_id ? previous.seats[e.seat.seat] : null;
+        const gone = (e.change === "left" || e.change === "kicked") && before && before.kind === "human";
+        const name = gone ? before.name : e.seat.name;
+        const key = {
+          joined: "announce.joined",
+          left: "announce.left",
+          away: "announce.away",
+          connected: "announce.back",
+          covering: "announce.covering",
+          kicked: "announce.kicked",
+        }[e.change];
         if (key && e.seat.seat !== view.seat && name) announce(t(key, { name }));
         break;
       }
@@ -409,12 +497,25 @@ function onSnapshot(view, previous) {
   if (mine && !wasMine) announce(t("announce.yourTurn"));
 }
 
+/** A bot played for us while we were away: a notice on the table until
+ * dismissed (several reports before that add up), and the log says it. */
+function botCovered(e) {
+  const old = app.botReport;
+  app.botReport = {
+    played: [...(old ? old.played : []), ...e.played],
+    passed: [...(old ? old.passed : []), ...e.passed],
+    moon: e.moon_choice || (old ? old.moon : null),
+  };
+  announce(botReportText(app.botReport));
+}
+
 setPresenterHooks({
   render: () => {
     if (app.screen === "table") renderTable();
   },
   announceEvents,
   onSnapshot,
+  botCovered,
 });
 
 // -- start ---------------------------------------------------------------------

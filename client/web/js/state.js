@@ -28,6 +28,9 @@ export const app = {
   chat: [],
   fast: loadFast(),
   replaying: false, // a resume's missed events are arriving: no pauses
+  viewAt: 0, // when (performance.now()) the snapshot of app.view arrived: countdowns run from it
+  botReport: null, // what a bot did for us while we were away: {played, passed, moon}, until dismissed
+  notice: null, // why we are back on the start page: {kind, code}, until dismissed
 };
 
 const PACE = {
@@ -36,7 +39,7 @@ const PACE = {
 };
 const pace = () => (app.fast ? PACE.fast : PACE.normal);
 
-let hooks = { render: () => {}, announceEvents: () => {}, onSnapshot: () => {} };
+let hooks = { render: () => {}, announceEvents: () => {}, onSnapshot: () => {}, botCovered: () => {} };
 export function setPresenterHooks(h) {
   hooks = { ...hooks, ...h };
 }
@@ -67,6 +70,9 @@ export function receive(msg) {
     chatHistory = msg.lines;
     return;
   }
+  // Countdowns (SeatInfo.cover_in) count from when the snapshot arrived,
+  // not from when the presenter gets round to showing it.
+  if (msg.type === "snapshot") msg.at = performance.now();
   queue.push(msg);
   if (!running) run();
 }
@@ -83,6 +89,7 @@ export function resetPresenter() {
   app.chat = [];
   chatHistory = null;
   app.tableId = null;
+  app.botReport = null;
 }
 
 export function beginReplay() {
@@ -103,16 +110,19 @@ async function run() {
       }
       const events = batch;
       batch = [];
-      await present(events, msg.view);
+      await present(events, msg.view, msg.at);
     }
   } finally {
     running = false;
   }
 }
 
-async function present(events, view) {
+async function present(events, view, at) {
   // Catching up (a resume, or a tab that slept): draw the truth at once.
   const instant = app.replaying || queue.length > 24;
+  // What a bot did in our name arrives with a resume's missed events: it is
+  // told even then (that is exactly when it matters).
+  for (const e of events) if (e.type === "bot_covered" && e.seat === view.seat) hooks.botCovered(e);
   const previous = app.view;
   if (!previous || previous.table_id !== view.table_id) {
     app.chat = mergeChat(loadChat(view.table_id), app.chat.filter((c) => c.table_id === view.table_id));
@@ -128,6 +138,7 @@ async function present(events, view) {
   if (!instant) hooks.announceEvents(events, view, previous);
   if (won && !instant) {
     app.view = view;
+    app.viewAt = at;
     app.linger = { cards: won.cards, leader: won.leader, winner: won.winner, trick: won.trick };
     settle(view);
     hooks.render();
@@ -141,6 +152,7 @@ async function present(events, view) {
     app.collecting = null;
   }
   app.view = view;
+  app.viewAt = at;
   settle(view);
   hooks.onSnapshot(view, previous);
   hooks.render();

@@ -1,11 +1,14 @@
 // The table screen: seats around the felt, the trick in the middle, your hand
 // at the bottom, and a side panel (trick history, score table, chat, table
-// info). Everything shown comes from the last snapshot (app.view); the only
-// local state is which cards you have chosen to pass.
+// info); above the felt, a "paused" banner and the report of what a bot did
+// for you while you were away. Everything shown comes from the last snapshot
+// (app.view); the only local state is which cards you have chosen to pass,
+// and the countdowns to a bot covering an away seat, which tick from the
+// snapshot's cover_in.
 
 import { cardName, faceSVG, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
 import { app } from "./state.js";
 import { loadTab, saveFast, saveTab } from "./storage.js";
@@ -19,6 +22,7 @@ let els = null; // the screen's long-lived elements
 let center = { mode: "", el: null, update: () => {} };
 let lastHandKey = "";
 let infoFor = "";
+let countdownTimer = null; // ticks the "bot in 42 s" badges while any is shown
 
 // -- names and positions -------------------------------------------------------
 
@@ -140,6 +144,17 @@ export function buildTable(root, acts) {
       ),
       h(
         "div",
+        { class: "table-notices" },
+        h("p", { class: "table-banner paused-banner", hidden: true }, t("table.paused")),
+        h(
+          "div",
+          { class: "table-banner bot-report", hidden: true },
+          h("p", {}),
+          h("button", { type: "button", class: "btn small", onclick: () => actions.dismissBotReport() }, t("notice.dismiss")),
+        ),
+      ),
+      h(
+        "div",
         { class: "table-body" },
         h(
           "div",
@@ -243,6 +258,7 @@ export function renderTable() {
   $(".hand-no", root).hidden = !view.hand_number;
   $(".hearts-broken", root).hidden = !(view.hearts_broken && view.status === "playing");
   $(".code", root).textContent = formatCode(view.code);
+  renderBanners(view);
   for (const pos of ["top", "left", "right"]) renderSeat($(`.seat[data-pos="${pos}"]`, els.felt), view, seatAt(view, pos));
   renderSeat($(".seat.me", root), view, seatAt(view, "bottom"));
   renderTrick(view);
@@ -253,6 +269,54 @@ export function renderTable() {
   renderScores(view);
   renderChat();
   renderInfo(view);
+  syncCountdowns(view);
+}
+
+// -- banners: paused, what a bot did for you ------------------------------------
+
+function renderBanners(view) {
+  // Only a spectator can see a paused table: a player's own connection
+  // counts as a human at the table.
+  $(".paused-banner", els.root).hidden = !view.paused;
+  const report = $(".bot-report", els.root);
+  report.hidden = !app.botReport;
+  if (app.botReport) $("p", report).textContent = botReportText(app.botReport);
+}
+
+/** "While you were away, a bot played 5 cards and passed Q♠ A♥ K♥ for you",
+ * naming only what it did ({played, passed, moon}). */
+export function botReportText(report) {
+  const parts = [];
+  if (report.played.length) parts.push(t("covered.played", { n: report.played.length }));
+  // No-break spaces: the passed cards stay together on one line.
+  if (report.passed.length) parts.push(t("covered.passed", { cards: report.passed.map(shortName).join("\u00a0") }));
+  if (report.moon) parts.push(t(`covered.moon.${report.moon}`));
+  const actions = new Intl.ListFormat(language(), { type: "conjunction" }).format(parts);
+  return t("covered.text", { actions });
+}
+
+// -- countdowns to a bot covering an away seat --------------------------------
+
+/** Whole seconds left of a countdown that had ``coverIn`` s at the last snapshot. */
+const secondsLeft = (coverIn) => Math.max(0, Math.ceil(coverIn - (performance.now() - app.viewAt) / 1000));
+
+function tickCountdowns() {
+  if (!els) return;
+  for (const el of els.root.querySelectorAll(".badge.countdown")) {
+    const text = t("seat.coverIn", { n: secondsLeft(Number(el.dataset.coverIn)) });
+    if (el.textContent !== text) el.textContent = text;
+  }
+}
+
+/** While some seat counts down, check a few times a second, so each
+ * second's change shows when it happens; stop when none does. */
+function syncCountdowns(view) {
+  const running = view.seats.some((s) => s.cover_in !== null && s.cover_in !== undefined);
+  if (running && !countdownTimer) countdownTimer = setInterval(tickCountdowns, 250);
+  if (!running && countdownTimer) {
+    clearInterval(countdownTimer);
+    countdownTimer = null;
+  }
 }
 
 export const formatCode = (code) => (code && code.length === 6 ? `${code.slice(0, 3)}-${code.slice(3)}` : code || "");
@@ -276,7 +340,12 @@ function renderSeat(box, view, i) {
   if (s.host) badges.push(badge(t("seat.host"), "host"));
   if (s.kind === "bot" && s.bot_level) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
   if (s.bot_covering) badges.push(badge(t("seat.covering"), "covering"));
-  else if (s.away) badges.push(badge(t("seat.away"), "away"));
+  else if (s.away && s.cover_in !== null && s.cover_in !== undefined) {
+    // A bot covers this seat when the countdown ends (another human is here).
+    const el = badge(t("seat.coverIn", { n: secondsLeft(s.cover_in) }), "away countdown");
+    el.dataset.coverIn = String(s.cover_in);
+    badges.push(el);
+  } else if (s.away) badges.push(badge(t("seat.away"), "away"));
   if (view.status === "playing" && view.phase === "pass" && s.passed) badges.push(badge(`✓ ${t("seat.passed")}`, "ok"));
   if (view.status === "between_hands" && s.kind === "human" && s.ready) badges.push(badge(`✓ ${t("seat.ready")}`, "ok"));
   const name = h("span", { class: "seat-name" }, isMe ? s.name || t("seat.you") : seatName(view, i));
@@ -445,6 +514,7 @@ const BUILDERS = {
     const code = h("strong", { class: "big-code" });
     const start = h("button", { type: "button", class: "btn primary start-game", onclick: () => actions.start() }, t("table.start"));
     const hint = h("p", { class: "hint" });
+    const kicked = h("div", { class: "kicked-box" });
     const el = h(
       "div",
       { class: "panel-card waiting-room" },
@@ -453,6 +523,7 @@ const BUILDERS = {
       h("div", { class: "invite-row" }, link, h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
       start,
       hint,
+      kicked,
     );
     return {
       el,
@@ -462,6 +533,7 @@ const BUILDERS = {
         const host = v.seat !== null && v.seat === v.host_seat;
         start.hidden = !host;
         hint.textContent = v.seat === null ? t("table.spectating") : host ? t("table.startHint") : t("table.waitHost");
+        renderKicked(kicked, v);
       },
     };
   },
@@ -881,22 +953,64 @@ export function renderChat() {
 }
 
 function renderInfo(view) {
+  const panel = $("#panel-info", els.root);
   const key = `${view.table_id}:${view.status === "waiting"}`;
-  if (infoFor === key) return;
-  infoFor = key;
-  const link = `${location.origin}/t/${view.code}`;
+  if (infoFor !== key) {
+    infoFor = key;
+    const link = `${location.origin}/t/${view.code}`;
+    fill(
+      panel,
+      h("h2", {}, view.name),
+      h("p", {}, `${t("table.code")}: `, h("strong", {}, formatCode(view.code))),
+      h("label", { for: "join-link" }, t("info.link")),
+      h("div", { class: "invite-row" }, h("input", { id: "join-link", class: "link-box", readonly: true, value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+      h("h3", {}, t("info.rules")),
+      h("ul", { class: "rules-list" }, rulesSummary(view.rules).map((r) => h("li", {}, r))),
+      h("div", { class: "kicked-box" }),
+    );
+  }
+  renderKicked($(".kicked-box", panel), view);
+}
+
+/** The host's list of players they removed, each with "Allow back" (in the
+ * waiting room, where players are removed, and in the Table panel, for a
+ * removal made during the game from another client). Others see nothing. */
+function renderKicked(box, view) {
+  const host = view.seat !== null && view.seat === view.host_seat;
+  const list = host ? view.kicked || [] : [];
+  const key = list.map((p) => p.player_id).join(",");
+  if (box.dataset.key === key) return; // redrawn only when the list changes
+  box.dataset.key = key;
+  if (!list.length) {
+    fill(box);
+    return;
+  }
   fill(
-    $("#panel-info", els.root),
-    h("h2", {}, view.name),
-    h("p", {}, `${t("table.code")}: `, h("strong", {}, formatCode(view.code))),
-    h("label", { for: "join-link" }, t("info.link")),
-    h("div", { class: "invite-row" }, h("input", { id: "join-link", class: "link-box", readonly: true, value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
-    h("h3", {}, t("info.rules")),
-    h("ul", { class: "rules-list" }, rulesSummary(view.rules).map((r) => h("li", {}, r))),
+    box,
+    h("h3", {}, t("kicked.title")),
+    h(
+      "ul",
+      { class: "kicked-list" },
+      list.map((p) =>
+        h(
+          "li",
+          { dataset: { player: p.player_id } },
+          h("span", { class: "kicked-name" }, p.name),
+          h(
+            "button",
+            { type: "button", class: "btn small allow-back", "aria-label": t("kicked.allowLabel", { name: p.name }), onclick: () => actions.allowBack(p) },
+            t("kicked.allow"),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "hint small" }, t("kicked.hint")),
   );
 }
 
 /** Forget the screen (leaving the table). */
 export function dropTable() {
   els = null;
+  clearInterval(countdownTimer);
+  countdownTimer = null;
 }

@@ -93,6 +93,7 @@ const strings = {
   "join.elsewhere": "You already have a seat at table {code}.",
   "join.backToMine": "Back to my table",
   "join.full": "That table is full. You can watch it.",
+  "join.kicked": "The host removed you from this table. You can join again once they let you back.",
 
   "table.code": "Invite code",
   "table.copyLink": "Copy link",
@@ -110,6 +111,27 @@ const strings = {
   "table.hand": "Your hand",
   "table.trick": "Cards on the table",
   "table.handNumber": "Hand {n}",
+  "table.paused": "Paused: waiting for the players to come back",
+
+  "covered.text": "While you were away, a bot {actions} for you.",
+  "covered.played": { one: "played {n} card", other: "played {n} cards" },
+  "covered.passed": "passed {cards}",
+  "covered.moon.add": "shot the moon (everyone else +26)",
+  "covered.moon.subtract": "shot the moon (your score −26)",
+
+  "kicked.title": "Players you removed",
+  "kicked.allow": "Allow back",
+  "kicked.allowLabel": "Allow {name} back",
+  "kicked.hint": "They can't sit at this table or watch it until you allow them back.",
+  "kicked.allowed": "{name} can join again.",
+
+  "notice.dismiss": "OK",
+  "notice.kicked.title": "The host removed you from this table",
+  "notice.kicked.text": "You can't sit at table {code} or watch it unless the host lets you back. Create a new table or join another one.",
+  "notice.gone.title": "Table {code} is gone",
+  "notice.gone.text": "The server no longer knows this table; it may have restarted. Create a new table or join another one.",
+  "notice.lost.title": "Your seat at table {code} is no longer yours",
+  "notice.lost.text": "It was given up or handed to another device. Join the table again with its code, or create a new one.",
 
   "wind.bottom": "South",
   "wind.left": "West",
@@ -131,6 +153,7 @@ const strings = {
   "seat.cards": { one: "{n} card", other: "{n} cards" },
   "seat.points": { one: "{n} point", other: "{n} points" },
   "seat.turn": "to play",
+  "seat.coverIn": "bot in {n} s",
 
   "pass.choose": "Choose 3 cards to pass {dir}, to {name}",
   "pass.dir.left": "left",
@@ -211,6 +234,7 @@ const strings = {
   "announce.away": "{name} is away.",
   "announce.back": "{name} is back.",
   "announce.covering": "A bot is playing for {name}.",
+  "announce.kicked": "{name} was removed from the table.",
   "announce.heartsBroken": "Hearts are broken.",
   "announce.chat": "{name} says: {text}",
   "announce.selected": "{card} chosen, {n} of 3.",
@@ -226,6 +250,8 @@ const strings = {
 
   "error.generic": "Something went wrong: {message}",
   "error.no_such_table": "There is no table with that code.",
+  "error.kicked": "The host removed you from this table.",
+  "error.bad_token": "That seat is no longer yours.",
   "error.table_full": "That table is full.",
   "error.not_allowed": "You can't do that here.",
   "error.not_now": "That can't be done right now.",
@@ -291,7 +317,7 @@ const rules = {
         "Cards passed to you carry a yellow mark until the first trick is over.",
         "After each trick the cards stay on the table for a moment and the card that took the trick is highlighted. The trick history on the side panel shows every trick of the hand: who led and who took it.",
         "When the hand is over, the points appear on the table. Press “Next hand” to deal again. The score table keeps every hand of the game.",
-        "Turn on “Fast play” if you want shorter pauses. Your game is kept on the server and this browser remembers your seat, so you can close the page and carry on later; if the connection drops, the page reconnects by itself, and meanwhile a bot plays for you.",
+        "Turn on “Fast play” if you want shorter pauses. Your game is kept on the server and this browser remembers your seat, so you can close the page and carry on later; if the connection drops, the page reconnects by itself. While you are away, a bot plays for you only if other players are at the table (they see a countdown first), and when you come back you are told what it did; if nobody else is there, the game waits for you.",
         "With a keyboard: Tab to your hand, arrow keys to move between cards, Enter or Space to choose or play a card.",
       ],
     },
@@ -350,7 +376,7 @@ const rules = {
     },
     {
       q: "What happens if I close the page or lose the connection?",
-      a: "Your seat stays yours. The page reconnects by itself, and when you come back you get the same hand and cards. If you are away for more than a minute, a bot plays for you until you return.",
+      a: "Your seat stays yours. The page reconnects by itself, and when you come back you get the same hand and cards. If you are away for more than a minute while other players are at the table, a bot plays for you until you return, and the page tells you what it played and passed. If nobody else is at the table, nothing is played without you: the game pauses until you come back.",
     },
   ],
 };
