@@ -50,6 +50,7 @@ def test_a_kicked_player_is_told_and_comes_back_when_allowed(new_page: NewPage) 
     removed = host.locator(".waiting-room .kicked-list li")
     expect(removed).to_have_count(1)
     expect(removed).to_contain_text("Fedir")
+    shoot(host, "kicked-list")
     host.click("#tab-info")
     expect(host.locator("#panel-info .kicked-list li")).to_contain_text("Fedir")
 
