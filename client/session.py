@@ -9,7 +9,11 @@ original ids (the server does not apply a repeated id twice).
 
 Events and snapshots arrive on ``events()``; replies are returned by
 ``request()``. Tokens can be kept in a session file so that ``hearts resume``
-or a restarted command reattaches.
+or a restarted command reattaches. A saved seat is the player's: a session
+that starts by resuming it leaves the file exactly as it was until the server
+takes the seat back, so a resume refused (a server that does not know the
+table) loses nothing. A seat the host took away (``kicked``) is forgotten and
+never resumed.
 """
 
 from __future__ import annotations
@@ -39,7 +43,10 @@ log = logging.getLogger("hearts.client")
 REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
 # Refusals of a resume that mean the seat is gone for good (any other one is
 # passing trouble: the table changing hands, the store restarting).
-GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table"})
+GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table", "kicked"})
+# What ``hearts serve`` listens on, and the name of a player who gave none.
+DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
+DEFAULT_NAME = "Player"
 
 
 class RequestFailed(Exception):
@@ -59,6 +66,12 @@ def default_session_file() -> Path:
     """``$XDG_CONFIG_HOME/hearts/session.json`` (``~/.config`` by default)."""
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "hearts" / "session.json"
+
+
+def resume_target(saved: SavedSession, server: str | None, name: str | None) -> tuple[str, str]:
+    """Where and as whom a saved seat is resumed: the server and name asked
+    for, else the ones saved with the seat (else the defaults)."""
+    return server or saved.server or DEFAULT_SERVER, name or saved.name or DEFAULT_NAME
 
 
 @dataclass
@@ -119,14 +132,16 @@ class ClientSession:
         # Redis): a reconnect tries the next one when the current one is down.
         self.urls = [u.strip() for u in url.split(",") if u.strip()]
         self.url = self.urls[0]
+        self.server = url  # as given (all of them): saved with the seat
         self.name = name
         self.session_file = session_file
         self.saved = SavedSession.load(session_file)
-        # A saved seat is tried on whatever server is given (processes of one
-        # deployment share their tables); a server that does not know the
-        # table answers the resume with an error and the seat is forgotten.
-        self.saved.server = url
-        self.saved.name = name
+        # A saved seat is resumed on connect. Until the server takes it back
+        # nothing is written: the file keeps the seat, its tokens, name and
+        # server byte for byte if the resume is refused (a server that does
+        # not know the table), so the player can still go back to it.
+        self._unconfirmed = bool(self.saved.table_id and self.saved.seat_token)
+        self._resumed: asyncio.Future[sm.Error | None] | None = None
         self.reconnect = reconnect
         self.max_backoff = max_backoff
         self.give_up_after = give_up_after
@@ -162,8 +177,15 @@ class ClientSession:
         return self.saved.code
 
     async def connect(self) -> None:
-        """Connect and say hello (and resume a saved seat, if any). With
-        several servers, the first one that answers."""
+        """Connect and say hello, and resume a saved seat if there is one.
+        With several servers, the first one that answers.
+
+        Resuming, it returns once the server has taken the seat back; a
+        refusal for good (the server does not know the table, the token is
+        void) raises ``RequestFailed`` and leaves the session file as it
+        was. Passing trouble is retried as after a drop."""
+        if self._unconfirmed:
+            self._resumed = asyncio.get_running_loop().create_future()
         for i, url in enumerate(self.urls):
             self.url = url
             try:
@@ -173,6 +195,19 @@ class ClientSession:
                 if i == len(self.urls) - 1:
                     raise
         self._reader = asyncio.create_task(self._read_forever())
+        if self._resumed is not None:
+            await self._await_resume(self._resumed, self._reader)
+
+    @staticmethod
+    async def _await_resume(
+        resumed: asyncio.Future[sm.Error | None], reader: asyncio.Task[None]
+    ) -> None:
+        await asyncio.wait((resumed, reader), return_when=asyncio.FIRST_COMPLETED)
+        if not resumed.done():
+            raise SessionClosed("no server took the saved seat back")
+        refusal = resumed.result()
+        if refusal is not None:
+            raise RequestFailed(refusal.code, refusal.message)
 
     async def _resend_pending(self) -> None:
         """Send again every request still waiting for its reply (the server
@@ -251,14 +286,48 @@ class ClientSession:
             yield item
 
     def forget_table(self) -> None:
-        """Drop the saved seat (after game over or leaving)."""
+        """Drop the saved seat, in the file too (after game over, leaving,
+        being removed by the host, or before taking another seat)."""
+        self._clear_table()
+        self._unconfirmed = False
+        self._persist()
+
+    # -- internals -------------------------------------------------------------
+
+    def _clear_table(self) -> None:
         self.saved.table_id = self.saved.code = self.saved.seat_token = None
         self.saved.seat = None
         self.saved.last_seq = 0
         self.saved.watching = False
+
+    def _persist(self) -> None:
+        """Write the session file (as who and where we are now), unless it
+        holds a saved seat the server has not taken back yet."""
+        if self._unconfirmed:
+            return
+        self.saved.server = self.server
+        self.saved.name = self.name
         self.saved.save(self.session_file)
 
-    # -- internals -------------------------------------------------------------
+    def _seat_lost(self, refusal: sm.Error) -> None:
+        """A rejoin was refused for good. A seat resumed on connect that the
+        server never took back stays in the file as it was (``connect``
+        raises); one we held in this session is forgotten."""
+        if self._unconfirmed:
+            self._clear_table()  # in memory only: no more resume attempts
+            if self._resumed is not None and not self._resumed.done():
+                self._resumed.set_result(refusal)
+            return
+        self.forget_table()
+        self._events.put_nowait(refusal)
+
+    def _rejoined(self) -> None:
+        """The server took the saved seat back: from now on the file follows."""
+        if self._unconfirmed:
+            self._unconfirmed = False
+            self._persist()
+        if self._resumed is not None and not self._resumed.done():
+            self._resumed.set_result(None)
 
     def _seated(self, reply: sm.Seated) -> None:
         if reply.table_id != self.saved.table_id:
@@ -273,7 +342,8 @@ class ClientSession:
             self.saved.seat_token = None
         elif reply.seat_token:
             self.saved.seat_token = reply.seat_token
-        self.saved.save(self.session_file)
+        self._unconfirmed = False  # a seat taken in this session: the file follows
+        self._persist()
 
     async def _send(self, message: BaseModel) -> None:
         if self._ws is None or self._rejoin_id is not None:
@@ -299,7 +369,7 @@ class ClientSession:
                 break
         self.player_id = reply.player_id
         self.saved.player_token = reply.player_token
-        self.saved.save(self.session_file)
+        self._persist()
         if self._rejoin_id is not None:
             # The previous connection's rejoin went unanswered: this one
             # replaces it (both would replay the same events), after a
@@ -366,7 +436,7 @@ class ClientSession:
                 delay = min(self.max_backoff, delay * 2)
             except RequestFailed as exc:
                 if exc.code in GONE_FOR_GOOD:
-                    self.forget_table()
+                    self._seat_lost(sm.Error(code=exc.code, message=exc.message))
                     continue
                 # Any other refusal of hello (rate limit, a server busy
                 # restarting): wait and try again, never kill the reader.
@@ -388,10 +458,10 @@ class ClientSession:
                     self._pending.pop(str(msg.id), None)
                     if not isinstance(msg, sm.Error):
                         self._rejoin_failures = 0
+                        self._rejoined()
                         self._spawn_resend()
                     elif msg.code in GONE_FOR_GOOD:
-                        self.forget_table()
-                        self._events.put_nowait(msg)
+                        self._seat_lost(msg)
                         self._spawn_resend()  # they will be refused: their callers hear why
                     else:
                         # Passing trouble (the table changing hands, the store
@@ -402,6 +472,13 @@ class ClientSession:
                 pending.future.set_result(msg)
             elif isinstance(msg, sm.Error):
                 self._events.put_nowait(msg)
+            return
+        if isinstance(msg, sm.Kicked):
+            # The host removed us: the seat token is void and the table sends
+            # nothing more. Never resume (or watch) it again.
+            if msg.table_id == self.saved.table_id:
+                self.forget_table()
+            self._events.put_nowait(msg)
             return
         seq = getattr(msg, "seq", None)
         if isinstance(seq, int) and seq > self.saved.last_seq:

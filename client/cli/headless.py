@@ -3,7 +3,14 @@ and print every event as a JSON line (for scripts and tests).
 
 The first line is ``{"type": "table", "code", "seat", "table_id"}``; the last
 is ``{"type": "game_over", "totals", "winner"}``; the exit status is 0 at game
-over. Every finished hand's record is appended to ``--records FILE``.
+over. Every finished hand's record is appended to ``--records FILE``. A
+player a bot covered for gets a ``bot_covered`` line when back. Removed by
+the host (a ``kicked`` line), the command says so on stderr and exits with
+status 3: the seat is forgotten and nothing is retried.
+
+``hearts resume`` asks the server saved with the seat (``--server`` asks
+another) under the saved name, and says on stderr which server it asked; a
+refused resume leaves the session file as it was.
 """
 
 from __future__ import annotations
@@ -24,7 +31,19 @@ from protocol.common import RulesModel
 from protocol.view import SeatView
 
 from ..autoplay import Move, choose_move, move_shown, needs_move
-from ..session import ClientSession, RequestFailed, default_session_file
+from ..session import (
+    DEFAULT_NAME,
+    DEFAULT_SERVER,
+    GONE_FOR_GOOD,
+    ClientSession,
+    RequestFailed,
+    SavedSession,
+    SessionClosed,
+    default_session_file,
+    resume_target,
+)
+
+KICKED_STATUS = 3  # the exit status of a player the host removed
 
 
 def parse_rules(text: str | None) -> RulesModel:
@@ -53,8 +72,14 @@ def parse_rules(text: str | None) -> RulesModel:
 
 def add_headless_arguments(p: argparse.ArgumentParser) -> None:
     """Options shared by host, join and resume."""
-    p.add_argument("--server", default="ws://127.0.0.1:8765/ws", help="the server's WebSocket URL")
-    p.add_argument("--name", default="Player")
+    p.add_argument(
+        "--server",
+        default=None,
+        help=f"the server's WebSocket URL (default {DEFAULT_SERVER}; resume: the saved seat's)",
+    )
+    p.add_argument(
+        "--name", default=None, help=f"your name (default {DEFAULT_NAME}; resume: the saved one)"
+    )
     p.add_argument("--autoplay", metavar="LEVEL", choices=("easy", "medium", "hard"))
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument("--records", metavar="FILE", help="append finished hands' records here")
@@ -68,6 +93,7 @@ class Autoplayer:
 
     def __init__(self, session: ClientSession, args: argparse.Namespace) -> None:
         self.session = session
+        self.command = str(getattr(args, "command", "") or "hearts")
         self.level = args.autoplay or "medium"
         self.as_json = args.json
         self.records = Path(args.records) if args.records else None
@@ -95,12 +121,24 @@ class Autoplayer:
                 continue
             if isinstance(msg, BaseModel) and getattr(msg, "type", "") != "snapshot":
                 self.emit(msg.model_dump(mode="json"))
+            if isinstance(msg, sm.Kicked):
+                # The session has forgotten the seat; the table lets us back
+                # only if the host allows it: nothing to retry.
+                self.say(f"the host removed you from the table ({msg.message})")
+                return KICKED_STATUS
+            if isinstance(msg, sm.Error) and msg.code in GONE_FOR_GOOD:
+                self.say(f"the seat is lost: {msg.message} ({msg.code})")
+                return 1
             if isinstance(msg, sm.HandScored):
                 await self._write_records()
             if isinstance(msg, sm.GameOver):
                 self.session.forget_table()
                 return 0
         return 1
+
+    def say(self, sentence: str) -> None:
+        """A line for the player on stderr (stdout is for events)."""
+        print(f"hearts {self.command}: {sentence}", file=sys.stderr, flush=True)
 
     async def _on_view(self, view: SeatView) -> None:
         if (
@@ -144,9 +182,13 @@ class Autoplayer:
         self.records_written += len(new)
 
 
+def _session_file(args: argparse.Namespace) -> Path:
+    return Path(args.session_file) if args.session_file else default_session_file()
+
+
 def _session(args: argparse.Namespace) -> ClientSession:
-    path = Path(args.session_file) if args.session_file else default_session_file()
-    return ClientSession(args.server, args.name, session_file=path)
+    """A session for a new seat (host, join): the server and name given."""
+    return ClientSession(args.server, args.name, session_file=_session_file(args))
 
 
 async def _host(args: argparse.Namespace) -> int:
@@ -194,11 +236,26 @@ async def _join(args: argparse.Namespace) -> int:
 
 
 async def _resume(args: argparse.Namespace) -> int:
-    session = _session(args)
-    if not session.saved.table_id:
+    path = _session_file(args)
+    saved = SavedSession.load(path)
+    if not (saved.table_id and saved.seat_token):
         print("hearts resume: no saved seat to resume", file=sys.stderr)
         return 2
-    await session.connect()
+    server, name = resume_target(saved, args.server, args.name)
+    args.server = server  # for the "cannot reach" message
+    code = saved.code or saved.table_id
+    print(f"hearts resume: asking {server} for seat {saved.seat} at table {code}", file=sys.stderr)
+    session = ClientSession(server, name, session_file=path)
+    try:
+        await session.connect()
+    except RequestFailed as exc:
+        await session.close()
+        print(
+            f"hearts resume: {server} refused the saved seat: {exc.message} ({exc.code}). "
+            f"{path} is unchanged; if you played on another server, give it with --server.",
+            file=sys.stderr,
+        )
+        return 1
     player = Autoplayer(session, args)
     try:
         player.emit(
@@ -217,6 +274,9 @@ async def _resume(args: argparse.Namespace) -> int:
 def run_headless(command: str, args: argparse.Namespace) -> int:
     """Entry for host/join/resume with --autoplay."""
     runner = {"host": _host, "join": _join, "resume": _resume}[command]
+    if command != "resume":  # resume takes what is not given from the saved seat
+        args.server = args.server or DEFAULT_SERVER
+        args.name = args.name or DEFAULT_NAME
     try:
         return asyncio.run(runner(args))
     except RequestFailed as exc:
@@ -224,6 +284,9 @@ def run_headless(command: str, args: argparse.Namespace) -> int:
         return 1
     except OSError as exc:
         print(f"hearts {command}: cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1
+    except SessionClosed as exc:
+        print(f"hearts {command}: {args.server}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

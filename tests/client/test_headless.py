@@ -1,6 +1,8 @@
 """``hearts host/join/resume --autoplay --json`` as real subprocesses against
 an in-process server: JSON lines from the table line to game over, exit 0,
-and hand records that ``hearts verify`` accepts."""
+and hand records that ``hearts verify`` accepts; ``hearts resume`` on the
+saved server and a refused resume that changes nothing; a player removed by
+the host; a player told what a bot did in their name."""
 
 from __future__ import annotations
 
@@ -8,12 +10,17 @@ import asyncio
 import json
 import stat
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from client.cli.headless import parse_rules
+from client.session import ClientSession
+from protocol import client_messages as cm
+from protocol import server_messages as sm
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
@@ -191,3 +198,172 @@ async def test_no_server_answers(tmp_path: Path) -> None:
     status, _, err = await rest(proc)
     assert status == 1
     assert "cannot reach" in err and "Traceback" not in err
+
+
+async def saved_seat(url: str, path: Path, **table: Any) -> sm.Seated:
+    """A seat at a new table of three bots, its game started, saved in
+    ``path`` by a session named Alice, which then goes away (its seat kept,
+    the game paused until she is back)."""
+    session = ClientSession(url, "Alice", session_file=path)
+    await session.connect()
+    try:
+        reply = await session.request(
+            cm.CreateTable(id=session.next_id(), seats=("easy", "easy", "easy"), **table)
+        )
+        assert isinstance(reply, sm.Seated)
+        await session.request(cm.StartGame(id=session.next_id()))
+        return reply
+    finally:
+        await session.close()
+
+
+async def test_resume_asks_the_saved_server_under_the_saved_name(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """No --server, no --name: the seat is resumed on the server saved with
+    it, under the saved name, which stderr names; the game is played out."""
+    path = tmp_path / "session.json"
+    seated = await saved_seat(server.url, path, rules=parse_rules("end=hands,end_at=1"))
+    proc = await hearts("resume", "--autoplay", "easy", "--json", "--session-file", str(path))
+    table = await first_line(proc)
+    assert table == {"type": "table", "code": seated.code, "seat": 0, "table_id": seated.table_id}
+    status, lines, err = await rest(proc)
+    assert status == 0, err
+    assert f"asking {server.url}" in err
+    assert lines[-1]["type"] == "game_over"
+    saved = json.loads(path.read_text())
+    assert (saved["server"], saved["name"]) == (server.url, "Alice")
+
+
+async def test_a_resume_refused_by_another_server_leaves_the_session_file_as_it_was(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """--server names a server that does not know the table: exit 1, stderr
+    says which server refused, and the file is byte for byte as it was (seat,
+    tokens, name, server); the saved server then takes the seat back."""
+    path = tmp_path / "session.json"
+    seated = await saved_seat(server.url, path)
+    before = path.read_bytes()
+    async with another_server() as other:
+        proc = await hearts(
+            "resume", "--autoplay", "easy", "--server", other.url, "--session-file", str(path)
+        )
+        status, lines, err = await rest(proc)
+    assert status == 1 and lines == []
+    assert f"{other.url} refused the saved seat" in err and "no_such_table" in err
+    assert "unchanged" in err and "Traceback" not in err
+    assert path.read_bytes() == before
+
+    proc = await hearts("resume", "--autoplay", "easy", "--json", "--session-file", str(path))
+    assert (await first_line(proc))["table_id"] == seated.table_id
+    proc.kill()
+    await proc.wait()
+
+
+async def test_a_player_removed_by_the_host_is_told_and_exits(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``kicked``: a JSON line, a sentence on stderr, exit status 3 at once
+    (no retry), and the seat gone from the session file."""
+    host = ClientSession(server.url, "Hostess")
+    await host.connect()
+    try:
+        created = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"))
+        )
+        assert isinstance(created, sm.Seated)
+        path = tmp_path / "guest.json"
+        guest = await hearts(
+            "join", created.code, "--server", server.url, "--autoplay", "easy", "--json",
+            "--session-file", str(path),
+        )  # fmt: skip
+        assert (await first_line(guest))["seat"] == 1
+        await host.request(cm.Kick(id=host.next_id(), seat=1))
+        status, lines, err = await rest(guest)
+    finally:
+        await host.close()
+    assert status == 3
+    assert lines[-1] == {
+        "type": "kicked",
+        "table_id": created.table_id,
+        "message": "the host removed you from this table",
+    }
+    assert "hearts join: the host removed you from the table" in err
+    saved = json.loads(path.read_text())
+    assert saved["table_id"] is None and saved["seat_token"] is None
+
+
+async def test_a_player_a_bot_covered_for_is_told_what_it_did(tmp_path: Path) -> None:
+    """A joiner goes away (its process dies) before the deal; the host is
+    still there, so after the grace period a bot passes for it. Resumed, it
+    prints a ``bot_covered`` line with the cards the bot passed."""
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=0.3)
+    server = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    host = ClientSession(server.url, "Hostess")
+    try:
+        await host.connect()
+        created = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"))
+        )
+        assert isinstance(created, sm.Seated)
+        path = tmp_path / "guest.json"
+        guest = await hearts(
+            "join", created.code, "--server", server.url, "--autoplay", "easy", "--json",
+            "--session-file", str(path),
+        )  # fmt: skip
+        assert (await first_line(guest))["seat"] == 1
+        guest.kill()  # gone without a word, its seat kept
+        await guest.wait()
+        await until_view(host, lambda v: v.seats[1].away)
+        await host.request(cm.StartGame(id=host.next_id()))
+        await until_view(host, lambda v: v.seats[1].bot_covering and v.seats[1].passed)
+
+        back = await hearts("resume", "--autoplay", "easy", "--json", "--session-file", str(path))
+        assert (await first_line(back))["seat"] == 1
+        covered = await line_of_type(back, "bot_covered")
+        back.kill()
+        await back.wait()
+    finally:
+        await host.close()
+        await server.close()
+    assert covered["seat"] == 1 and covered["played"] == [] and covered["moon_choice"] is None
+    assert len(covered["passed"]) == 3
+
+
+async def until_view(session: ClientSession, check: Callable[[SeatView], bool]) -> SeatView:
+    """The first snapshot (queued or coming) whose view passes ``check``."""
+
+    async def scan() -> SeatView:
+        async for msg in session.events():
+            if isinstance(msg, sm.Snapshot) and check(msg.view):
+                return msg.view
+        raise AssertionError("the session closed")
+
+    return await asyncio.wait_for(scan(), TIMEOUT)
+
+
+async def line_of_type(proc: asyncio.subprocess.Process, kind: str) -> dict[str, Any]:
+    """Read JSON lines until one of type ``kind``."""
+    assert proc.stdout is not None
+
+    async def scan() -> dict[str, Any]:
+        assert proc.stdout is not None
+        while line := await proc.stdout.readline():
+            data: dict[str, Any] = json.loads(line)
+            if data["type"] == kind:
+                return data
+        raise AssertionError(f"no {kind} line before the end of the output")
+
+    return await asyncio.wait_for(scan(), TIMEOUT)
+
+
+@asynccontextmanager
+async def another_server() -> AsyncIterator[RunningServer]:
+    """A second server with its own (memory) store: it knows none of the
+    first one's tables."""
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1)
+    other = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    try:
+        yield other
+    finally:
+        await other.close()

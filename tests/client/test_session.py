@@ -1,6 +1,7 @@
 """``ClientSession`` against a real in-process server: the session file,
-resuming a saved seat, refusals, rate-limit retries, a request sent while
-the connection drops, and several server URLs."""
+resuming a saved seat (a refused resume leaves the file as it was), a seat
+the host took away, refusals, rate-limit retries, a request sent while the
+connection drops, and several server URLs."""
 
 from __future__ import annotations
 
@@ -109,18 +110,98 @@ async def test_refusals_raise_request_failed(server: RunningServer) -> None:
         assert "QQQQQQ" in info.value.message
 
 
-async def test_a_stale_saved_seat_is_forgotten(server: RunningServer, tmp_path: Path) -> None:
-    """A saved seat the server does not know: the refusal arrives on the event
-    stream and the seat is dropped from the session file."""
+async def test_a_refused_resume_leaves_the_session_file_as_it_was(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """A saved seat this server does not know (it was on another one):
+    ``connect`` raises the refusal, and the file keeps the seat, its tokens,
+    the name and the server byte for byte."""
     path = tmp_path / "session.json"
     path.write_text(
-        json.dumps({"table_id": "0" * 16, "seat": 2, "seat_token": "x" * 32, "last_seq": 7})
+        json.dumps(
+            {
+                "server": "ws://elsewhere.example:8765/ws",
+                "name": "Alice",
+                "player_token": "p" * 32,
+                "table_id": "0" * 16,
+                "code": "ABCDEF",
+                "seat": 2,
+                "seat_token": "x" * 32,
+                "last_seq": 7,
+            }
+        )
     )
-    async with session_at(server.url, path) as session:
-        err = await next_event(session, lambda m: isinstance(m, sm.Error))
-        assert isinstance(err, sm.Error) and err.code == "no_such_table"
-        assert session.table_id is None and session.seat is None
-    assert json.loads(path.read_text())["table_id"] is None
+    before = path.read_bytes()
+    session = ClientSession(server.url, "Sam", session_file=path, max_backoff=0.2)
+    with pytest.raises(RequestFailed) as info:
+        await asyncio.wait_for(session.connect(), TIMEOUT)
+    await session.close()
+    assert info.value.code == "no_such_table"
+    assert path.read_bytes() == before
+
+
+async def test_a_resumed_seat_is_saved_with_the_server_and_name_it_was_resumed_with(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """Once the server takes the seat back, the file follows this session."""
+    path = tmp_path / "session.json"
+    async with session_at(server.url, path) as first:
+        seated = await first.request(cm.CreateTable(id=first.next_id()))
+        assert isinstance(seated, sm.Seated)
+    saved = json.loads(path.read_text())
+    saved["server"], saved["name"] = "ws://old.example/ws", "Old name"
+    path.write_text(json.dumps(saved))
+    second = ClientSession(server.url, "Sam", session_file=path)
+    await asyncio.wait_for(second.connect(), TIMEOUT)
+    try:
+        again = json.loads(path.read_text())
+        assert (again["server"], again["name"]) == (server.url, "Sam")
+        assert again["seat_token"] == seated.seat_token and again["table_id"] == seated.table_id
+    finally:
+        await second.close()
+
+
+async def test_a_player_removed_by_the_host_forgets_the_seat_and_never_resumes_it(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``kicked`` reaches the removed player's event stream; the seat is
+    dropped from the file; after a drop the session does not try to resume
+    it; the table refuses them (``kicked``) until the host allows them back."""
+    path = tmp_path / "session.json"
+    async with session_at(server.url) as host, session_at(server.url, path) as guest:
+        created = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(created, sm.Seated)
+        joined = await guest.request(cm.JoinTable(id=guest.next_id(), code=created.code))
+        assert isinstance(joined, sm.Seated) and joined.seat == 1
+        await host.request(cm.Kick(id=host.next_id(), seat=1))
+        kicked = await next_event(guest, lambda m: isinstance(m, sm.Kicked))
+        assert isinstance(kicked, sm.Kicked) and kicked.table_id == created.table_id
+        assert guest.table_id is None and guest.saved.seat_token is None
+        saved = json.loads(path.read_text())
+        assert saved["table_id"] is None and saved["seat_token"] is None
+        assert saved["player_token"]  # still the same player
+
+        for conn in list(server.ws_server.connections):
+            if conn.remote_address != host._ws.local_address:  # type: ignore[union-attr]
+                conn.transport.abort()
+        await next_event(guest, lambda m: isinstance(m, Reconnected))
+        # Not back at the table: a table request has no table to go to.
+        with pytest.raises(RequestFailed) as info:
+            await guest.request(cm.Chat(id=guest.next_id(), text="still here?"))
+        assert info.value.code == "not_allowed"
+        for again in (cm.JoinTable, cm.Watch):
+            with pytest.raises(RequestFailed) as info:
+                await guest.request(again(id=guest.next_id(), code=created.code))
+            assert info.value.code == "kicked"
+
+        shown = await next_event(host, lambda m: isinstance(m, sm.Snapshot) and m.view.kicked)
+        assert isinstance(shown, sm.Snapshot)
+        (removed,) = shown.view.kicked
+        assert removed.name == "Sam"
+        await host.request(cm.AllowBack(id=host.next_id(), player_id=removed.player_id))
+        back = await guest.request(cm.JoinTable(id=guest.next_id(), code=created.code))
+        assert isinstance(back, sm.Seated) and back.seat is not None
+        assert json.loads(path.read_text())["seat_token"] == back.seat_token
 
 
 async def test_rate_limited_requests_are_retried() -> None:
