@@ -154,6 +154,7 @@ class ClientSession:
         self._pending: dict[str, _Pending] = {}
         self._rejoin_id: str | None = None  # the resume/watch sent after a reconnect
         self._rejoin_failures = 0
+        self._opening = False  # a (re)connection is saying hello: requests wait
         self._background: set[asyncio.Task[None]] = set()
         self._events: asyncio.Queue[BaseModel | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
@@ -346,12 +347,29 @@ class ClientSession:
         self._persist()
 
     async def _send(self, message: BaseModel) -> None:
-        if self._ws is None or self._rejoin_id is not None:
+        if self._ws is None or self._opening or self._rejoin_id is not None:
             return  # sent (again) once we are connected and seated again
         with contextlib.suppress(ConnectionClosed):
             await self._ws.send(encode(message))
 
     async def _open(self) -> None:
+        # Until hello is answered and the rejoin sent, a request would reach
+        # the server before we are back at our table ("join a table first"):
+        # requests made meanwhile wait, pending, and are sent after.
+        self._opening = True
+        try:
+            await self._handshake()
+        finally:
+            self._opening = False
+        if self._rejoin_id is None:
+            # With a rejoin in flight the other requests wait for its answer:
+            # sent now, they would reach the server before we are seated again.
+            await self._resend_pending()
+        self.connected.set()
+
+    async def _handshake(self) -> None:
+        """Connect, say hello, and send the resume (or watch) that takes us
+        back to our table, if any."""
         self._ws = await connect(self.url, max_size=4 * 1024 * 1024, open_timeout=10)
         hello = cm.Hello(
             id=self.next_id(),
@@ -395,11 +413,6 @@ class ClientSession:
             self._rejoin_id = str(rejoin.id)
             self._pending[self._rejoin_id] = _Pending(rejoin, future)
             await self._ws.send(encode(rejoin))
-        else:
-            # With a rejoin in flight the other requests wait for its answer:
-            # sent now, they would reach the server before we are seated again.
-            await self._resend_pending()
-        self.connected.set()
 
     async def _read_forever(self) -> None:
         while not self._closed:
