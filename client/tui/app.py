@@ -6,6 +6,11 @@ join`` without a code first lists the public tables), and shows the
 ``TableScreen``. A ``TableClient`` applies the session's messages to the
 ``TableModel`` and the screen redraws from it. Leaving closes the session
 (and the in-process server); a seat left mid-game can be resumed.
+
+``hearts resume`` asks the server saved with the seat (unless told another)
+under the saved name; a refusal names the server and leaves the session file
+as it was. A player the host removes is told so and taken to the public
+tables, where they can join, watch or host another table.
 """
 
 from __future__ import annotations
@@ -15,7 +20,15 @@ from typing import TYPE_CHECKING, Literal
 
 from textual.app import App
 
-from client.session import ClientSession, RequestFailed, SavedSession, SessionClosed
+from client.session import (
+    DEFAULT_NAME,
+    DEFAULT_SERVER,
+    ClientSession,
+    RequestFailed,
+    SavedSession,
+    SessionClosed,
+    resume_target,
+)
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
@@ -26,9 +39,10 @@ from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
 from .screens.table import TableScreen
-from .screens.table_list import TableListScreen
+from .screens.table_list import ListAnswer, TableListScreen
 from .settings import Settings
 from .table_client import TableClient
+from .widgets.lobby import format_code
 
 if TYPE_CHECKING:
     from server.app import RunningServer
@@ -61,6 +75,7 @@ class HeartsApp(App[None]):
         self.fixed_pacing = pacing
         self.table_screen = TableScreen(self.model, self.t)
         self._closed = False
+        self._countdowns: tuple[int | None, ...] = ()
 
     # -- life cycle ------------------------------------------------------------
 
@@ -119,42 +134,68 @@ class HeartsApp(App[None]):
     def _poll(self) -> None:
         if self.table is not None:
             self.table.poll_connection()
+        # Away seats count down to a bot between snapshots: redraw as the
+        # seconds shown change.
+        countdowns = self.model.countdowns()
+        if countdowns != self._countdowns:
+            self._countdowns = countdowns
+            self.changed()
 
     # -- starting --------------------------------------------------------------
 
     async def _start(self) -> None:
         launch = self.launch
-        url = launch.server or ""
+        url = launch.server or DEFAULT_SERVER
+        name = launch.name or DEFAULT_NAME
         try:
             if launch.mode == "play" and not launch.server:
                 self.server = await start_local_server(launch)
                 url = self.server.url
-            session = self._new_session(url)
-            if launch.mode == "resume" and not (
-                session.saved.table_id and session.saved.seat_token
-            ):
-                await self._fatal(self.t("fatal.no_seat"))
+            if launch.mode == "resume":
+                saved = SavedSession.load(launch.session_file)
+                if not (saved.table_id and saved.seat_token):
+                    await self._fatal(self.t("fatal.no_seat"))
+                    return
+                url, name = resume_target(saved, launch.server, launch.name)
+            session = self._new_session(url, name)
+            if not await self._connect(session):
                 return
-            await session.connect()
-            self.table = TableClient(session, self.model, self.pacing, self.changed)
+            self.table = TableClient(
+                session, self.model, self.pacing, self.changed, on_kicked=self._kicked
+            )
             self.run_worker(self.table.run(), name="events")
             await self._sit(session)
         except RequestFailed as exc:
             await self._fatal(self.t.text(Msg("error." + exc.code, {"message": exc.message})))
-        except OSError as exc:
+        except (OSError, SessionClosed) as exc:
             await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
 
-    def _new_session(self, url: str) -> ClientSession:
+    async def _connect(self, session: ClientSession) -> bool:
+        """Connect; False (after saying so) when the saved seat was refused."""
+        try:
+            await session.connect()
+        except RequestFailed as exc:
+            if self.launch.mode != "resume":
+                raise
+            await session.close()
+            reason = self.t.text(Msg("error." + exc.code, {"message": exc.message}))
+            reason = reason.rstrip(".")
+            reason = reason[:1].lower() + reason[1:]
+            await self._fatal(self.t("fatal.resume_refused", server=session.server, reason=reason))
+            return False
+        return True
+
+    def _new_session(self, url: str, name: str) -> ClientSession:
         launch = self.launch
         if launch.mode == "watch" or (launch.mode == "join" and not launch.code):
             # Watching, or looking at the list, must not cost the saved seat:
             # the session starts without its file and only borrows our player
             # token; ``_browse`` hands it the file once a seat is taken.
-            session = ClientSession(url, launch.name, max_backoff=launch.max_backoff)
+            session = ClientSession(url, name, max_backoff=launch.max_backoff)
             session.saved.player_token = SavedSession.load(launch.session_file).player_token
             return session
         session = ClientSession(
-            url, launch.name, session_file=launch.session_file, max_backoff=launch.max_backoff
+            url, name, session_file=launch.session_file, max_backoff=launch.max_backoff
         )
         if launch.mode != "resume":
             session.forget_table()
@@ -180,8 +221,7 @@ class HeartsApp(App[None]):
                 spec = answer
             seated = await self._create(session, spec)
         elif launch.mode == "join" and not launch.code:
-            if not await self._browse(session):
-                await self.shutdown_and_exit()
+            if not await self._choose_table(session):
                 return
         elif launch.mode == "join":
             reply = await session.request(
@@ -192,20 +232,70 @@ class HeartsApp(App[None]):
             reply = await session.request(cm.Watch(id=session.next_id(), code=launch.code))
             seated = reply if isinstance(reply, sm.Seated) else None
         code = seated.code if seated is not None else session.code or ""
+        self._at_table(session, code)
+
+    def _at_table(self, session: ClientSession, code: str) -> None:
+        """We sit at (or watch) table ``code``: the lobby's link and hint."""
         self.model.join_url = join_url(session.url, code)
+        self.model.server = session.url
         self.changed()
 
-    async def _browse(self, session: ClientSession) -> bool:
-        """The public tables: True once we sit or watch at one, False if the
-        player left the list."""
+    async def _choose_table(self, session: ClientSession, reason: Msg | None = None) -> bool:
+        """The public tables, to join or watch one, or to host a new table
+        (its form first; leaving the form goes back to the list); False,
+        after leaving the app, if the player left the list."""
+        launch = self.launch
+        while True:
+            answer = await self._browse(session, reason)
+            if answer == "seated":
+                self._at_table(session, session.code or "")
+                return True
+            if answer is None:
+                await self.shutdown_and_exit()
+                return False
+            form = HostSetupScreen(self.t, launch.table_name, launch.seats, launch.rules)
+            spec = await self.push_screen_wait(form)
+            if spec is not None:
+                session.session_file = launch.session_file  # a seat of ours: keep it
+                seated = await self._create(session, spec)
+                self._at_table(session, seated.code if seated is not None else "")
+                return True
+
+    def _kicked(self) -> None:
+        """The host removed us: the session forgot the table; go where
+        another one can be chosen."""
+        self.run_worker(self._after_kick(), name="kicked", group="kicked", exclusive=True)
+
+    async def _after_kick(self) -> None:
+        view = self.model.view
+        code = format_code(view.code) if view is not None else ""
+        # Dialogs of the old table (a menu, the moon choice, game over) go too.
+        while self.screen is not self.table_screen and len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.table_screen.reset()
+        self.model.reset()
+        self.changed()
+        if self.table is None:
+            return
+        try:
+            await self._choose_table(self.table.session, Msg("list.kicked", {"code": code}))
+        except RequestFailed as exc:
+            await self._fatal(self.t.text(Msg("error." + exc.code, {"message": exc.message})))
+        except (SessionClosed, TimeoutError):
+            await self._fatal(self.t("error.no_reply"))
+
+    async def _browse(self, session: ClientSession, reason: Msg | None = None) -> ListAnswer:
+        """The public tables: "seated" once we sit or watch at one, "create"
+        to host a new one, None if the player left the list."""
 
         async def fetch() -> tuple[sm.TableSummary, ...]:
             reply = await session.request(cm.ListTables(id=session.next_id()))
             return reply.tables if isinstance(reply, sm.Tables) else ()
 
         async def choose(code: str, how: Literal["join", "watch"]) -> Msg | None:
-            if how == "join":
-                session.session_file = self.launch.session_file  # keep the seat's token
+            # Only a seat is written to the session file: watching never
+            # touches it.
+            session.session_file = self.launch.session_file if how == "join" else None
             try:
                 if how == "join":
                     await session.request(cm.JoinTable(id=session.next_id(), code=code))
@@ -219,8 +309,10 @@ class HeartsApp(App[None]):
                 return Msg("error.no_reply")
             return None
 
-        seated: bool = await self.push_screen_wait(TableListScreen(self.t, fetch, choose))
-        return seated
+        answer: ListAnswer = await self.push_screen_wait(
+            TableListScreen(self.t, fetch, choose, reason=reason)
+        )
+        return answer
 
     async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
         reply = await session.request(

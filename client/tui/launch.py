@@ -30,8 +30,10 @@ class Launch:
     """How the app starts: the command and its options."""
 
     mode: Mode
-    server: str | None = None  # None for play: start one in-process
-    name: str = "Player"
+    # None: play starts one in-process, resume asks the saved seat's server,
+    # the others the default one.
+    server: str | None = None
+    name: str | None = None  # None: resume takes the saved name, the others "Player"
     seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
     rules: RulesModel = field(default_factory=RulesModel)
     table_name: str = ""

@@ -5,10 +5,18 @@ winner), the pass selection, the connection state, a notice line and a log.
 Pure state: no Textual and no I/O, so the rules of display are tested
 without a terminal. ``TableModel.apply`` takes every message the session
 delivers; the screen redraws from the model after each change.
+
+An away seat's countdown to a bot (``cover_in``) is given as of each
+snapshot; the model notes when the snapshot came (``clock``) and counts down
+from there, so the screen shows it live between snapshots.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -18,7 +26,7 @@ from protocol import server_messages as sm
 from protocol.view import PlayedCard, SeatView
 
 from .cards import QUEEN_OF_SPADES, label, sorted_hand
-from .i18n import Msg, Term
+from .i18n import Msg, Series, Term
 from .seats import compass_key, my_seat, uses_compass_name
 from .table_log import TableLog
 
@@ -62,8 +70,14 @@ class TableModel:
     log: TableLog = field(default_factory=TableLog)
     side: SidePanel = "tricks"
     join_url: str = ""
+    server: str = ""  # the WebSocket URL we play through (for the join hint)
     busy: bool = False
     revision: int = 0
+    # Sentences for a pop-up notification as well as the log (a bot covered
+    # for us); the screen takes them (``take_notifications``).
+    notifications: list[Msg] = field(default_factory=list)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    view_at: float = 0.0  # ``clock()`` when the last snapshot came
 
     # -- derived ---------------------------------------------------------
 
@@ -130,6 +144,28 @@ class TableModel:
         """A finished trick is still on the table."""
         return self.trick_winner is not None
 
+    def cover_left(self, seat: int) -> int | None:
+        """Whole seconds until a bot covers the away player at ``seat`` (the
+        snapshot's ``cover_in`` less the time since it came); None when no
+        countdown runs."""
+        v = self.view
+        if v is None or not 0 <= seat < len(v.seats):
+            return None
+        cover_in = v.seats[seat].cover_in
+        if cover_in is None:
+            return None
+        return max(0, math.ceil(cover_in - (self.clock() - self.view_at)))
+
+    def countdowns(self) -> tuple[int | None, ...]:
+        """Every seat's countdown now (the screen redraws when it changes)."""
+        n = len(self.view.seats) if self.view is not None else 0
+        return tuple(self.cover_left(seat) for seat in range(n))
+
+    def paused(self) -> bool:
+        """The game waits for a player to come back (only a spectator sees
+        it: a player's presence ends the pause)."""
+        return self.view is not None and self.view.paused
+
     # -- changes -----------------------------------------------------------
 
     def changed(self) -> None:
@@ -139,6 +175,20 @@ class TableModel:
     def say(self, msg: Msg, level: Literal["info", "error"] = "info") -> None:
         """Show a notice under the hand."""
         self.notice = Notice(msg, level)
+        self.changed()
+
+    def take_notifications(self) -> list[Msg]:
+        """The sentences to pop up, once each."""
+        taken, self.notifications = self.notifications, []
+        return taken
+
+    def reset(self) -> None:
+        """Forget the table (the host removed us): the next table starts
+        from nothing. The connection state and the clock stay."""
+        fresh = TableModel(connection=self.connection, clock=self.clock)
+        for f in dataclasses.fields(self):
+            if f.name != "revision":
+                setattr(self, f.name, getattr(fresh, f.name))
         self.changed()
 
     def refused(self, code: str, message: str) -> None:
@@ -183,6 +233,7 @@ class TableModel:
         view = msg.view
         asked_before = self._asked()
         self.view = view
+        self.view_at = self.clock()
         if self._asked() != asked_before:
             self.notice = None  # a new question: the old refusal is history
         if not self.holding:
@@ -294,6 +345,17 @@ class TableModel:
             where = Term(compass_key(view, info.seat))
             self._log(Msg(key, {"name": name or where, "where": where}))
 
+    def _on_bot_covered(self, msg: sm.BotCovered) -> None:
+        summary = covered_summary(msg)
+        if summary is not None:
+            self._log(summary)
+            self.notifications.append(summary)
+
+    def _on_kicked(self, msg: sm.Kicked) -> None:
+        # The app then takes us back to where another table can be chosen.
+        self._log(Msg("log.kicked_you"))
+        self.say(Msg("notice.kicked"), "error")
+
     def _on_error(self, msg: sm.Error) -> None:
         # Unsolicited: a resume after a reconnect was refused (the table is
         # gone, or the seat is no longer ours). The session gives the seat up.
@@ -307,6 +369,22 @@ class TableModel:
 
     def _log(self, msg: Msg) -> None:
         self.log.event(msg)
+
+
+def covered_summary(msg: sm.BotCovered) -> Msg | None:
+    """What a bot did in our name while we were away, as one sentence
+    ("… it played 5 cards and passed Q♠ A♥ K♥"); only what it did."""
+    parts: list[Msg] = []
+    if msg.played:
+        parts.append(Msg("covered.played", {"n": len(msg.played)}))
+    if msg.passed:
+        cards = " ".join(label(c) for c in sorted_hand(msg.passed))
+        parts.append(Msg("covered.passed", {"cards": cards}))
+    if msg.moon_choice is not None:
+        parts.append(Msg("covered.moon_" + msg.moon_choice))
+    if not parts:
+        return None
+    return Msg("covered.summary", {"actions": Series(tuple(parts))})
 
 
 def passed_summary(view: SeatView) -> Msg:

@@ -51,6 +51,8 @@ def _watching(model: TableModel) -> Msg:
         return Msg("prompt.watch_lobby")
     if view.status == "game_over":
         return Msg("prompt.game_over")
+    if view.paused:
+        return Msg("prompt.watch_paused")
     if view.status == "between_hands":
         return Msg("prompt.watch_hand_over")
     if view.phase == "pass":

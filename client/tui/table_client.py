@@ -6,7 +6,9 @@ finished trick lingers, so bots do not play faster than the eye follows.
 Pauses are skipped while catching up (the first snapshot, a resume's
 replay) and can be cut short (``skip``). ``send`` makes a request and turns
 a refusal into a readable notice. A spectator watches again after a
-reconnect; a seat given up or taken away is forgotten.
+reconnect; a seat given up is forgotten. Removed by the host (``kicked``),
+the session has already forgotten the table and ``on_kicked`` is called: the
+app takes the player to where another table can be chosen.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ class TableClient:
         model: TableModel,
         pacing: Callable[[], Pacing],
         on_change: Callable[[], None],
+        on_kicked: Callable[[], None] | None = None,
     ) -> None:
         self.session = session
         self.model = model
         self.pacing = pacing
         self.on_change = on_change
+        self.on_kicked = on_kicked
         self.closing = False
         self._skip = asyncio.Event()
         self._shown_at = 0.0
@@ -57,6 +61,8 @@ class TableClient:
                 await self._pause(self.pacing().card - (loop.time() - self._shown_at))
             self.model.apply(msg)
             self.on_change()
+            if kind == "kicked" and self.on_kicked is not None:
+                self.on_kicked()
             if kind in ("card_played", "trick_won"):
                 self._shown_at = loop.time()
             if kind == "trick_won":
@@ -82,8 +88,8 @@ class TableClient:
 
     def _seat_gone(self) -> None:
         """The snapshot has no seat for us although we kept one (we gave it
-        up, or the host removed us): the server keeps us as a spectator, and
-        the saved seat is forgotten (it would no longer resume)."""
+        up): the server keeps us as a spectator, and the saved seat is
+        forgotten (it would no longer resume)."""
         if self.model.spectating() and self.session.saved.seat_token:
             self.session.forget_table()
 

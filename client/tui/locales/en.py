@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-STRINGS: Final[Mapping[str, str]] = MappingProxyType(
+from . import Entry
+
+STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
     {
         "app.title": "♥ Hearts",
         "you": "You",
@@ -45,19 +47,21 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seat.passed": "✓ passed",
         "seat.ready": "✓ ready",
         "seat.turn": "▶ to play",
+        "seat.cover_in": "bot in {n} s",
         # title bar and connection
         "top.table": "table {code}",
         "top.hand": "hand {n}",
         "top.pass": "pass {dir}",
         "top.hearts_broken": "♥ broken",
         "top.watching": "watching",
+        "top.paused": "⏸ paused",
         "conn.connecting": "connecting…",
         "conn.online": "● online",
         "conn.reconnecting": "⟳ reconnecting…",
         "conn.lost": "✕ offline",
         "notice.reconnecting": "⟳ Connection lost — reconnecting… your seat is kept.",
         "notice.lost": "✕ Connection lost. q leaves; `hearts resume` brings you back to your seat.",
-        "notice.kicked": "The host took your seat away: you are watching now.",
+        "notice.kicked": "The host removed you from the table.",
         # the middle of the table
         "trick.takes": "{name} takes it (+{points})",
         "trick.you_take": "You take it (+{points})",
@@ -85,6 +89,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.watch_pass": "You are watching: the players pass cards {dir}.",
         "prompt.watch_turn": "You are watching: {name} is playing…",
         "prompt.watch_hand_over": "You are watching: the hand is over.",
+        "prompt.watch_paused": "You are watching: the game is paused until a player comes back.",
         # buttons
         "btn.pass": "Pass",
         "btn.next": "Next hand",
@@ -127,6 +132,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "error.not_now": "{message}",
         "error.table_full": "{message}",
         "error.no_such_table": "{message}",
+        "error.kicked": "The host removed you from this table: only the host can let you back.",
         "error.bad_token": "That seat no longer belongs to you ({message}).",
         "error.bad_rules": "{message}",
         "error.rate_limited": "Too many requests: slow down a little.",
@@ -153,12 +159,19 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.left_open": "{name} left; the seat ({where}) is open again.",
         "log.kicked": "The host removed {name}; a bot takes the seat.",
         "log.kicked_open": "The host removed {name}; the seat ({where}) is open again.",
-        "log.kicked_you": "The host took your seat away.",
+        "log.kicked_you": "The host removed you from the table.",
         "log.left_you": "You gave up your seat: you are watching now.",
         "log.away": "{name} lost the connection.",
         "log.back": "{name} is back.",
         "log.covering": "A bot plays for {name} until they are back.",
         "log.reconnected": "Reconnected: the game goes on.",
+        "covered.summary": "A bot covered for you while you were away: it {actions}.",
+        "covered.played": {"one": "played {n} card", "other": "played {n} cards"},
+        "covered.passed": "passed {cards}",
+        "covered.moon_add": "scored your moon as +26 for everyone else",
+        "covered.moon_subtract": "scored your moon as −26 for you",
+        "list.and": " and ",
+        "list.comma": ", ",
         "chat.placeholder": "/ to chat · Enter sends · Esc back to the cards",
         "chat.placeholder_watch": "/ to chat · Enter sends · Esc back to the table",
         "chat.title": "Chat",
@@ -181,7 +194,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "lobby.title": "{name}",
         "lobby.code": "Invite code:  ",
         "lobby.link": "Join link:    ",
-        "lobby.join_hint": "Friends join with: hearts join {code}  (or open the link)",
+        "lobby.join_hint": "Friends join with: {command}",
+        "lobby.removed": "You removed: {names} · 1 2 3: let them back",
         "lobby.open_seat": "open — a Medium bot sits here if nobody comes",
         "lobby.pass_cycle": "passing: {cycle}",
         "lobby.moon_add": "moon: others +26",
@@ -234,6 +248,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Open the seat (take the bot away)",
         "seatmenu.kick": "Remove {name} from the table",
+        "seatmenu.allow_back": "Let {name} back to the table",
+        "seatmenu.removed_title": "Players you removed",
         "seatmenu.hint": "its letter, or ↑↓ and Enter · Esc closes",
         # the public tables
         "list.title": "Public tables",
@@ -243,14 +259,15 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "list.col_open": "Open",
         "list.col_bots": "Bots",
         "list.loading": "Asking the server for its tables…",
-        "list.empty": "No public table waits for players: r looks again, / types a code.",
+        "list.empty": "No public table waits for players: r looks again, / types a code, n hosts.",
         "list.count": "Tables waiting for players: {n}.",
         "list.code": "Invite code:",
-        "list.keys": "↑↓ choose · Enter join · w watch · r refresh · / code · Esc quit",
+        "list.keys": "↑↓ choose · Enter join · w watch · n new table · r refresh · / code · Esc quit",
         "list.rules": "Rules: {rules}",
         "list.joining": "Joining {code}…",
         "list.opening": "Opening {code} to watch…",
         "list.no_choice": "Pick a table in the list or type its invite code.",
+        "list.kicked": "The host removed you from table {code}. Join or watch another table, or n to host one.",
         # dialogs
         "help.title": "Keys",
         "help.card": "pick a card to pass, or play it",
@@ -259,7 +276,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "help.pass": "pass the three picked cards",
         "help.next": "ready for the next hand",
         "help.start": "host: start the game",
-        "help.seats": "host, before the start: a seat's menu (bots, players)",
+        "help.seats": "host: a seat's menu (bots and players before the start; let removed players back)",
         "help.rematch": "host, after the game: play again",
         "help.side": "trick history ⇄ score table",
         "help.chat": "the chat: the whole conversation; Enter sends",
@@ -297,6 +314,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Cannot play",
         "fatal.close": "Press Enter to quit.",
         "fatal.no_seat": "There is no saved seat to resume. Start with `hearts host` or `hearts join CODE`.",
+        "fatal.resume_refused": "{server} refused your saved seat: {reason}. Your session file is unchanged; if you played on another server, run `hearts resume --server URL`.",
         "fatal.unreachable": "Cannot reach the server at {url} ({error}). Start one with `hearts serve`, or play alone with `hearts play`.",
     }
 )

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-STRINGS: Final[Mapping[str, str]] = MappingProxyType(
+from . import Entry
+
+STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
     {
         "app.title": "♥ Червы",
         "you": "Вы",
@@ -45,19 +47,21 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seat.passed": "✓ передано",
         "seat.ready": "✓ готово",
         "seat.turn": "▶ ход",
+        "seat.cover_in": "бот через {n} с",
         # верхняя строка и соединение
         "top.table": "стол {code}",
         "top.hand": "раздача {n}",
         "top.pass": "передача {dir}",
         "top.hearts_broken": "♥ открыты",
         "top.watching": "вы зритель",
+        "top.paused": "⏸ пауза",
         "conn.connecting": "подключение…",
         "conn.online": "● в сети",
         "conn.reconnecting": "⟳ переподключение…",
         "conn.lost": "✕ не в сети",
         "notice.reconnecting": "⟳ Связь прервалась — подключаемся снова… ваше место сохранено.",
         "notice.lost": "✕ Связи нет. Нажмите q, чтобы выйти; `hearts resume` вернёт вас на место.",
-        "notice.kicked": "Хозяин стола забрал у вас место: теперь вы зритель.",
+        "notice.kicked": "Хозяин стола убрал вас из-за стола.",
         # середина стола
         "trick.takes": "Берёт {name} (+{points})",
         "trick.you_take": "Берёте вы (+{points})",
@@ -85,6 +89,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.watch_pass": "Вы зритель: игроки передают карты {dir}.",
         "prompt.watch_turn": "Вы зритель: ходит {name}…",
         "prompt.watch_hand_over": "Вы зритель: раздача окончена.",
+        "prompt.watch_paused": "Вы зритель: игра на паузе, пока не вернётся кто-нибудь из игроков.",
         # кнопки
         "btn.pass": "Передать",
         "btn.next": "Следующая раздача",
@@ -127,6 +132,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "error.not_now": "Сейчас этого сделать нельзя.",
         "error.table_full": "За столом нет свободных мест.",
         "error.no_such_table": "Такого стола нет (возможно, игра давно закончилась).",
+        "error.kicked": "Хозяин стола убрал вас из-за этого стола: вернуть вас может только он.",
         "error.bad_token": "Это место вам больше не принадлежит.",
         "error.bad_rules": "С такими правилами играть нельзя.",
         "error.rate_limited": "Слишком много запросов: чуть медленнее.",
@@ -153,12 +159,23 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.left_open": "{name} выходит; место ({where}) снова свободно.",
         "log.kicked": "Хозяин стола убрал игрока {name}; место занимает бот.",
         "log.kicked_open": "Хозяин стола убрал игрока {name}; место ({where}) снова свободно.",
-        "log.kicked_you": "Хозяин стола забрал у вас место.",
+        "log.kicked_you": "Хозяин стола убрал вас из-за стола.",
         "log.left_you": "Вы отдали своё место: теперь вы зритель.",
         "log.away": "{name}: связь прервалась.",
         "log.back": "{name} снова с нами.",
         "log.covering": "Бот играет за игрока {name}, пока тот не вернётся.",
         "log.reconnected": "Связь восстановлена: игра продолжается.",
+        "covered.summary": "Пока вас не было, за вас играл бот: он {actions}.",
+        "covered.played": {
+            "one": "сыграл {n} карту",
+            "few": "сыграл {n} карты",
+            "many": "сыграл {n} карт",
+        },
+        "covered.passed": "передал {cards}",
+        "covered.moon_add": "засчитал ваш выстрел в луну как +26 всем остальным",
+        "covered.moon_subtract": "засчитал ваш выстрел в луну как −26 вам",
+        "list.and": " и ",
+        "list.comma": ", ",
         "chat.placeholder": "/ — написать в чат · Enter — отправить · Esc — к картам",
         "chat.placeholder_watch": "/ — написать в чат · Enter — отправить · Esc — к столу",
         "chat.title": "Чат",
@@ -181,7 +198,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "lobby.title": "{name}",
         "lobby.code": "Код приглашения: ",
         "lobby.link": "Ссылка:           ",
-        "lobby.join_hint": "Друзья присоединяются так: hearts join {code}  (или по ссылке)",
+        "lobby.join_hint": "Друзья присоединяются так: {command}",
+        "lobby.removed": "Вы убрали: {names} · 1 2 3 — разрешить вернуться",
         "lobby.open_seat": "свободно — если никто не придёт, сядет средний бот",
         "lobby.pass_cycle": "передача: {cycle}",
         "lobby.moon_add": "луна: остальным +26",
@@ -234,6 +252,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Освободить место (убрать бота)",
         "seatmenu.kick": "Убрать игрока {name} из-за стола",
+        "seatmenu.allow_back": "Разрешить игроку {name} вернуться за стол",
+        "seatmenu.removed_title": "Игроки, которых вы убрали",
         "seatmenu.hint": "буква пункта или ↑↓ и Enter · Esc — закрыть",
         # открытые столы
         "list.title": "Открытые столы",
@@ -243,14 +263,15 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "list.col_open": "Свободно",
         "list.col_bots": "Боты",
         "list.loading": "Запрашиваем у сервера список столов…",
-        "list.empty": "Открытых столов, ждущих игроков, нет: r — ещё раз, / — код.",
+        "list.empty": "Открытых столов, ждущих игроков, нет: r — ещё раз, / — код, n — новый.",
         "list.count": "Столов, ждущих игроков: {n}.",
         "list.code": "Код приглашения:",
-        "list.keys": "↑↓ выбор · Enter сесть · w смотреть · r обновить · / код · Esc выход",
+        "list.keys": "↑↓ выбор · Enter сесть · w смотреть · n новый · r обновить · / код · Esc выход",
         "list.rules": "Правила: {rules}",
         "list.joining": "Садимся за стол {code}…",
         "list.opening": "Открываем стол {code} для просмотра…",
         "list.no_choice": "Выберите стол в списке или введите код приглашения.",
+        "list.kicked": "Хозяин убрал вас из-за стола {code}. Сядьте за другой стол или посмотрите его, либо n — свой стол.",
         # окна
         "help.title": "Клавиши",
         "help.card": "выбрать карту для передачи или сыграть её",
@@ -259,7 +280,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "help.pass": "передать три выбранные карты",
         "help.next": "готов к следующей раздаче",
         "help.start": "хозяин: начать игру",
-        "help.seats": "хозяин до начала: меню места (боты, игроки)",
+        "help.seats": "хозяин: меню места (до начала — боты и игроки; в любой момент — вернуть убранных)",
         "help.rematch": "хозяин, после игры: сыграть ещё раз",
         "help.side": "история взяток ⇄ таблица счёта",
         "help.chat": "чат: весь разговор; Enter отправляет",
@@ -297,6 +318,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Играть не получится",
         "fatal.close": "Нажмите Enter, чтобы выйти.",
         "fatal.no_seat": "Нет сохранённого места. Начните с `hearts host` или `hearts join КОД`.",
+        "fatal.resume_refused": "Сервер {server} не вернул вам сохранённое место: {reason}. Файл сессии не изменён; если вы играли на другом сервере, запустите `hearts resume --server URL`.",
         "fatal.unreachable": "Не удаётся подключиться к серверу {url} ({error}). Запустите его командой `hearts serve` или играйте сами: `hearts play`.",
     }
 )

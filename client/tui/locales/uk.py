@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-STRINGS: Final[Mapping[str, str]] = MappingProxyType(
+from . import Entry
+
+STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
     {
         "app.title": "♥ Чирви",
         "you": "Ви",
@@ -45,19 +47,21 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seat.passed": "✓ передано",
         "seat.ready": "✓ готово",
         "seat.turn": "▶ хід",
+        "seat.cover_in": "бот через {n} с",
         # верхній рядок і з’єднання
         "top.table": "стіл {code}",
         "top.hand": "роздача {n}",
         "top.pass": "передача {dir}",
         "top.hearts_broken": "♥ відкрито",
         "top.watching": "ви глядач",
+        "top.paused": "⏸ пауза",
         "conn.connecting": "з’єднання…",
         "conn.online": "● онлайн",
         "conn.reconnecting": "⟳ перепідключення…",
         "conn.lost": "✕ офлайн",
         "notice.reconnecting": "⟳ Зв’язок перервався — підключаємося знову… ваше місце збережено.",
         "notice.lost": "✕ Зв’язку немає. Натисніть q, щоб вийти; `hearts resume` поверне вас на місце.",
-        "notice.kicked": "Господар столу забрав у вас місце: тепер ви глядач.",
+        "notice.kicked": "Господар столу прибрав вас з-за столу.",
         # середина столу
         "trick.takes": "Забирає {name} (+{points})",
         "trick.you_take": "Забираєте ви (+{points})",
@@ -85,6 +89,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "prompt.watch_pass": "Ви глядач: гравці передають карти {dir}.",
         "prompt.watch_turn": "Ви глядач: ходить {name}…",
         "prompt.watch_hand_over": "Ви глядач: роздачу завершено.",
+        "prompt.watch_paused": "Ви глядач: гру призупинено, доки не повернеться хтось із гравців.",
         # кнопки
         "btn.pass": "Передати",
         "btn.next": "Наступна роздача",
@@ -127,6 +132,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "error.not_now": "Зараз цього зробити не можна.",
         "error.table_full": "За столом немає вільних місць.",
         "error.no_such_table": "Такого столу немає (можливо, гра давно закінчилася).",
+        "error.kicked": "Господар столу прибрав вас з-за цього столу: повернути вас може лише він.",
         "error.bad_token": "Це місце вам більше не належить.",
         "error.bad_rules": "З такими правилами грати не можна.",
         "error.rate_limited": "Забагато запитів: трохи повільніше.",
@@ -153,12 +159,23 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "log.left_open": "{name} виходить; місце ({where}) знову вільне.",
         "log.kicked": "Господар столу прибрав гравця {name}; місце займає бот.",
         "log.kicked_open": "Господар столу прибрав гравця {name}; місце ({where}) знову вільне.",
-        "log.kicked_you": "Господар столу забрав у вас місце.",
+        "log.kicked_you": "Господар столу прибрав вас з-за столу.",
         "log.left_you": "Ви віддали своє місце: тепер ви глядач.",
         "log.away": "{name}: зв’язок перервався.",
         "log.back": "{name} знову з нами.",
         "log.covering": "Бот грає замість гравця {name}, доки той не повернеться.",
         "log.reconnected": "З’єднання відновлено: гра триває.",
+        "covered.summary": "Поки вас не було, за вас грав бот: він {actions}.",
+        "covered.played": {
+            "one": "зіграв {n} карту",
+            "few": "зіграв {n} карти",
+            "many": "зіграв {n} карт",
+        },
+        "covered.passed": "передав {cards}",
+        "covered.moon_add": "зарахував ваш постріл у місяць як +26 кожному іншому",
+        "covered.moon_subtract": "зарахував ваш постріл у місяць як −26 вам",
+        "list.and": " і ",
+        "list.comma": ", ",
         "chat.placeholder": "/ — написати в чат · Enter — надіслати · Esc — до карт",
         "chat.placeholder_watch": "/ — написати в чат · Enter — надіслати · Esc — до столу",
         "chat.title": "Чат",
@@ -181,7 +198,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "lobby.title": "{name}",
         "lobby.code": "Код запрошення: ",
         "lobby.link": "Посилання:      ",
-        "lobby.join_hint": "Друзі приєднуються так: hearts join {code}  (або за посиланням)",
+        "lobby.join_hint": "Друзі приєднуються так: {command}",
+        "lobby.removed": "Ви прибрали: {names} · 1 2 3 — дозволити повернутися",
         "lobby.open_seat": "вільне — якщо ніхто не прийде, сяде середній бот",
         "lobby.pass_cycle": "передача: {cycle}",
         "lobby.moon_add": "місяць: іншим +26",
@@ -234,6 +252,8 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Звільнити місце (прибрати бота)",
         "seatmenu.kick": "Прибрати гравця {name} з-за столу",
+        "seatmenu.allow_back": "Дозволити гравцеві {name} повернутися за стіл",
+        "seatmenu.removed_title": "Гравці, яких ви прибрали",
         "seatmenu.hint": "літера пункту або ↑↓ і Enter · Esc — закрити",
         # відкриті столи
         "list.title": "Відкриті столи",
@@ -243,14 +263,15 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "list.col_open": "Вільно",
         "list.col_bots": "Боти",
         "list.loading": "Запитуємо в сервера список столів…",
-        "list.empty": "Відкритих столів, що чекають гравців, немає: r — ще раз, / — код.",
+        "list.empty": "Відкритих столів, що чекають гравців, немає: r — ще раз, / — код, n — новий.",
         "list.count": "Столів, що чекають на гравців: {n}.",
         "list.code": "Код запрошення:",
-        "list.keys": "↑↓ вибір · Enter сісти · w дивитися · r оновити · / код · Esc вихід",
+        "list.keys": "↑↓ вибір · Enter сісти · w дивитися · n новий · r оновити · / код · Esc вихід",
         "list.rules": "Правила: {rules}",
         "list.joining": "Сідаємо за стіл {code}…",
         "list.opening": "Відкриваємо стіл {code} для перегляду…",
         "list.no_choice": "Виберіть стіл у списку або введіть код запрошення.",
+        "list.kicked": "Господар прибрав вас з-за столу {code}. Сядьте за інший стіл чи подивіться його, або n — свій стіл.",
         # вікна
         "help.title": "Клавіші",
         "help.card": "вибрати карту для передачі або зіграти її",
@@ -259,7 +280,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "help.pass": "передати три вибрані карти",
         "help.next": "готові до наступної роздачі",
         "help.start": "господар: почати гру",
-        "help.seats": "господар до початку: меню місця (боти, гравці)",
+        "help.seats": "господар: меню місця (до початку — боти й гравці; будь-коли — повернути прибраних)",
         "help.rematch": "господар, після гри: зіграти ще раз",
         "help.side": "історія взяток ⇄ таблиця рахунку",
         "help.chat": "чат: уся розмова; Enter надсилає",
@@ -297,6 +318,7 @@ STRINGS: Final[Mapping[str, str]] = MappingProxyType(
         "fatal.title": "Грати не вийде",
         "fatal.close": "Натисніть Enter, щоб вийти.",
         "fatal.no_seat": "Немає збереженого місця. Почніть з `hearts host` або `hearts join КОД`.",
+        "fatal.resume_refused": "Сервер {server} не повернув вам збережене місце: {reason}. Файл сесії не змінено; якщо ви грали на іншому сервері, запустіть `hearts resume --server URL`.",
         "fatal.unreachable": "Не вдається з’єднатися із сервером {url} ({error}). Запустіть його командою `hearts serve` або грайте самі: `hearts play`.",
     }
 )

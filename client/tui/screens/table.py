@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from protocol import client_messages as cm
+from protocol.view import SeatInfo
 
 from ..explain import pass_refusal, play_refusal
 from ..i18n import Msg, Translator
@@ -145,6 +146,13 @@ class TableScreen(Screen[None]):
         """Nothing to draw any more."""
         self._ready = False
 
+    def reset(self) -> None:
+        """The table is gone (the host removed us): forget its dialogs."""
+        self._moon = None
+        self._over = None
+        self._over_closed = False
+        self._phase_key = ("", 0)
+
     def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
         phase_key = (view.status, view.hand_number) if view else ("", 0)
@@ -175,6 +183,8 @@ class TableScreen(Screen[None]):
         self.query_one("#chat", Input).placeholder = t(placeholder)
         self._sync_buttons()
         self._sync_dialogs()
+        for msg in model.take_notifications():
+            self.app.notify(t.text(msg), timeout=10)
 
     def _sync_buttons(self) -> None:
         model, view, t = self.model, self.model.view, self.t
@@ -379,22 +389,28 @@ class TableScreen(Screen[None]):
             self._send(lambda rid: cm.Rematch(id=rid))
 
     def action_seat(self, index: int) -> None:
-        """Host, before the game: the menu of the seat at the left (1),
-        across (2) or right (3): a bot of a level, open it, remove a player."""
+        """Host: the menu of the seat at the left (1), across (2) or right
+        (3). Before the game: a bot of a level, open it, remove a player;
+        at any time: let a removed player back."""
         view = self.model.view
         if view is None or self._watching():
             return
         if view.seat != view.host_seat:
             self._refuse(Msg("why.host_only"))
             return
-        if view.status != "waiting":
+        seat = seat_at(view, POSITIONS[index])
+        info: SeatInfo | None = None
+        if view.status == "waiting":
+            info = seated = view.seats[seat]
+            where = self.t(compass_key(view, seat))
+            who = self.t("kind.open") if seated.kind == "open" else seat_name(self.t, view, seated)
+            title = self.t("seatmenu.title", where=where, who=who)
+        elif view.kicked:
+            title = self.t("seatmenu.removed_title")  # only letting removed players back
+        else:
             self._refuse(Msg("why.seats_before_start"))
             return
-        seat = seat_at(view, POSITIONS[index])
-        info = view.seats[seat]
-        where = self.t(compass_key(view, seat))
-        who = self.t("kind.open") if info.kind == "open" else seat_name(self.t, view, info)
-        menu = SeatMenu(self.t, self.t("seatmenu.title", where=where, who=who), info)
+        menu = SeatMenu(self.t, title, info, view.kicked)
 
         def chosen(choice: SeatChoice | None) -> None:
             client = self.hearts.table

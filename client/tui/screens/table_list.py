@@ -1,11 +1,13 @@
 """``hearts join`` without a code: the server's public tables, to join or
-to watch, and a field for an invite code.
+to watch, and a field for an invite code; also where a player the host
+removed comes back to (the reason said above the list).
 
 The list comes from ``list_tables`` (tables still waiting for players); ``r``
 asks again. Enter joins the highlighted table, ``w`` watches it; a code typed
-in the field is joined with Enter (or the Join and Watch buttons). A refusal
-(the table filled up, the code is wrong) is said under the list and the
-player picks again; the screen closes once a table has us.
+in the field is joined with Enter (or the Join and Watch buttons); ``n``
+hosts a new table instead. A refusal (the table filled up, the code is
+wrong) is said under the list and the player picks again; the screen closes
+once a table has us.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from ..i18n import Msg, Translator
 from ..widgets.lobby import format_code, rules_text
 
 How = Literal["join", "watch"]
+# How the list closes: a table has us, the player wants to host one, or left.
+ListAnswer = Literal["seated", "create"] | None
 Fetch = Callable[[], Awaitable[Sequence[sm.TableSummary]]]
 Choose = Callable[[str, How], Awaitable[Msg | None]]
 NAME_WIDTH: Final = 26
@@ -56,12 +60,13 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class TableListScreen(Screen[bool]):
-    """Pick a public table (or type a code) to join or watch."""
+class TableListScreen(Screen[ListAnswer]):
+    """Pick a public table (or type a code) to join or watch, or host one."""
 
     DEFAULT_CSS = """
     TableListScreen { layout: vertical; }
     TableListScreen #list-title { height: 1; background: $primary-background; text-style: bold; }
+    TableListScreen #list-reason { height: auto; padding: 0 1; }
     TableListScreen #tables { height: 1fr; border: round $accent; }
     TableListScreen #list-rules { height: 2; padding: 0 1; }
     TableListScreen #code-row { height: 1; }
@@ -75,15 +80,19 @@ class TableListScreen(Screen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,f5", "refresh", show=False),
         Binding("w", "watch", show=False),
+        Binding("n", "create", show=False),
         Binding("slash,c", "type_code", show=False),
         Binding("escape", "back", show=False),
     ]
 
-    def __init__(self, t: Translator, fetch: Fetch, choose: Choose) -> None:
+    def __init__(
+        self, t: Translator, fetch: Fetch, choose: Choose, reason: Msg | None = None
+    ) -> None:
         super().__init__()
         self.t = t
         self.fetch = fetch
         self.choose_table = choose
+        self.reason = reason
         self.tables: list[sm.TableSummary] = []
         self.busy = False
 
@@ -91,6 +100,11 @@ class TableListScreen(Screen[bool]):
         """Title, the list, the highlighted table's rules, the code field."""
         t = self.t
         yield Static(" " + t("app.title") + " · " + t("list.title"), id="list-title")
+        if self.reason is not None:
+            sentence = t.text(self.reason)
+            yield Static(
+                Text("✕ " + sentence, style=Style(color="red", bold=True)), id="list-reason"
+            )
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.border_title = t("list.title")
         yield table
@@ -135,7 +149,8 @@ class TableListScreen(Screen[bool]):
         except (SessionClosed, TimeoutError):
             self.say(Msg("error.no_reply"), error=True)
             return
-        self.show(tables)
+        if self.is_attached:  # the list may have closed while the server answered
+            self.show(tables)
 
     def show(self, tables: list[sm.TableSummary]) -> None:
         """Fill the list (the highlighted table stays highlighted)."""
@@ -187,6 +202,11 @@ class TableListScreen(Screen[bool]):
         """Watch the highlighted table."""
         self._pick("watch", from_code_field=False)
 
+    def action_create(self) -> None:
+        """Host a new table instead (the app shows the form)."""
+        if not self.busy:
+            self.dismiss("create")
+
     def action_type_code(self) -> None:
         """Go to the invite code field."""
         self.query_one("#code", Input).focus()
@@ -196,7 +216,7 @@ class TableListScreen(Screen[bool]):
         if self.focused is self.query_one("#code", Input):
             self.query_one("#tables", DataTable).focus()
         else:
-            self.dismiss(False)
+            self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the code field joins that table."""
@@ -229,7 +249,7 @@ class TableListScreen(Screen[bool]):
         finally:
             self.busy = False
         if refusal is None:
-            self.dismiss(True)
+            self.dismiss("seated")
         else:
             self.say(refusal, error=True)
 

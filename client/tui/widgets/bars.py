@@ -30,14 +30,16 @@ CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
 
 
 def title_parts(t: Translator, view: SeatView | None) -> list[str]:
-    """Table code (and that we only watch), hand number, pass direction,
-    hearts broken."""
+    """Table code (and that we only watch), paused, hand number, pass
+    direction, hearts broken."""
     parts = [t("app.title")]
     if view is None:
         return parts
     parts.append(t("top.table", code=format_code(view.code)))
     if view.seat is None:
         parts.append(t("top.watching"))
+    if view.paused:
+        parts.append(t("top.paused"))
     if view.hand_number and view.status != "waiting":
         parts.append(t("top.hand", n=view.hand_number))
         if view.pass_direction == "hold":

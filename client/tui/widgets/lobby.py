@@ -1,7 +1,9 @@
-"""Before the game: the invite code, the join link, the seats and the rules.
+"""Before the game: the invite code, the join link, the command friends run
+(with ``--server`` when ours is not the default), the seats and the rules.
 
 The host sees how to change a seat (open, or a bot of a level) and how to
-start; everybody else sees that the host will start.
+start, and the players they removed; everybody else sees that the host will
+start.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from client.session import DEFAULT_SERVER
 from protocol.common import RulesModel
 
 from ..cards import label
@@ -22,6 +25,13 @@ from .seat_panel import kind_text, presence, seat_name
 def format_code(code: str) -> str:
     """``ABCDEF`` as ``ABC-DEF``, easy to read aloud."""
     return f"{code[:3]}-{code[3:]}" if len(code) == 6 else code
+
+
+def join_command(code: str, server: str) -> str:
+    """What a friend runs to join: ``hearts join ABC-DEF``, with the server
+    unless it is the default one."""
+    command = f"hearts join {format_code(code)}"
+    return command if not server or server == DEFAULT_SERVER else f"{command} --server {server}"
 
 
 def rules_text(t: Translator, rules: RulesModel) -> str:
@@ -73,7 +83,10 @@ class LobbyPanel(Static):
             Text(t("lobby.code"))
             + Text(format_code(view.code), style=Style(bold=True, color="yellow")),
             Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
-            Text(t("lobby.join_hint", code=format_code(view.code)), style=Style(dim=True)),
+            Text(
+                t("lobby.join_hint", command=join_command(view.code, self.model.server)),
+                style=Style(dim=True),
+            ),
             Text(),
         ]
         for index, position in enumerate(POSITIONS):
@@ -93,6 +106,9 @@ class LobbyPanel(Static):
             if info.host:
                 line.append(" ★", style=Style(color="yellow"))
             lines.append(line)
+        if view.kicked and view.seat is not None and view.seat == view.host_seat:
+            names = ", ".join(p.name for p in view.kicked)
+            lines.append(Text(t("lobby.removed", names=names), style=Style(color="yellow")))
         lines.append(Text())
         lines.append(Text(rules_text(t, view.rules), style=Style(dim=True)))
         self.update(Text("\n").join(lines))

@@ -1,8 +1,9 @@
 """A seat around the table: who sits there and how they are doing.
 
 Name (★ for the host), human or bot and its level, online or away (or a
-bot covering), cards left, points taken this hand, and whether the seat has
-passed, is ready or is to play. The panel's border lights up on its turn.
+bot covering), for an away player the live countdown to a bot ("bot in
+42 s"), cards left, points taken this hand, and whether the seat has passed,
+is ready or is to play. The panel's border lights up on its turn.
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def presence(t: Translator, info: SeatInfo) -> Text:
     return Text(t("seat.online"), style=Style(color="green"))
 
 
+def countdown(t: Translator, seconds: int | None) -> Text:
+    """How long until a bot covers an away player ("" when none is coming)."""
+    if seconds is None:
+        return Text()
+    return Text(t("seat.cover_in", n=seconds), style=Style(color="yellow", bold=True))
+
+
 def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
     """Passed, ready or to play."""
     if view.status == "playing" and view.phase == "play" and view.turn == info.seat:
@@ -95,10 +103,13 @@ class SeatPanel(Static):
         points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
         kind = Text(kind_text(t, info), style=Style(dim=True))
         mark = status_mark(t, view, info)
+        here = presence(t, info)
+        coming = countdown(t, self.model.cover_left(info.seat))
         if self.position in ("across", "bottom"):  # a wide panel: two lines
-            line1 = Text(" · ").join(p for p in (name, kind, presence(t, info)) if p.plain)
+            line1 = Text(" · ").join(p for p in (name, kind, here, coming) if p.plain)
             line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
             self.update(Text("\n").join([line1, line2]))
         else:
-            lines = [name, kind, presence(t, info), cards, points, mark]
+            # The countdown takes a line of its own only while it runs.
+            lines = [name, kind, here, *([coming] if coming.plain else []), cards, points, mark]
             self.update(Text("\n").join(lines))

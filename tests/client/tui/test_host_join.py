@@ -1,6 +1,8 @@
-"""Host, join and resume: the host's form, the lobby with the invite code
-and join link, a friend joining, seats changed and the start; joining a
-table as a guest; resuming a saved seat in a new app."""
+"""Host, join and resume: the host's form, the lobby with the invite code,
+join link and the command friends run (with our server, not the default
+one); a friend joining, seats changed and the start; joining a table as a
+guest; resuming a saved seat in a new app on the server saved with it, and a
+resume another server refuses, which names it and changes nothing."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from textual.widgets import Checkbox, Select
 
 from client.session import ClientSession
 from client.tui.launch import Launch
+from client.tui.screens.dialogs import FatalScreen
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from server.app import RunningServer
+from server.app import RunningServer, start_server
+from server.config import ServerConfig
 
-from .conftest import make_app, save_svg, screen_text, wait_for
+from .conftest import ThreadBots, make_app, save_svg, screen_text, wait_for
 
 
 async def test_host_creates_a_table_shows_code_and_link_and_starts(
@@ -40,7 +44,8 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
         link = f"http://127.0.0.1:{server.port}/t/{code}"
         await wait_for(pilot, lambda: link in screen_text(app), "the join link")
         text = screen_text(app)
-        assert f"Invite code:  {shown}" in text and f"hearts join {shown}" in text
+        assert f"Invite code:  {shown}" in text
+        assert f"Friends join with: hearts join {shown} --server {server.url}" in text
         assert "Q♠ breaks hearts" in text
 
         friend = ClientSession(server.url, "Friend")
@@ -104,6 +109,7 @@ async def test_resume_returns_to_the_same_seat_and_hand(
     launch = Launch(
         mode="host",
         server=server.url,
+        name="Hostess",
         seats=("easy", "easy", "easy"),
         session_file=session_file,
         ask_setup=False,
@@ -119,11 +125,42 @@ async def test_resume_returns_to_the_same_seat_and_hand(
         await pilot.press("q", "y")  # leave mid-game: the seat is kept
     assert session_file.exists()
 
-    again = make_app(Launch(mode="resume", server=server.url, session_file=session_file))
+    # No server and no name given: those saved with the seat.
+    again = make_app(Launch(mode="resume", session_file=session_file))
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, again.model.passing, "the resumed table")
         assert again.model.hand() == hand
         assert f"table {code[:3]}-{code[3:]}" in screen_text(again)
+        assert again.table is not None
+        assert (again.table.session.url, again.table.session.name) == (server.url, "Hostess")
+
+
+async def test_a_resume_another_server_refuses_names_it_and_changes_nothing(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    session_file = tmp_path / "session.json"
+    first = ClientSession(server.url, "Hostess", session_file=session_file)
+    await first.connect()
+    await first.request(cm.CreateTable(id=first.next_id()))
+    await first.close()
+    before = session_file.read_bytes()
+    config = ServerConfig(port=0, bot_workers=1)
+    other = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    try:
+        app = make_app(Launch(mode="resume", server=other.url, session_file=session_file))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
+            assert f"{other.url} refused your saved seat" in save_svg(app, "resume-refused-80x24")
+            assert isinstance(app.screen, FatalScreen)
+            assert app.screen.message.startswith(
+                f"{other.url} refused your saved seat: there is no such table"
+            )
+            assert "Your session file is unchanged" in app.screen.message
+            await pilot.press("enter")
+        assert app.return_code == 1
+    finally:
+        await other.close()
+    assert session_file.read_bytes() == before
 
 
 async def test_resume_without_a_saved_seat_says_so(tmp_path: Path) -> None:

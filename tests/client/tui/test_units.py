@@ -8,10 +8,21 @@ import string
 import pytest
 
 from client.tui.explain import pass_refusal, play_refusal
-from client.tui.i18n import CATALOGS, LANGUAGES, Msg, Term, Translator, language_from_env
+from client.tui.i18n import (
+    CATALOGS,
+    LANGUAGES,
+    Language,
+    Msg,
+    Term,
+    Translator,
+    language_from_env,
+    plural_category,
+)
 from client.tui.launch import join_url, parse_seats
-from client.tui.model import TableModel
+from client.tui.locales import Entry
+from client.tui.model import TableModel, covered_summary
 from client.tui.widgets.hand import hand_layout
+from client.tui.widgets.lobby import join_command
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import PlayedCard, SeatInfo, SeatView, TrickRecord
@@ -22,26 +33,146 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+# The plural forms each language's entries need (whole numbers only).
+PLURAL_FORMS = {"en": {"one", "other"}, "uk": {"one", "few", "many"}, "ru": {"one", "few", "many"}}
+
+
+def forms(entry: Entry) -> dict[str, str]:
+    """An entry's templates by plural form (a plain template is "other")."""
+    return {"other": entry} if isinstance(entry, str) else dict(entry)
+
+
 def test_every_language_has_every_key_with_the_same_placeholders() -> None:
     english = CATALOGS["en"]
     for language in LANGUAGES:
         catalog = CATALOGS[language]
         assert set(catalog) == set(english), language
-        for key, template in catalog.items():
-            if key.startswith("error."):  # may leave out the server's English sentence
-                assert fields(template) <= fields(english[key]), (language, key)
-            else:
-                assert fields(template) == fields(english[key]), (language, key)
+        for key, entry in catalog.items():
+            expected = fields(forms(english[key])["other"])
+            if not isinstance(entry, str):
+                assert set(entry) == PLURAL_FORMS[language], (language, key)
+            for template in forms(entry).values():
+                if key.startswith("error."):  # may leave out the server's English sentence
+                    assert fields(template) <= expected, (language, key)
+                else:
+                    assert fields(template) == expected, (language, key)
 
 
 def test_translations_are_not_left_in_english() -> None:
     for language in ("uk", "ru"):
         same = [
             key
-            for key, text in CATALOGS[language].items()
-            if text == CATALOGS["en"][key] and re.search(r"[a-z]{4}", re.sub(r"{\w+}", "", text))
+            for key, entry in CATALOGS[language].items()
+            for text in forms(entry).values()
+            if text in forms(CATALOGS["en"][key]).values()
+            and re.search(r"[a-z]{4}", re.sub(r"{\w+}", "", text))
         ]
         assert same == [], (language, same)
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", {"one": [1], "other": [0, 2, 5, 11, 13, 21]}),
+        ("uk", {"one": [1, 21, 101], "few": [2, 3, 4, 22, 104], "many": [0, 5, 11, 12, 14, 25]}),
+        ("ru", {"one": [1, 31], "few": [2, 23], "many": [0, 5, 11, 13, 111]}),
+    ],
+)
+def test_plural_categories(language: Language, counts: dict[str, list[int]]) -> None:
+    for category, numbers in counts.items():
+        assert [plural_category(language, n) for n in numbers] == [category] * len(numbers)
+
+
+def covered(played: int = 0, passed: tuple[str, ...] = (), moon: str | None = None) -> Msg:
+    event = sm.BotCovered.model_validate(
+        {
+            "seq": 9,
+            "seat": 0,
+            "played": [
+                "2C",
+                "3D",
+                "4S",
+                "5H",
+                "6C",
+                "7C",
+                "8C",
+                "9C",
+                "TC",
+                "JC",
+                "QC",
+                "KC",
+                "AC",
+            ][:played],
+            "passed": passed,
+            "moon_choice": moon,
+        }
+    )
+    summary = covered_summary(event)
+    assert summary is not None
+    return summary
+
+
+def test_what_a_bot_did_is_said_in_one_sentence_with_plurals() -> None:
+    en, uk, ru = Translator("en"), Translator("uk"), Translator("ru")
+    both = covered(5, ("AH", "QS", "KH"))
+    assert en.text(both) == (
+        "A bot covered for you while you were away: it played 5 cards and passed K♥ A♥ Q♠."
+    )
+    assert uk.text(both) == (
+        "Поки вас не було, за вас грав бот: він зіграв 5 карт і передав K♥ A♥ Q♠."
+    )
+    assert ru.text(both) == (
+        "Пока вас не было, за вас играл бот: он сыграл 5 карт и передал K♥ A♥ Q♠."
+    )
+    assert en.text(covered(1)).endswith("it played 1 card.")
+    assert uk.text(covered(1)).endswith("він зіграв 1 карту.")
+    assert uk.text(covered(3)).endswith("він зіграв 3 карти.")
+    assert ru.text(covered(2)).endswith("он сыграл 2 карты.")
+    assert ru.text(covered(11)).endswith("он сыграл 11 карт.")
+    assert en.text(covered(passed=("2C", "3C", "4C"))).endswith("it passed 2♣ 3♣ 4♣.")
+    everything = covered(13, moon="subtract")
+    assert en.text(everything).endswith("it played 13 cards and scored your moon as −26 for you.")
+    assert ru.text(covered(13, ("2C", "3C", "4C"), "add")).endswith(
+        "он сыграл 13 карт, передал 2♣ 3♣ 4♣ и засчитал ваш выстрел в луну как +26 всем остальным."
+    )
+    nothing = sm.BotCovered(seq=9, seat=0, played=(), passed=())
+    assert covered_summary(nothing) is None
+
+
+def test_a_bot_covering_is_logged_and_popped_up_once() -> None:
+    model = TableModel(view=view())
+    model.apply(sm.BotCovered(seq=9, seat=0, played=("2C",), passed=()))
+    assert [line.msg.key for line in model.log] == ["covered.summary"]
+    assert [m.key for m in model.take_notifications()] == ["covered.summary"]
+    assert model.take_notifications() == []
+
+
+def test_an_away_seat_counts_down_from_each_snapshot() -> None:
+    now = [100.0]
+    model = TableModel(clock=lambda: now[0])
+    away = [s.model_copy(update={"kind": "human", "away": True}) for s in seats()]
+    away[2] = away[2].model_copy(update={"cover_in": 42.0})
+    model.apply(sm.Snapshot(seq=1, view=view(seats=tuple(away))))
+    assert model.countdowns() == (None, None, 42, None)
+    now[0] += 0.4
+    assert model.cover_left(2) == 42  # whole seconds, rounded up
+    now[0] += 10
+    assert model.cover_left(2) == 32
+    now[0] += 60
+    assert model.cover_left(2) == 0  # never below zero while the bot is coming
+    away[2] = away[2].model_copy(update={"cover_in": 5.0})
+    model.apply(sm.Snapshot(seq=2, view=view(seats=tuple(away))))
+    assert model.cover_left(2) == 5  # each snapshot sets the clock again
+    away[2] = away[2].model_copy(update={"cover_in": None, "bot_covering": True})
+    model.apply(sm.Snapshot(seq=3, view=view(seats=tuple(away))))
+    assert model.cover_left(2) is None
+
+
+def test_the_join_command_names_the_server_unless_it_is_the_default() -> None:
+    assert join_command("ABCDEF", "ws://127.0.0.1:8765/ws") == "hearts join ABC-DEF"
+    assert join_command("ABCDEF", "wss://hearts.example/ws") == (
+        "hearts join ABC-DEF --server wss://hearts.example/ws"
+    )
 
 
 @pytest.mark.parametrize(
@@ -196,7 +327,14 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
         assert cell_len(t(keys)) <= 80, keys
     for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty", "notice.kicked"):
         assert cell_len(t(line)) <= 78, line
-    for prompt in ("prompt.watch_lobby", "prompt.watch_pass", "prompt.watch_turn"):
+    # A narrow seat panel (14 columns inside) has the countdown on a line of its own.
+    assert cell_len(t("seat.cover_in", n=59)) <= 14
+    for prompt in (
+        "prompt.watch_lobby",
+        "prompt.watch_pass",
+        "prompt.watch_turn",
+        "prompt.watch_paused",
+    ):
         assert cell_len(t(prompt, **EXAMPLE)) <= 80, prompt
     for notice in ("notice.reconnecting", "notice.lost"):
         assert cell_len(t(notice)) <= 78, notice
