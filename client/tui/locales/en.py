@@ -267,7 +267,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.joining": "Joining {code}…",
         "list.opening": "Opening {code} to watch…",
         "list.no_choice": "Pick a table in the list or type its invite code.",
-        "list.kicked": "The host removed you from table {code}. Join or watch another table, or n to host one.",
+        "list.kicked": "The host removed you from table {code}. Join or watch another table, or press n to host one.",
         # dialogs
         "help.title": "Keys",
         "help.card": "pick a card to pass, or play it",
