@@ -187,8 +187,10 @@ class TableModel:
         from nothing. The connection state and the clock stay."""
         fresh = TableModel(connection=self.connection, clock=self.clock)
         for f in dataclasses.fields(self):
-            if f.name != "revision":
+            # The log is emptied, not replaced: views compare its revision.
+            if f.name not in ("revision", "log"):
                 setattr(self, f.name, getattr(fresh, f.name))
+        self.log.clear()
         self.changed()
 
     def refused(self, code: str, message: str) -> None:

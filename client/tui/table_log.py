@@ -52,6 +52,13 @@ class TableLog:
     def __len__(self) -> int:
         return len(self._lines)
 
+    def clear(self) -> None:
+        """Forget every line (another table); the revision goes on."""
+        self._lines = []
+        self._chat_seqs = set()
+        self.last_seq = 0
+        self.revision += 1
+
     def tail(self, n: int) -> list[LogLine]:
         """The newest ``n`` lines, oldest first."""
         return self._lines[-n:] if n > 0 else []

@@ -354,3 +354,16 @@ def test_a_refused_resume_leaves_the_table_offline() -> None:
     model.apply(sm.Error(code="no_such_table", message="there is no such table"))
     assert model.connection == "lost"
     assert model.notice is not None and model.notice.level == "error"
+
+
+def test_a_reset_model_forgets_the_table_but_its_log_keeps_counting() -> None:
+    """After the host removed us the next table starts from nothing; views
+    that compare the log's revision still see a change."""
+    model = TableModel(view=view(), connection="online", join_url="http://x/t/ABCDEF")
+    model.apply(sm.ChatMessage(seq=4, seat=1, name="P1", text="hi"))
+    log, revision = model.log, model.log.revision
+    model.reset()
+    assert model.view is None and model.join_url == "" and model.connection == "online"
+    assert model.log is log and len(log) == 0 and log.revision > revision
+    model.apply(sm.ChatMessage(seq=2, seat=1, name="P1", text="again"))
+    assert [line.msg.params["text"] for line in model.log] == ["again"]  # seq 2 is new here
