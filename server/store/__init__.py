@@ -1,6 +1,9 @@
-"""Table stores: ``MemoryStore`` (embedded default) and ``RedisStore``."""
+"""Table stores: ``SqliteStore`` (the embedded default of ``hearts serve``),
+``MemoryStore`` and ``RedisStore``."""
 
 from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from server.store.base import (
     PlayerStats,
@@ -14,30 +17,68 @@ from server.store.base import (
 )
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
+from server.store.sqlite_store import SqliteStore, StoreLocked, Synchronous
 
 __all__ = [
     "MemoryStore",
     "PlayerStats",
     "PublicTable",
     "RedisStore",
+    "SqliteStore",
     "StatsDelta",
     "StoreConflict",
     "StoreError",
+    "StoreLocked",
     "StoredEvent",
     "StoredTable",
     "TableStore",
     "open_store",
+    "store_label",
 ]
 
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+_SQLITE_SCHEME = "sqlite://"
+_SYNCHRONOUS: dict[str, Synchronous] = {"normal": "NORMAL", "full": "FULL"}
+_URL_FORMS = "memory://, sqlite:///path/to/file[?synchronous=normal|full] or redis://host:port/db"
+
+
+def _sqlite_args(url: str) -> tuple[str, Synchronous]:
+    """The file path and ``synchronous`` setting of a ``sqlite://`` URL."""
+    path, _, query = url.removeprefix(_SQLITE_SCHEME).partition("?")
+    options = parse_qs(query, keep_blank_values=True, strict_parsing=bool(query))
+    unknown = set(options) - {"synchronous"}
+    synchronous = options.get("synchronous", ["normal"])[-1].lower()
+    if not path or unknown or synchronous not in _SYNCHRONOUS:
+        raise ValueError(f"store URL must be {_URL_FORMS}")
+    return path, _SYNCHRONOUS[synchronous]
 
 
 def open_store(url: str | None) -> TableStore:
     """The store a URL names: None or ``memory://`` gives a ``MemoryStore``,
-    ``redis://…`` (also ``rediss://``, ``unix://``) a ``RedisStore``.
-    Raises ``ValueError`` for anything else (a configuration mistake)."""
+    ``sqlite:///path/to/file`` a ``SqliteStore`` on that file (opened and
+    locked now: this blocks briefly, so from an event loop call it in a
+    thread), ``redis://…`` (also ``rediss://``, ``unix://``) a ``RedisStore``
+    (which connects lazily). Raises ``ValueError`` for anything else (a
+    configuration mistake) and ``StoreError`` when the file cannot be used."""
     if url is None or url == "memory://":
         return MemoryStore()
+    if url.startswith(_SQLITE_SCHEME):
+        path, synchronous = _sqlite_args(url)
+        return SqliteStore(path, synchronous=synchronous)
     if url.startswith(_REDIS_SCHEMES):
         return RedisStore(url)
-    raise ValueError("store URL must be memory:// or redis://host:port/db")
+    raise ValueError(f"store URL must be {_URL_FORMS}")
+
+
+def store_label(url: str | None) -> str:
+    """Where a store URL keeps the tables, for the start-up line (a Redis
+    password is left out)."""
+    if url is None or url == "memory://":
+        return "in memory (lost when the server stops)"
+    if url.startswith(_SQLITE_SCHEME):
+        path, synchronous = _sqlite_args(url)
+        return f"in SQLite {path} (synchronous={synchronous})"
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port is not None else host
+    return f"in Redis {urlunsplit((parts.scheme, netloc, parts.path, '', ''))}"

@@ -1,4 +1,4 @@
-"""What every table store offers (memory and Redis implement it).
+"""What every table store offers (memory, SQLite and Redis implement it).
 
 A table is stored as one opaque state blob (bytes) under a version number,
 plus a capped log of its numbered events (bytes each). ``commit`` writes the

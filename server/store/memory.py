@@ -1,7 +1,8 @@
-"""``MemoryStore``: the embedded default store, plain dicts in this process.
+"""``MemoryStore``: plain dicts in this process (``hearts serve --store
+memory``, and the in-process servers of ``hearts play`` and the tests).
 
-Same semantics as ``RedisStore`` (see ``base.TableStore``), minus durability
-across restarts. It is asyncio-safe without a lock because no method awaits
+Same semantics as ``SqliteStore`` and ``RedisStore`` (see
+``base.TableStore``), minus durability across restarts. It is asyncio-safe without a lock because no method awaits
 anything: each call runs from start to end without another task stepping in,
 which is exactly the atomicity Redis gives a Lua script.
 
@@ -44,6 +45,7 @@ class _Table:
     records: list[bytes] = field(default_factory=list)
     listing: PublicTable | None = None
     deadline: float | None = None
+    token: str | None = None  # names the last applied commit (retry detection)
 
 
 class MemoryStore:
@@ -122,10 +124,13 @@ class MemoryStore:
     ) -> tuple[int, int]:
         """Compare-and-set: write ``state`` and append ``events`` if the version
         is still ``expected_version``; ``StoreConflict`` otherwise (also for an
-        unknown or expired table)."""
+        unknown or expired table). A repeat of an applied commit (same
+        ``token``) returns its result, as on the other stores."""
         table = self._live(table_id)
         if table is None:
             raise StoreConflict("table unknown or expired")
+        if token is not None and table.version == expected_version + 1 and table.token == token:
+            return table.version, table.last_seq
         if table.version != expected_version:
             raise StoreConflict("table version moved on")
         for body in events:
@@ -134,6 +139,7 @@ class MemoryStore:
             table.events.append(StoredEvent(table.last_seq, body))
         table.state = state
         table.version += 1
+        table.token = token
         table.records.extend(records)
         for player_id, delta in (stats or {}).items():
             self._add_stats(player_id, delta)

@@ -1,6 +1,8 @@
-"""Fixtures: every store behaviour runs against ``MemoryStore`` and ``RedisStore``.
+"""Fixtures: every store behaviour runs against ``MemoryStore``,
+``SqliteStore`` and ``RedisStore``.
 
-The Redis store gets a fresh random key prefix per test and its keys are
+The SQLite store gets a fresh file in the test's temporary folder, and the
+same injected clock as the memory store. The Redis store gets a fresh random key prefix per test and its keys are
 deleted afterwards. Redis is expected on ``HEARTS_TEST_REDIS_URL`` (default
 ``redis://127.0.0.1:6379/0``). When it does not answer, the Redis cases are
 skipped with the reason on a developer machine but FAIL in CI (``CI`` set to
@@ -14,12 +16,13 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from server.store import MemoryStore, RedisStore
+from server.store import MemoryStore, RedisStore, SqliteStore
 
 REDIS_URL = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # A small cap so trimming is exercised with a handful of events.
@@ -32,7 +35,8 @@ def in_ci() -> bool:
 
 
 class FakeClock:
-    """A clock the test moves by hand (the memory store's expiry reads it)."""
+    """A clock the test moves by hand (the memory and SQLite stores' expiry
+    reads it)."""
 
     def __init__(self) -> None:
         self.now = 1000.0
@@ -50,15 +54,15 @@ class Harness:
     """A store under test plus what a test needs to look behind it."""
 
     kind: str
-    store: MemoryStore | RedisStore
+    store: MemoryStore | SqliteStore | RedisStore
     clock: FakeClock | None = None
     raw: Redis | None = None
 
     async def assert_expires(self, table_id: str, code: str, seconds: int) -> None:
         """Check that the table, every key of it, vanishes ``seconds`` from now.
 
-        Memory: move the injected clock to just before and then to the
-        deadline. Redis: every key of the table carries a TTL of at most
+        Memory and SQLite: move the injected clock to just before and then
+        to the deadline. Redis: every key of the table carries a TTL of at most
         ``seconds`` (TTL is -2 for a missing key, -1 for one without expiry).
         """
         store = self.store
@@ -113,12 +117,27 @@ async def redis_harness(max_events: int = CAP) -> AsyncIterator[Harness]:
         await raw.aclose()
 
 
-@pytest.fixture(params=["memory", "redis"])
-async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+@asynccontextmanager
+async def sqlite_harness(folder: Path, max_events: int = CAP) -> AsyncIterator[Harness]:
+    """A ``SqliteStore`` on a new file in ``folder``, with a hand-moved clock."""
+    clock = FakeClock()
+    store = SqliteStore(folder / "hearts.sqlite3", max_events=max_events, clock=clock)
+    try:
+        yield Harness("sqlite", store, clock=clock)
+    finally:
+        await store.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
     """Each store in turn (the test runs once per implementation)."""
     if request.param == "memory":
         clock = FakeClock()
         yield Harness("memory", MemoryStore(max_events=CAP, clock=clock), clock=clock)
+        return
+    if request.param == "sqlite":
+        async with sqlite_harness(tmp_path) as sqlite_case:
+            yield sqlite_case
         return
     async with redis_harness() as redis_case:
         yield redis_case

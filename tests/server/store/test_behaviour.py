@@ -336,3 +336,32 @@ async def test_statistics_go_in_with_their_commit_once(harness: Harness) -> None
         games=1, wins=1, hands=1, points=13, moons=0, queens=1
     )
     assert await store.get_stats("p2") == PlayerStats(hands=1)
+
+
+async def test_a_repeated_commit_with_its_token_applies_once(harness: Harness) -> None:
+    """A commit sent again with the same token (its first reply was lost)
+    reports the first attempt's result and writes nothing again; another
+    token at the old version is a rival and conflicts."""
+    store = harness.store
+    await store.create_table("t1", "CODE1", b"s1")
+    record = [b'{"hand": 1}']
+    stats = {"p1": StatsDelta(hands=1, points=26, moons=1)}
+    first = await store.commit(
+        "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
+    )
+    repeat = await store.commit(
+        "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
+    )
+    assert first == repeat == (2, 1)
+    with pytest.raises(StoreConflict):
+        await store.commit("t1", 1, b"rival", [b"rival"], token="token-b")
+    # Without a token nothing can be recognised: a repeat is a conflict.
+    assert await store.commit("t1", 2, b"s3", [b"e2"]) == (3, 2)
+    with pytest.raises(StoreConflict):
+        await store.commit("t1", 2, b"s3", [b"e2"])
+    events = await store.events_since("t1", 0)
+    assert events is not None and [e.body for e in events] == [b"e1", b"e2"]
+    assert await store.hand_records("t1") == record
+    assert await store.get_stats("p1") == PlayerStats(hands=1, points=26, moons=1)
+    loaded = await store.load_table("t1")
+    assert loaded is not None and (loaded.version, loaded.state) == (3, b"s3")
