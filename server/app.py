@@ -17,7 +17,7 @@ from .connection import Connection
 from .http import HttpRoutes
 from .lobby import Lobby
 from .metrics import Metrics
-from .store import RedisStore, open_store
+from .store import RedisStore, open_store, store_label
 from .store.base import TableStore
 
 log = logging.getLogger("hearts.server")
@@ -66,9 +66,30 @@ async def start_server(
     config: ServerConfig, bots: BotRunner | None = None, store: TableStore | None = None
 ) -> RunningServer:
     """Start serving; port 0 picks a free port (see ``RunningServer.port``).
-    ``store`` overrides the one the configuration names (embedding, tests)."""
-    store = store if store is not None else open_store(config.redis_url)
-    bots = bots or BotRunner(config.bot_workers, config.bot_budget_ms)
+    ``store`` overrides the one the configuration names (embedding, tests);
+    either way the server owns it from here and closes it on ``close()``."""
+    if store is None:
+        url = config.effective_store_url
+        if url is not None and url.startswith("sqlite://"):
+            # Opening the file (and migrating it) touches the disk: not on the loop.
+            store = await asyncio.to_thread(open_store, url)
+        else:
+            store = open_store(url)
+    try:
+        return await _start_on(store, config, bots)
+    except BaseException:
+        # An embedded store holds its file's lock until closed: give it back,
+        # or a retry in this process would find the file "in use".
+        await store.close()
+        raise
+
+
+async def _start_on(
+    store: TableStore, config: ServerConfig, given_bots: BotRunner | None
+) -> RunningServer:
+    """``start_server`` once the store is open; on failure, what it started
+    is stopped again (the caller closes the store)."""
+    bots = given_bots or BotRunner(config.bot_workers, config.bot_budget_ms)
     cluster: Cluster | None = None
     if isinstance(store, RedisStore):
         # With Redis, tables are leased so several processes can share it.
@@ -76,47 +97,60 @@ async def start_server(
     metrics = Metrics()
     lobby = Lobby(store, bots, config, cluster, metrics)
     metrics.watch(lobby)
-    if cluster is not None:
-        cluster.on_lost = lobby.lost
-        cluster.on_resubscribed = lobby.resync_forwarded_clients
-        await cluster.start(lobby.on_bus)
-        log.info("cluster member %s (lease %d ms)", cluster.process_id, config.lease_ms)
-    resumed = await lobby.resume_all()
-    if resumed:
-        log.info("resumed %d tables from the store", resumed)
-    lobby.start_watchdog()
+    try:
+        if cluster is not None:
+            cluster.on_lost = lobby.lost
+            cluster.on_resubscribed = lobby.resync_forwarded_clients
+            await cluster.start(lobby.on_bus)
+            log.info("cluster member %s (lease %d ms)", cluster.process_id, config.lease_ms)
+        resumed = await lobby.resume_all()
+        if resumed:
+            log.info("resumed %d tables from the store", resumed)
+        lobby.start_watchdog()
 
-    async def ready() -> bool:
-        if lobby.closing:  # handing tables over: send no one new here
-            return False
+        async def ready() -> bool:
+            if lobby.closing:  # handing tables over: send no one new here
+                return False
+            try:
+                await store.ping()
+            except Exception:  # any failure means "not ready"; the probe must answer
+                return False
+            return True
+
+        async def handler(ws: ServerConnection) -> None:
+            conn = Connection(ws, lobby, config)
+            if not lobby.guard.connect(conn.address):
+                metrics.address_refusals.labels("too_many_connections").inc()
+                log.warning("refused a connection from %s: too many open", conn.address)
+                await ws.close(1008, "too many connections from your address")
+                return
+            try:
+                await conn.run()
+            finally:
+                lobby.guard.disconnect(conn.address)
+
+        ws_server = await serve(
+            handler,
+            config.host,
+            config.port,
+            process_request=HttpRoutes(ready, metrics=metrics.render),
+            max_size=config.transport_max_bytes,
+            max_queue=64,
+            # Frames are small msgpack maps: deflate costs more CPU than it saves.
+            compression=None,
+        )
+    except BaseException:
+        # The port was taken, the store failed…: the resumed tables stop
+        # before their store closes under them.
         try:
-            await store.ping()
-        except Exception:  # any failure means "not ready"; the probe must answer
-            return False
-        return True
-
-    async def handler(ws: ServerConnection) -> None:
-        conn = Connection(ws, lobby, config)
-        if not lobby.guard.connect(conn.address):
-            metrics.address_refusals.labels("too_many_connections").inc()
-            log.warning("refused a connection from %s: too many open", conn.address)
-            await ws.close(1008, "too many connections from your address")
-            return
-        try:
-            await conn.run()
-        finally:
-            lobby.guard.disconnect(conn.address)
-
-    ws_server = await serve(
-        handler,
-        config.host,
-        config.port,
-        process_request=HttpRoutes(ready, metrics=metrics.render),
-        max_size=config.transport_max_bytes,
-        max_queue=64,
-        # Frames are small msgpack maps: deflate costs more CPU than it saves.
-        compression=None,
-    )
+            await lobby.close()
+            if cluster is not None:
+                await cluster.stop()
+        except Exception:  # the start's own error is the one to raise
+            log.exception("stopping after a failed start failed too")
+        if given_bots is None:
+            bots.close()
+        raise
     sock = next(iter(ws_server.sockets))
     host, port = sock.getsockname()[:2]
     return RunningServer(config, store, bots, lobby, ws_server, host, port, cluster)
@@ -139,7 +173,9 @@ async def serve_forever(config: ServerConfig) -> None:
     server = await start_server(config)
     tune_gc()
     print(
-        f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url})", flush=True
+        f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url}),"
+        f" tables {store_label(config.effective_store_url)}",
+        flush=True,
     )
     stop = asyncio.get_running_loop().create_future()
 

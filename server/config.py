@@ -12,7 +12,12 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = 8765
-    redis_url: str | None = None
+    # Where tables live, as a store URL (server.store.open_store): memory://,
+    # sqlite:///path/to/file or redis://host:port/db. None: redis_url if
+    # given, else memory (the in-process servers of tests and `hearts play`;
+    # `hearts serve` passes SQLite by default).
+    store_url: str | None = None
+    redis_url: str | None = None  # the older spelling of store_url=redis://…
     # Seats and pacing
     grace_seconds: float = 60.0
     next_hand_delay: float | None = None  # None: wait until every human is ready
@@ -42,3 +47,12 @@ class ServerConfig:
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600
     server_name: str = "hearts"
+
+    def __post_init__(self) -> None:
+        if self.store_url is not None and self.redis_url not in (None, self.store_url):
+            raise ValueError("give the store URL once: store_url or redis_url, not both")
+
+    @property
+    def effective_store_url(self) -> str | None:
+        """The store URL in effect: ``store_url``, else ``redis_url`` (None: memory)."""
+        return self.store_url if self.store_url is not None else self.redis_url

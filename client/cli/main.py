@@ -47,7 +47,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
-    serve.add_argument("--redis", metavar="URL", help="store tables in Redis (default: in memory)")
+    serve.add_argument(
+        "--store",
+        choices=("sqlite", "memory", "redis"),
+        default=None,
+        help="where tables live: sqlite (the default: one file under --data, games survive "
+        "a restart), memory (lost when the server stops) or redis (needs --redis)",
+    )
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="with the sqlite store: its folder, created if missing "
+        "(default: $XDG_DATA_HOME/hearts, else ~/.local/share/hearts)",
+    )
+    serve.add_argument(
+        "--synchronous",
+        choices=("normal", "full"),
+        default=None,
+        help="with the sqlite store: normal (the default) loses nothing acknowledged when the "
+        "server crashes; full also fsyncs every commit, for power loss, at a cost in actions/s",
+    )
+    serve.add_argument(
+        "--redis", metavar="URL", help="store tables in Redis at URL (implies --store redis)"
+    )
     serve.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat is held")
     serve.add_argument(
         "--next-hand-delay",

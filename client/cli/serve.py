@@ -5,15 +5,61 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sys
+from pathlib import Path
+
+
+class ServeArgsError(ValueError):
+    """Flags of ``hearts serve`` that do not go together."""
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/hearts``, or ``~/.local/share/hearts`` when that is
+    unset, empty or relative (as the XDG base directory rules say)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "hearts"
+
+
+def store_url_of(args: argparse.Namespace) -> str:
+    """The store URL the flags ask for: SQLite under ``--data`` unless
+    ``--store memory``, or Redis with ``--redis URL``."""
+    from server.store.sqlite_store import DEFAULT_FILE_NAME
+
+    store = args.store or ("redis" if args.redis else "sqlite")
+    if args.redis and store != "redis":
+        raise ServeArgsError(f"--redis stores tables in Redis; it cannot go with --store {store}")
+    for flag, value in (("--data", args.data), ("--synchronous", args.synchronous)):
+        if value is not None and store != "sqlite":
+            raise ServeArgsError(f"{flag} is for the sqlite store, not the {store} store")
+    if store == "redis":
+        if not args.redis:
+            raise ServeArgsError("--store redis needs --redis URL")
+        return str(args.redis)
+    if store == "memory":
+        return "memory://"
+    folder = Path(args.data).expanduser() if args.data is not None else default_data_dir()
+    path = (folder / DEFAULT_FILE_NAME).absolute()
+    if "?" in str(path):  # the store URL's query would start there
+        raise ServeArgsError("the --data folder's path cannot contain '?'")
+    return f"sqlite://{path}?synchronous={args.synchronous or 'normal'}"
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted; 2 for flags that contradict each other, 1
+    when the store cannot be opened (its folder not writable, or another
+    server using it)."""
     from server.app import serve_forever
     from server.config import ServerConfig
     from server.logs import configure_logging
+    from server.store import StoreError
 
+    try:
+        store = store_url_of(args)
+    except ServeArgsError as exc:
+        print(f"hearts serve: {exc}", file=sys.stderr)
+        return 2
     configure_logging(args.log_level, args.log_format)
     from server.address_guard import parse_networks
 
@@ -25,7 +71,7 @@ def run_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host,
         port=args.port,
-        redis_url=args.redis,
+        store_url=store,
         grace_seconds=args.grace,
         next_hand_delay=args.next_hand_delay,
         bot_workers=args.bot_workers,
@@ -34,6 +80,10 @@ def run_serve(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(args.trusted_proxy),
         max_connections_per_address=args.max_connections_per_address,
     )
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
-        asyncio.run(serve_forever(config))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
+            asyncio.run(serve_forever(config))
+    except StoreError as exc:
+        print(f"hearts serve: {exc}", file=sys.stderr)
+        return 1
     return 0

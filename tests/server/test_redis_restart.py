@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
-import subprocess
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from client.session import ClientSession
@@ -25,57 +20,28 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 
 from ..ports import free_port
+from ..serve_process import ServeProcess
 from .harness import TWO_HANDS, session_play
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@asynccontextmanager
-async def hearts_serve(port: int, redis: str, log: Path) -> AsyncIterator[subprocess.Popen[bytes]]:
-    """``hearts serve`` on ``port`` with ``redis``, ready once it printed its
-    "serving" line; killed (if still running) when the block ends.
-
-    ``subprocess.Popen`` rather than asyncio's: asyncio's ``wait()`` also
-    waits for the stdout pipe to close, which the server's bot worker
-    processes (spawned children) keep open for a while after a SIGKILL.
-    """
-    with log.open("ab") as err:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "client.cli.main",
-                "serve",
-                "--port",
-                str(port),
-                "--redis",
-                redis,
-                "--grace",
-                "30",
-                "--bot-workers",
-                "1",
-                "--bot-budget-ms",
-                "30",
-                # The killed process's table lease must run out before the
-                # new process takes the table over: keep it short.
-                "--lease-ms",
-                "1000",
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    try:
-        assert proc.stdout is not None
-        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
-        proc.stdout.close()  # the server prints nothing after this line
-        assert b"serving" in line, f"server did not start: {line!r}\n{log.read_text()}"
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        await asyncio.to_thread(proc.wait, 30)
+def serve_args(port: int, redis: str) -> list[str]:
+    """``hearts serve`` on ``port`` with ``redis``."""
+    return [
+        "--port",
+        str(port),
+        "--redis",
+        redis,
+        "--grace",
+        "30",
+        "--bot-workers",
+        "1",
+        "--bot-budget-ms",
+        "30",
+        # The killed process's table lease must run out before the
+        # new process takes the table over: keep it short.
+        "--lease-ms",
+        "1000",
+    ]
 
 
 async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: Path) -> None:
@@ -88,7 +54,8 @@ async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: P
     log = tmp_path / "server.log"
     session = ClientSession(url, "Rex", max_backoff=0.3, give_up_after=60)
     try:
-        async with hearts_serve(port, redis_db, log) as first:
+        with ServeProcess(serve_args(port, redis_db), log) as first:
+            await asyncio.to_thread(first.start)
             await session.connect()
             seated = await session.request(
                 cm.CreateTable(
@@ -108,10 +75,10 @@ async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: P
             assert isinstance(ack, sm.Ok)
             acknowledged = [p.card for t in view.tricks for p in t.cards]
             acknowledged += [p.card for p in view.trick] + [card]
-            first.send_signal(signal.SIGKILL)
-            assert await asyncio.to_thread(first.wait, 30) == -signal.SIGKILL
+            assert await asyncio.to_thread(first.kill) == -signal.SIGKILL
 
-        async with hearts_serve(port, redis_db, log) as second:
+        with ServeProcess(serve_args(port, redis_db), log) as second:
+            await asyncio.to_thread(second.start)
             seen: list[object] = []
             final = await session_play(
                 session, random.Random(22), seen=seen, timeout=90, act_first=False
@@ -120,8 +87,7 @@ async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: P
             assert any(type(m).__name__ == "_Reconnected" for m in seen)
             reply = await session.request(cm.GetRecords(id=session.next_id()))
             assert isinstance(reply, sm.Records)
-            second.send_signal(signal.SIGTERM)
-            assert await asyncio.to_thread(second.wait, 30) == 0
+            assert await asyncio.to_thread(second.stop) == 0
     finally:
         await session.close()
 

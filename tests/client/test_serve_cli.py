@@ -1,0 +1,77 @@
+"""`hearts serve` flags (client/cli/serve.py): which store they ask for, where
+the default data folder is, and contradicting flags refused before anything
+starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from client.cli.main import build_parser, main
+from client.cli.serve import default_data_dir, store_url_of
+
+
+def url_of(*flags: str) -> str:
+    return store_url_of(build_parser().parse_args(["serve", *flags]))
+
+
+def test_the_default_is_sqlite_in_the_xdg_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == tmp_path / "xdg" / "hearts"
+    assert (
+        url_of() == f"sqlite://{tmp_path / 'xdg' / 'hearts' / 'hearts.sqlite3'}?synchronous=normal"
+    )
+    # Unset, empty or relative: ~/.local/share, as the XDG rules say.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for value in ("", "relative/dir"):
+        monkeypatch.setenv("XDG_DATA_HOME", value)
+        assert default_data_dir() == tmp_path / "home" / ".local" / "share" / "hearts"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_data_dir() == tmp_path / "home" / ".local" / "share" / "hearts"
+
+
+def test_data_and_synchronous_choose_the_file_and_its_setting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert (
+        url_of("--data", "games")
+        == f"sqlite://{tmp_path / 'games' / 'hearts.sqlite3'}?synchronous=normal"
+    )
+    assert url_of("--store", "sqlite", "--data", str(tmp_path), "--synchronous", "full") == (
+        f"sqlite://{tmp_path / 'hearts.sqlite3'}?synchronous=full"
+    )
+
+
+def test_memory_and_redis() -> None:
+    assert url_of("--store", "memory") == "memory://"
+    assert url_of("--redis", "redis://r:6379/0") == "redis://r:6379/0"
+    assert url_of("--store", "redis", "--redis", "redis://r:6379/0") == "redis://r:6379/0"
+
+
+@pytest.mark.parametrize(
+    ("flags", "complaint"),
+    [
+        (["--store", "memory", "--data", "x"], "--data is for the sqlite store"),
+        (["--redis", "redis://r/0", "--data", "x"], "--data is for the sqlite store"),
+        (["--store", "memory", "--synchronous", "full"], "--synchronous is for the sqlite store"),
+        (["--store", "redis"], "--store redis needs --redis URL"),
+        (["--store", "sqlite", "--redis", "redis://r/0"], "cannot go with --store sqlite"),
+        (["--data", "what?"], "cannot contain '?'"),
+    ],
+)
+def test_contradicting_flags_are_refused_before_anything_starts(
+    flags: list[str],
+    complaint: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "1", *flags]) == 2
+    printed = capsys.readouterr()
+    assert complaint in printed.err and printed.out == ""
+    assert list(tmp_path.iterdir()) == []  # no data folder was made

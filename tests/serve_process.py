@@ -1,0 +1,91 @@
+"""``hearts serve`` as a real child process, for tests that kill a server
+and start the same command again.
+
+Blocking calls (Playwright's sync tests use them as they are; asyncio tests
+through ``asyncio.to_thread``). ``subprocess.Popen`` rather than asyncio's:
+asyncio's ``wait()`` also waits for the stdout pipe to close, which the
+server's bot worker processes (spawned children) may keep open for a moment
+after a SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class ServeProcess:
+    """One run of ``hearts serve ARGS`` (start it again for a restart)."""
+
+    def __init__(self, args: list[str], log: Path) -> None:
+        """``args`` follow ``hearts serve``; stderr is appended to ``log``."""
+        self.args = args
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def command(self) -> list[str]:
+        """The command line (this Python running ``hearts serve ARGS``)."""
+        return [sys.executable, "-m", "client.cli.main", "serve", *self.args]
+
+    def start(self, timeout: float = 30.0) -> str:
+        """Start the command and wait for its "serving" line, which is returned."""
+        with self.log.open("ab") as err:
+            self.proc = subprocess.Popen(
+                self.command(),
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        stdout = self.proc.stdout
+        assert stdout is not None
+        with ThreadPoolExecutor(1) as reader:
+            pending = reader.submit(stdout.readline)
+            try:
+                line = pending.result(timeout).decode()
+            except FutureTimeout:
+                self.proc.kill()  # closes the pipe: the reader returns
+                line = ""
+        stdout.close()  # the server prints nothing after this line
+        assert "serving" in line, f"hearts serve did not start: {line!r}\n{self.log_text()}"
+        return line
+
+    def kill(self) -> int:
+        """SIGKILL it (no chance to close anything) and return its exit status."""
+        return self._signal(signal.SIGKILL)
+
+    def stop(self) -> int:
+        """SIGTERM it (a clean stop) and return its exit status."""
+        return self._signal(signal.SIGTERM)
+
+    def _signal(self, sig: int) -> int:
+        assert self.proc is not None, "not started"
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        return self.proc.wait(30)
+
+    def log_text(self) -> str:
+        """What it wrote to stderr so far."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def __enter__(self) -> ServeProcess:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        """Kill it if it still runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(30)
