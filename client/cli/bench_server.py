@@ -1,12 +1,14 @@
 """``hearts bench server``: how fast the table server plays, against a plain
 WebSocket echo baseline measured the same way on the same machine.
 
-Three phases, each with its server in a child process (spawned, so it has a
+Four phases, each with its server in a child process (spawned, so it has a
 core of its own on a two-core machine; the clients share this process's
 event loop):
 
-* **memory** and **redis**: the table server (``server.app.start_server``)
-  with the memory store, then with Redis. ``--tables`` tables of four raw
+* **memory**, **sqlite** and **redis**: the table server
+  (``server.app.start_server``) with the memory store, the SQLite store (a
+  new file in a scratch folder, ``--data``, deleted afterwards) and Redis,
+  every action committed before it is acknowledged. ``--tables`` tables of four raw
   WebSocket clients (no bots) play instantly: each seat acts on the first
   snapshot after its last reply that asks something of it (pass the first
   three cards, play the first legal card, ready, rematch at game over).
@@ -19,9 +21,10 @@ event loop):
   flight per table); *msgs/s* counts client frames, *latency* runs from the
   send to the last of the four copies arriving.
 
-The bar (set when the server was first measured): memory p99 under 10x echo p99, and actions/s at
-least an eighth of echo msgs/s. ``--profile DIR`` writes cProfile stats of
-each server process (``memory.prof``, ``redis.prof``) for ``python -m
+The bar (set when the server was first measured): memory p99 under 10x echo
+p99, and actions/s at least an eighth of echo msgs/s. ``--profile DIR``
+writes cProfile stats of each server process (``memory.prof``,
+``sqlite.prof``, ``redis.prof``) for ``python -m
 pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its
 ``hearts:*`` keys are deleted before and after the run.
 """
@@ -34,12 +37,15 @@ import contextlib
 import itertools
 import json
 import multiprocessing
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -53,17 +59,17 @@ PROTOCOL_VERSION = 1  # protocol.common.PROTOCOL_VERSION, without importing pyda
 # -- the server processes -------------------------------------------------------
 
 
-def _server_child(kind: str, redis_url: str | None, profile: str | None, pipe: Connection) -> None:
-    """Child process: run the table server (or the echo server) until told
-    to stop; report the port through ``pipe``."""
+def _server_child(kind: str, store_url: str | None, profile: str | None, pipe: Connection) -> None:
+    """Child process: run the table server on ``store_url`` (or the echo
+    server) until told to stop; report the port through ``pipe``."""
     runner = _run_echo if kind == "echo" else _run_hearts
     if profile is None:
-        asyncio.run(runner(redis_url, pipe))
+        asyncio.run(runner(store_url, pipe))
         return
     import cProfile
 
     with cProfile.Profile() as prof:
-        asyncio.run(runner(redis_url, pipe))
+        asyncio.run(runner(store_url, pipe))
     prof.dump_stats(profile)
 
 
@@ -71,7 +77,7 @@ async def _wait_for_stop(pipe: Connection) -> None:
     await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
 
 
-async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
+async def _run_hearts(store_url: str | None, pipe: Connection) -> None:
     from server.app import start_server, tune_gc
     from server.bot_runner import BotRunner
     from server.config import ServerConfig
@@ -87,7 +93,7 @@ async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
 
     config = ServerConfig(
         port=0,
-        redis_url=redis_url,
+        store_url=store_url,
         rate_per_second=1e9,
         rate_burst=1e9,
         max_tables_per_connection=1_000_000,
@@ -101,7 +107,7 @@ async def _run_hearts(redis_url: str | None, pipe: Connection) -> None:
         await server.close()
 
 
-async def _run_echo(redis_url: str | None, pipe: Connection) -> None:
+async def _run_echo(store_url: str | None, pipe: Connection) -> None:
     from websockets.asyncio.server import ServerConnection, broadcast, serve
 
     from server.config import ServerConfig
@@ -127,11 +133,11 @@ async def _run_echo(redis_url: str | None, pipe: Connection) -> None:
 class ServerProcess:
     """A server child process: started, asked for its port, stopped."""
 
-    def __init__(self, kind: str, redis_url: str | None = None, profile: str | None = None):
+    def __init__(self, kind: str, store_url: str | None = None, profile: str | None = None):
         ctx = multiprocessing.get_context("spawn")
         self._pipe, child = ctx.Pipe()
         self.process = ctx.Process(
-            target=_server_child, args=(kind, redis_url, profile, child), daemon=True
+            target=_server_child, args=(kind, store_url, profile, child), daemon=True
         )
 
     async def start(self) -> int:
@@ -430,9 +436,9 @@ async def _clear_redis(url: str) -> None:
 
 
 async def _phase(
-    kind: str, tables: int, seconds: float, redis_url: str | None, profile: str | None
+    kind: str, tables: int, seconds: float, store_url: str | None, profile: str | None
 ) -> dict[str, Any]:
-    server = ServerProcess(kind, redis_url, profile)
+    server = ServerProcess(kind, store_url, profile)
     port = await server.start()
     url = f"ws://127.0.0.1:{port}/ws" if kind != "echo" else f"ws://127.0.0.1:{port}/"
     try:
@@ -443,10 +449,30 @@ async def _phase(
         await server.stop()
 
 
-async def run_all(
-    tables: int, seconds: float, redis_url: str | None, profile_dir: str | None
+async def _sqlite_phase(
+    tables: int, seconds: float, data: str | None, synchronous: str, profile: str | None
 ) -> dict[str, Any]:
-    """Every phase; a phase that cannot run reports its error instead."""
+    """The table server on a new SQLite file in a scratch folder inside
+    ``data`` (a temporary folder if None), which is deleted afterwards."""
+    scratch = Path(tempfile.mkdtemp(prefix="hearts-bench-", dir=data))
+    try:
+        url = f"sqlite://{scratch / 'hearts.sqlite3'}?synchronous={synchronous}"
+        return await _phase("sqlite", tables, seconds, url, profile)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+async def run_all(
+    tables: int,
+    seconds: float,
+    redis_url: str | None,
+    profile_dir: str | None,
+    data: str | None = None,
+    synchronous: str = "normal",
+) -> dict[str, Any]:
+    """Every phase; a phase that cannot run reports its error instead.
+    ``data`` is where the sqlite phase's scratch folder goes (None: the
+    system's temporary folder), ``synchronous`` its SQLite setting."""
 
     def prof(name: str) -> str | None:
         return f"{profile_dir}/{name}.prof" if profile_dir else None
@@ -454,6 +480,11 @@ async def run_all(
     out: dict[str, Any] = {"tables": tables, "seconds": seconds}
     out["echo"] = await _phase("echo", tables, seconds, None, None)
     out["memory"] = await _phase("memory", tables, seconds, None, prof("memory"))
+    try:
+        out["sqlite"] = await _sqlite_phase(tables, seconds, data, synchronous, prof("sqlite"))
+        out["sqlite"]["synchronous"] = synchronous
+    except Exception as exc:  # a folder we cannot write: say so, keep the other figures
+        out["sqlite"] = {"error": f"{type(exc).__name__}: {exc}"}
     if redis_url:
         try:
             await _clear_redis(redis_url)
@@ -493,6 +524,19 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
         help="scale-out mode: N server processes sharing the --redis database, tables "
         "spread across them (default 1: the single-process phases)",
     )
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="where the sqlite phase makes its scratch folder (default: the system's "
+        "temporary folder; use the disk a server's --data would be on)",
+    )
+    p.add_argument(
+        "--synchronous",
+        choices=("normal", "full"),
+        default="normal",
+        help="the sqlite phase's SQLite synchronous setting (default normal, as hearts serve)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", metavar="DIR", help="write cProfile stats of each server here")
     return p
@@ -505,7 +549,7 @@ def _print_table(out: dict[str, Any]) -> None:
         f"  echo    {echo['msgs_per_s']:>10.1f} msgs/s     "
         f"p50 {echo['p50_ms']:8.3f} ms  p99 {echo['p99_ms']:8.3f} ms"
     )
-    for kind in ("memory", "redis"):
+    for kind in ("memory", "sqlite", "redis"):
         figures = out.get(kind)
         if figures is None:
             continue
@@ -531,7 +575,16 @@ def run_bench_server(args: argparse.Namespace) -> int:
         return 2
     if args.processes != 1:
         return _run_cluster_mode(args)
-    out = asyncio.run(run_all(args.tables, args.seconds, args.redis or None, args.profile))
+    out = asyncio.run(
+        run_all(
+            args.tables,
+            args.seconds,
+            args.redis or None,
+            args.profile,
+            data=args.data,
+            synchronous=args.synchronous,
+        )
+    )
     if args.json:
         print(json.dumps(out))
     else:
