@@ -27,6 +27,9 @@ $(NPM_STAMP): package.json $(wildcard package-lock.json)
 
 setup: $(STAMP)
 
+# Tables go to hearts serve's default data folder, $$XDG_DATA_HOME/hearts
+# (~/.local/share/hearts): outside the checkout, so games survive a restart,
+# a `make clean` and a fresh clone alike.
 serve: setup
 	$(BIN)/hearts serve --host 127.0.0.1 --port 8765
 
