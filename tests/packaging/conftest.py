@@ -108,7 +108,8 @@ class Venv:
     def env(self) -> dict[str, str]:
         """This process's environment without anything that would put this
         checkout or its virtualenv on the path; HOME is the scratch folder
-        (the clients keep settings and sessions under it)."""
+        (the clients keep settings and sessions under it, the server its
+        SQLite file)."""
         env = {
             k: v
             for k, v in os.environ.items()
@@ -117,6 +118,7 @@ class Venv:
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         env["HOME"] = str(self.home)
         env["XDG_CONFIG_HOME"] = str(self.home / ".config")
+        env["XDG_DATA_HOME"] = str(self.home / ".local" / "share")
         return env
 
     def run(self, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
@@ -216,9 +218,14 @@ def start_serve(venv: Venv) -> ServeProcess:
 
 @pytest.fixture(scope="session")
 def installed_server(venv: Venv) -> Iterator[ServeProcess]:
-    """The installed ``hearts serve`` (in-memory store); stopped with SIGTERM,
-    which must end it cleanly (exit status 0)."""
+    """The installed ``hearts serve`` (its default store: a SQLite file under
+    the scratch HOME); stopped with SIGTERM, which must end it cleanly (exit
+    status 0)."""
     serving = start_serve(venv)
+    # The installed package's default store works: its file is where it said.
+    data = venv.home / ".local" / "share" / "hearts" / "hearts.sqlite3"
+    assert f"tables in SQLite {data}" in serving.output(), serving.output()
+    assert data.is_file()
     yield serving
     serving.proc.send_signal(signal.SIGTERM)
     try:
