@@ -212,3 +212,14 @@ def test_dockerignore_sends_what_the_build_copies_and_nothing_private() -> None:
         assert not ignored(shipped, patterns), shipped
     for private in (".git/config", ".venv/bin/python", "node_modules/x/y.js", ".env", "tests/x.py"):
         assert ignored(private, patterns), f"{private} would be sent to the builder"
+
+
+def test_the_embedded_store_has_a_volume_its_user_owns() -> None:
+    """Without --redis the server keeps SQLite under $XDG_DATA_HOME/hearts: the
+    image points that at the volume /data, created for the server's user."""
+    runtime = last_stage()
+    assert any(i.args.strip() in ('["/data"]', "/data") for i in of("VOLUME", runtime))
+    env = " ".join(i.args for i in of("ENV", runtime))
+    assert re.search(r"\bXDG_DATA_HOME=/data\b", env)
+    runs = " ".join(i.args for i in of("RUN", runtime))
+    assert re.search(r'install -d -o "\$\{HEARTS_UID\}" -g "\$\{HEARTS_UID\}"[^&]*/data', runs)
