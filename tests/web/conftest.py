@@ -55,10 +55,12 @@ class ServerThread:
     """``server.app.start_server`` on its own event loop in a thread, so the
     tests can use Playwright's sync API in the main thread. ``port`` 0 picks
     a free one; a given port lets a test start a fresh server where an old
-    one listened (a restart)."""
+    one listened (a restart). ``settings`` override ``ServerConfig`` fields
+    (e.g. ``free_code_misses``)."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, **settings: Any) -> None:
         self.port = port
+        self.settings = settings
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.server: Any = None
@@ -70,7 +72,8 @@ class ServerThread:
 
         self.thread.start()
         # A short grace period, so a test can watch a bot cover for an away player.
-        config = ServerConfig(port=self.port, bot_budget_ms=100, bot_workers=2, grace_seconds=4.0)
+        defaults: dict[str, Any] = {"bot_budget_ms": 100, "bot_workers": 2, "grace_seconds": 4.0}
+        config = ServerConfig(port=self.port, **{**defaults, **self.settings})
         future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
         self.server = future.result(timeout=60)
         self.url = f"http://127.0.0.1:{self.server.port}"
@@ -114,20 +117,23 @@ def server() -> Iterator[ServerThread]:
     runner.stop()
 
 
-StartServer = Callable[[int], ServerThread]
+StartServer = Callable[..., ServerThread]
 
 
 @pytest.fixture
 def start_server() -> Iterator[StartServer]:
-    """``start_server(port)``: a fresh in-memory server of the test's own on
-    ``port`` (the session's ``server`` is shared by every test and must not
-    be restarted); every one still running is stopped at the end."""
+    """``start_server(port, **settings)``: a fresh in-memory server of the
+    test's own on ``port`` (0: any free one), with ``ServerConfig`` fields
+    overridden by ``settings``. The session's ``server`` is shared by every
+    test and must not be restarted, nor its per-address budget of wrong
+    invite codes spent (every test comes from 127.0.0.1). Every one still
+    running is stopped at the end."""
     if not CHROMIUM.exists():
         _missing(f"{CHROMIUM} is missing (bash .ci/services installs it)")
     started: list[ServerThread] = []
 
-    def start(port: int) -> ServerThread:
-        runner = ServerThread(port)
+    def start(port: int, **settings: Any) -> ServerThread:
+        runner = ServerThread(port, **settings)
         runner.start()
         started.append(runner)
         return runner

@@ -4,6 +4,8 @@ of Playwright's auto-waiting calls on something the page shows."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -18,13 +20,17 @@ def create_table(
     seats: tuple[str, str, str] = ("easy", "medium", "hard"),
     hands: int | None = 1,
     public: bool = False,
+    approval: bool = False,
 ) -> str:
-    """From the lobby: fill the form and create a table; returns its code."""
+    """From the lobby: fill the form and create a table; returns its code
+    (the invite link the page shows is ``/t/CODE#k=SECRET``)."""
     page.goto("/")
     page.wait_for_selector("#lobby")
     page.fill("#player-name", name)
     if public:
         page.check("#vis-public")
+    if approval:
+        page.check("#opt-approval")
     if hands is not None:
         page.select_option("#opt-end", "hands")
         page.fill("#opt-end-hands", str(hands))
@@ -32,8 +38,19 @@ def create_table(
         page.select_option(f"#seat-{k}", seat)
     page.click("#create-table")
     page.wait_for_selector(f'{TABLE}[data-status="waiting"]')
-    link = page.input_value("#invite-link")
-    return link.rsplit("/", 1)[1]
+    return code_of(page.input_value("#invite-link"))
+
+
+def code_of(link: str) -> str:
+    """The code of an invite link (``http://host/t/CODE#k=SECRET``)."""
+    return link.split("/t/", 1)[1].split("#", 1)[0]
+
+
+def secret_of(link: str) -> str:
+    """The invite secret of an invite link (what follows ``#k=``)."""
+    _, found, secret = link.partition("#k=")
+    assert found and secret, f"not an invite link with a secret: {link}"
+    return secret
 
 
 def fast_play(page: Page) -> None:
@@ -113,18 +130,39 @@ def status(page: Page) -> str:
 
 
 class FrameLog:
-    """Every frame a page sends over its WebSocket, decoded."""
+    """Every frame a page sends and receives over its WebSockets, decoded;
+    ``sockets`` are the page's WebSockets, newest last."""
 
     def __init__(self, page: Page) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+        self.sockets: list[WebSocket] = []
         page.on("websocket", self._socket)
 
     def _socket(self, ws: WebSocket) -> None:
+        self.sockets.append(ws)
         ws.on("framesent", self._frame)
+        ws.on("framereceived", self._received)
 
     def _frame(self, payload: str | bytes) -> None:
         if isinstance(payload, bytes):
             self.sent.append(msgpack.unpackb(payload, raw=False))
 
+    def _received(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            self.received.append(msgpack.unpackb(payload, raw=False))
+
     def types(self) -> list[str]:
         return [str(m.get("type")) for m in self.sent]
+
+
+def wait_until(page: Page, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Until ``condition()`` holds (of something Playwright reports, such as
+    a FrameLog): Playwright delivers a page's events only while one of its
+    calls runs, so the check runs between short waits of the page, for at
+    most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s")
+        page.wait_for_timeout(50)

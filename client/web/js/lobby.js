@@ -1,22 +1,22 @@
-// The lobby: your name, a new table (rules options and the other seats),
-// joining by code or link, public tables waiting for players, your
-// statistics, and why we are back here (a notice: removed by the host, a
-// table gone, a seat no longer ours). And the join screen a /t/CODE link opens.
+// The lobby: your name, a new table (rules options, the other seats, and
+// whether the host approves who sits), joining by code or link, public
+// tables waiting for players, your statistics, and why we are back here (a
+// notice: removed by the host, a table gone, a seat no longer ours, a link
+// that is not valid). And the join screen a /t/CODE link opens, which is
+// also the door of a table whose host lets players in (knocking).
 
 import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { parseLink } from "./invite.js";
 import { cycleOf, rulesSummary } from "./rules.js";
 import { app } from "./state.js";
 import { formatCode } from "./table.js";
+import { syncThrottle, throttled } from "./throttle.js";
 
 const LEVELS = ["easy", "medium", "hard"];
 
-/** The code in what someone pasted: a join link, "abc-def" or "ABC DEF". */
-export function codeFrom(text) {
-  const match = String(text).match(/\/t\/([A-Za-z0-9-]+)/);
-  const raw = match ? match[1] : String(text);
-  return raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
-}
+/** Where the wait of a throttled lookup by code is counted down. */
+const throttleNote = () => h("p", { class: "throttle-note", role: "note", hidden: true });
 
 function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
@@ -47,7 +47,8 @@ function nameInput() {
 }
 
 /** The headline and the sentence of a start-page notice {kind, code}:
- * kicked (the host removed us), gone (no such table), lost (bad seat token). */
+ * kicked (the host removed us), gone (no such table), lost (bad seat token),
+ * badLink (an invite link whose secret the server does not know). */
 export function noticeLines(notice) {
   const code = formatCode(notice.code);
   return [t(`notice.${notice.kind}.title`, { code }), t(`notice.${notice.kind}.text`, { code })];
@@ -79,6 +80,8 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     h("legend", {}, t("lobby.visibility")),
     h("label", {}, h("input", { type: "radio", name: "visibility", value: "private", id: "vis-private", checked: true }), t("lobby.private")),
     h("label", {}, h("input", { type: "radio", name: "visibility", value: "public", id: "vis-public" }), t("lobby.public")),
+    h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-approval", "aria-describedby": "opt-approval-hint" }), t("lobby.approval")),
+    h("p", { class: "hint small", id: "opt-approval-hint" }, t("lobby.approvalHint")),
   );
   const pass = select("opt-pass", ["lrah", "larh", "left", "right", "none"].map((v) => [v, t(`opt.pass.${v}`)]), "lrah");
   const moon = select("opt-moon", ["add", "subtract", "choice"].map((v) => [v, t(`opt.moon.${v}`)]), "add");
@@ -118,6 +121,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
         acts.create({
           name: tableName.value.trim() || t("lobby.tableNamePlaceholder", { name: name.value.trim() }).slice(0, 40),
           public: $("#vis-public", createForm).checked,
+          approval: $("#opt-approval", createForm).checked,
           rules,
           seats: [1, 2, 3].map((k) => $(`#seat-${k}`, createForm).value),
         });
@@ -149,13 +153,16 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
       onsubmit: (e) => {
         e.preventDefault();
         if (!name.reportValidity()) return;
-        const c = codeFrom(code.value);
-        if (c.length >= 4) acts.join(c);
-        else code.focus();
+        // A pasted invite link carries its secret: it is never throttled.
+        const link = parseLink(code.value);
+        if (link.code.length < 4) code.focus();
+        else if (link.invite) acts.join(link.code, link.invite);
+        else if (!throttled()) acts.join(link.code, null);
       },
     },
     h("h2", {}, t("lobby.join")),
-    h("div", { class: "inline" }, code, h("button", { type: "submit", class: "btn primary" }, t("lobby.joinButton"))),
+    h("div", { class: "inline" }, code, h("button", { type: "submit", class: "btn primary", id: "join-code-button", dataset: { lookup: "" } }, t("lobby.joinButton"))),
+    throttleNote(),
   );
   const tables = h("div", { class: "public-list", id: "public-tables", "aria-live": "polite" }, h("p", { class: "empty" }, "…"));
   const stats = h("div", { class: "stats", id: "stats" }, h("p", { class: "empty" }, "…"));
@@ -195,6 +202,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
       ),
     ),
   );
+  syncThrottle();
 }
 
 /** Fill the public tables list (reply to list_tables). */
@@ -221,11 +229,23 @@ export function showTables(list, acts) {
             h("span", { class: "muted" }, `${t("lobby.hostedBy", { host: tb.host })} · ${t("lobby.openSeats", { n: tb.open_seats })} · ${t("lobby.bots", { n: tb.bots })}`),
             h("span", { class: "muted small" }, rulesSummary(tb.rules).join(" · ")),
           ),
-          h("button", { type: "button", class: "btn small", onclick: () => acts.join(tb.code) }, t("lobby.joinButton")),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn small",
+              dataset: { lookup: "" },
+              onclick: () => {
+                if (!throttled()) acts.join(tb.code, null);
+              },
+            },
+            t("lobby.joinButton"),
+          ),
         ),
       ),
     ),
   );
+  syncThrottle();
 }
 
 /** Fill the statistics box (reply to get_stats). */
@@ -249,9 +269,59 @@ export function showStats(s) {
   );
 }
 
-/** The screen a /t/CODE link opens when we have no seat at that table. */
-export function renderJoin(root, code, acts, { seated = null, full = false, kicked = false } = {}) {
+/**
+ * The screen a /t/CODE link opens when we have no seat at that table, and
+ * the door of a table whose host approves who sits. ``invite``: we hold the
+ * link's secret (sitting and watching are never throttled then); ``knock``:
+ * app.knock ({code, mode, phase: ask | waiting | refused}) when the host
+ * lets players in; ``admitted``: the host just let us in; ``focus``: which
+ * control gets the focus (the name field by default).
+ */
+export function renderJoin(root, code, acts, opts = {}) {
+  const { seated = null, full = false, kicked = false, invite = false, knock = null, admitted = false, focus = "" } = opts;
   const name = nameInput();
+  const lookup = invite ? {} : { lookup: "" };
+  let door = null;
+  let first = name;
+  if (knock) {
+    const waiting = knock.phase === "waiting";
+    const button = waiting
+      ? h("button", { type: "button", class: "btn ghost", id: "knock-cancel", onclick: () => acts.cancelKnock() }, t("knock.cancel"))
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "btn primary",
+            id: "knock-button",
+            dataset: { lookup: "" },
+            onclick: () => {
+              if (name.reportValidity() && !throttled()) acts.knock();
+            },
+          },
+          knock.phase === "refused" ? t("knock.again") : t("knock.button"),
+        );
+    door = h(
+      "div",
+      { class: "knock-box", dataset: { phase: knock.phase } },
+      h("h2", {}, t("knock.title")),
+      h(
+        "p",
+        { class: "knock-state" },
+        waiting ? t("knock.waiting") : knock.phase === "refused" ? t("knock.refused") : t("knock.text"),
+      ),
+      h("div", { class: "row" }, button),
+    );
+    if (focus) first = button;
+  }
+  const sit = h(
+    "button",
+    { type: "submit", class: "btn primary", id: "join-button", disabled: full, dataset: full ? {} : lookup },
+    t("join.button"),
+  );
+  const watch = h("button", { type: "button", class: "btn ghost", id: "watch-button", dataset: lookup, onclick: () => watchClicked() }, t("join.watch"));
+  function watchClicked() {
+    if (name.reportValidity() && (invite || !throttled())) acts.watch(code);
+  }
   fill(
     root,
     h(
@@ -264,19 +334,17 @@ export function renderJoin(root, code, acts, { seated = null, full = false, kick
           id: "join-form",
           onsubmit: (e) => {
             e.preventDefault();
-            if (name.reportValidity()) acts.join(code);
+            if (knock || !name.reportValidity()) return;
+            if (invite || !throttled()) acts.join(code);
           },
         },
         h("h1", {}, t("join.title", { code: formatCode(code) })),
         full ? h("p", { class: "hint" }, t("join.full")) : null,
         kicked ? h("p", { class: "hint kicked-hint" }, t("join.kicked")) : null,
+        admitted ? h("p", { class: "hint admitted-hint" }, t("knock.accepted")) : null,
         field(t("lobby.name"), name),
-        h(
-          "div",
-          { class: "row" },
-          h("button", { type: "submit", class: "btn primary", id: "join-button", disabled: full }, t("join.button")),
-          h("button", { type: "button", class: "btn ghost", onclick: () => acts.watch(code) }, t("join.watch")),
-        ),
+        door || h("div", { class: "row" }, sit, watch),
+        throttleNote(),
         seated
           ? h(
               "p",
@@ -290,5 +358,6 @@ export function renderJoin(root, code, acts, { seated = null, full = false, kick
       ),
     ),
   );
-  name.focus();
+  syncThrottle();
+  first.focus();
 }

@@ -1,16 +1,19 @@
 // Start-up and wiring: the connection (hello, resume), the screens (lobby,
-// join link, table, rules), the intents the screens send, and what is
+// join link, table, rules), the intents the screens send (joining by code or
+// invite link, knocking at a table whose host lets players in), and what is
 // announced to screen readers.
 
 import { cardName } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
-import { codeFrom, noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
+import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
+import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
 import { renderRules } from "./rules.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
 import { loadSeat, savePlayer, saveSeat } from "./storage.js";
 import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
+import { waitFor } from "./throttle.js";
 
 const main = $("#app");
 const rulesRoot = $("#rules-page");
@@ -21,6 +24,8 @@ let lobbyTimer = null;
 // passing trouble (the table changing hands, the store restarting): the
 // seat is kept and the connection tries again with its backoff.
 const GONE_FOR_GOOD = new Set(["bad_token", "no_such_table"]);
+const KNOCK_AGAIN_MS = 10000;
+let knockTimer = null; // knocks again while we wait at a door (keepKnocking)
 
 // -- language ------------------------------------------------------------------
 
@@ -49,6 +54,10 @@ const net = new Net({
     }
     if (msg.type === "kicked") {
       kickedOut(msg.table_id);
+      return;
+    }
+    if (msg.type === "knock_answered") {
+      knockAnswered(msg);
       return;
     }
     receive(msg);
@@ -97,13 +106,19 @@ async function handshake(send) {
   } else if (app.watching && app.screen === "table") {
     const watching = app.watching;
     try {
-      seatedAt(await send({ type: "watch", code: watching.code }));
+      seatedAt(await send({ type: "watch", code: watching.code, invite: watching.invite || undefined }), watching.invite);
     } catch (err) {
       if (err.code === "disconnected") throw err;
       if (err.code === "kicked") kickedOut(watching.table_id);
       else if (err.code === "no_such_table") seatGone(err.code, watching.code);
-      else leaveToStart();
+      else {
+        leaveToStart();
+        if (err.code === "rate_limited" && err.retryAfter !== null) waitFor(err.retryAfter);
+      }
     }
+  } else if (app.screen === "join" && app.knock && app.knock.phase === "waiting") {
+    // The answer would go to the connection that knocked, which is gone.
+    await knockAt(send, app.knock);
   } else if (firstHandshake) {
     leaveToStart();
   }
@@ -139,11 +154,15 @@ async function attempt(promise) {
 
 // -- seats ---------------------------------------------------------------------
 
-function seatedAt(seated) {
+/** We sit at (or watch) a table: ``seated`` is the server's reply, and
+ * ``invite`` the link's secret the join or watch carried (or null). */
+function seatedAt(seated, invite = null) {
   const old = loadSeat();
   app.notice = null;
+  app.knock = null;
   if (seated.seat === null) {
-    app.watching = { table_id: seated.table_id, code: seated.code };
+    // Kept in memory only: a reconnect watches again with it.
+    app.watching = { table_id: seated.table_id, code: seated.code, invite };
   } else {
     app.watching = null;
     const same = old && old.table_id === seated.table_id;
@@ -157,10 +176,21 @@ function seatedAt(seated) {
   }
   if (app.view && app.view.table_id !== seated.table_id) resetPresenter();
   app.tableId = seated.table_id;
-  app.linkCode = codeFrom(seated.code);
-  const path = `/t/${seated.code}`;
-  if (location.pathname !== path) history.replaceState(null, "", path + location.hash);
+  app.joinPath = seated.join_path;
+  const code = codeFrom(seated.code);
+  if (app.linkCode !== code) app.linkInvite = null;
+  app.linkCode = code;
+  // A spectator's address bar keeps the link's secret, so a reload can
+  // watch again; a player comes back with the seat token instead.
+  setUrl(`/t/${seated.code}`, seated.seat === null ? invite : null);
   showTable();
+}
+
+/** Show ``path`` in the address bar, with the rules page's #rules if it is
+ * open, else with ``invite`` as an invite link's fragment (if given). */
+function setUrl(path, invite = null) {
+  const hash = location.hash === "#rules" ? "#rules" : invite ? linkHash(invite) : "";
+  if (location.pathname + location.hash !== path + hash) history.replaceState(null, "", path + hash);
 }
 
 function forgetSeat() {
@@ -192,6 +222,13 @@ function kickedOut(tableId) {
   if (watching) app.watching = null;
   resetPresenter();
   showNotice("kicked", code);
+}
+
+/** An invite link the server does not know (a wrong or truncated secret,
+ * or a table that is gone): forget it and say so in the lobby. */
+function linkNotValid(code) {
+  if (app.linkCode === codeFrom(code)) app.linkInvite = null;
+  showNotice("badLink", code);
 }
 
 /** Go to the lobby with a notice of why (shown until dismissed, in the
@@ -227,8 +264,10 @@ function showLobby() {
   stopLobbyTimer();
   app.screen = "lobby";
   app.linkCode = null;
+  app.linkInvite = null;
+  app.knock = null;
   dropTable();
-  if (location.pathname !== "/") history.replaceState(null, "", `/${location.hash}`);
+  setUrl("/");
   const seat = loadSeat();
   renderLobby(main, lobbyActions, { seated: seat && seat.seat_token ? seat : null, notice: app.notice });
   loadLobby();
@@ -251,14 +290,20 @@ async function loadLobby(withStats = true) {
   }
 }
 
+/** The join screen of ``code``: a link's, or the door of a table whose host
+ * lets players in (app.knock). The link's secret stays in the address bar
+ * there, so a reload can still use it. */
 function showJoin(code, opts = {}) {
   stopLobbyTimer();
+  if (app.linkCode !== code) app.linkInvite = null;
+  if (app.knock && app.knock.code !== code) app.knock = null;
   app.screen = "join";
   app.linkCode = code;
   dropTable();
+  setUrl(`/t/${code}`, app.linkInvite);
   const seat = loadSeat();
   const elsewhere = seat && seat.seat_token && codeFrom(seat.code) !== code ? seat : null;
-  renderJoin(main, code, lobbyActions, { seated: elsewhere, ...opts });
+  renderJoin(main, code, lobbyActions, { seated: elsewhere, invite: Boolean(app.linkInvite), knock: app.knock, ...opts });
 }
 
 function redraw() {
@@ -272,6 +317,13 @@ function redraw() {
 }
 
 function route() {
+  // A link to the same table pasted over this one changes only the
+  // fragment: its secret is the one to use from now on.
+  const invite = inviteFromHash(location.hash);
+  if (invite && app.screen === "join" && invite !== app.linkInvite && codeFrom(location.pathname) === app.linkCode) {
+    app.linkInvite = invite;
+    showJoin(app.linkCode);
+  }
   const rules = location.hash === "#rules";
   rulesRoot.hidden = !rules;
   main.hidden = rules;
@@ -301,25 +353,23 @@ const lobbyActions = {
       seatedAt(seated);
     }
   },
-  async join(code) {
+  // ``invite``: the secret of an invite link (by default the one this page
+  // was opened with, for that code); null joins by the code alone.
+  join: (code, invite = inviteFor(code)) => enter("join", code, invite),
+  watch: (code, invite = inviteFor(code)) => enter("watch", code, invite),
+  async knock() {
+    const knock = app.knock;
+    if (!knock || knock.phase === "waiting") return;
     await attempt(ensureName());
-    try {
-      const seated = await net.request({ type: "join_table", code });
-      resetPresenter();
-      seatedAt(seated);
-    } catch (err) {
-      refusedAtTable(code, err);
-    }
+    await knockAt((body) => net.request(body), knock);
   },
-  async watch(code) {
-    await attempt(ensureName());
-    try {
-      const seated = await net.request({ type: "watch", code });
-      resetPresenter();
-      seatedAt(seated);
-    } catch (err) {
-      refusedAtTable(code, err);
-    }
+  cancelKnock() {
+    // There is no message to withdraw a knock: we just stop waiting, and a
+    // late answer is ignored.
+    const knock = app.knock;
+    if (!knock) return;
+    knock.phase = "ask";
+    showJoin(knock.code, { focus: "knock" });
   },
   async resume() {
     const seat = loadSeat();
@@ -344,18 +394,136 @@ const lobbyActions = {
   lobby: () => showLobby(),
 };
 
+const inviteFor = (code) => (app.linkCode === code ? app.linkInvite : null);
+
+/** Join (``mode`` "join") or watch the table of ``code``, with an invite
+ * link's secret if we have one. */
+async function enter(mode, code, invite) {
+  await attempt(ensureName());
+  try {
+    const seated = await net.request({ type: mode === "watch" ? "watch" : "join_table", code, invite: invite || undefined });
+    resetPresenter();
+    seatedAt(seated, invite);
+  } catch (err) {
+    refusedAtTable(mode, code, invite, err);
+  }
+}
+
 /** A join or watch of ``code`` was refused: a link's join screen must not
- * keep offering a seat at a table that is gone, and a removed player is
- * told why they cannot come in. */
-function refusedAtTable(code, err) {
+ * keep offering a seat at a table that is gone, an invite link the server
+ * does not know is said to be not valid, a throttled lookup waits with a
+ * countdown, a table whose host lets players in opens its door (knock), and
+ * a removed player is told why they cannot come in. */
+function refusedAtTable(mode, code, invite, err) {
+  if (invite && (err.code === "no_such_table" || err.code === "bad_message")) {
+    linkNotValid(code);
+    return;
+  }
   if (err.code === "no_such_table" && app.screen === "join") {
     seatGone(err.code, code);
+    return;
+  }
+  if (err.code === "rate_limited" && err.retryAfter !== null) {
+    waitFor(err.retryAfter); // the page's notes say it, counting down
+    return;
+  }
+  if (err.code === "knock_required") {
+    app.knock = { code, mode, phase: "ask" };
+    showJoin(code, { focus: "knock" });
+    announce(`${t("knock.title")}. ${t("knock.text")}`);
     return;
   }
   toast(errorText(err.code, err.message), "error");
   if (app.screen !== "join") return;
   if (err.code === "table_full") showJoin(code, { full: true });
   else if (err.code === "kicked") showJoin(code, { kicked: true });
+}
+
+/** A knock was refused (not the host's answer: the request itself). */
+function knockFailed(knock, err) {
+  if (err.code === "no_such_table") {
+    seatGone(err.code, knock.code);
+    return;
+  }
+  // Removed by the host, or the table does not ask: no door to knock at.
+  if (err.code === "kicked" || err.code === "not_now") app.knock = null;
+  if (app.screen === "join") showJoin(knock.code, { kicked: err.code === "kicked" });
+  if (err.code === "rate_limited" && err.retryAfter !== null) waitFor(err.retryAfter);
+  else toast(errorText(err.code, err.message), "error");
+}
+
+/** The host answered our knock: in, we join (or watch) at once; refused,
+ * we say so. Ignored if we stopped waiting. */
+function knockAnswered(msg) {
+  const knock = app.knock;
+  if (!knock || knock.phase !== "waiting" || app.screen !== "join" || codeFrom(msg.code) !== knock.code) return;
+  if (!msg.accepted) {
+    knock.phase = "refused";
+    showJoin(knock.code, { focus: "knock" });
+    announce(t("knock.refused"));
+    return;
+  }
+  app.knock = null;
+  announce(t("knock.accepted"));
+  showJoin(knock.code, { admitted: true });
+  enter(knock.mode, knock.code, null);
+}
+
+/**
+ * Knock at the door of ``knock.code`` (``send``: net.request, or the
+ * handshake's after a reconnect). First try to come in: the host may have
+ * let us in already (while we had stopped waiting, or while the connection
+ * was down), and a knock would then be answered ok and never again. Knock
+ * only if the table still says so, then wait for the answer.
+ */
+async function knockAt(send, knock) {
+  try {
+    const seated = await send({ type: knock.mode === "watch" ? "watch" : "join_table", code: knock.code });
+    resetPresenter();
+    seatedAt(seated);
+    return;
+  } catch (err) {
+    if (err.code === "disconnected") throw err;
+    if (err.code !== "knock_required") {
+      knock.phase = "ask";
+      if (app.screen === "join") showJoin(knock.code);
+      refusedAtTable(knock.mode, knock.code, null, err);
+      return;
+    }
+  }
+  try {
+    await send({ type: "knock", code: knock.code });
+  } catch (err) {
+    if (err.code === "disconnected") throw err;
+    knock.phase = "ask";
+    knockFailed(knock, err);
+    return;
+  }
+  if (app.knock !== knock || app.screen !== "join" || knock.phase === "waiting") return;
+  knock.phase = "waiting";
+  showJoin(knock.code, { focus: "knock" });
+  announce(t("knock.waiting"));
+  keepKnocking(knock);
+}
+
+/** While we wait at a door, knock again now and then (KNOCK_AGAIN_MS): the
+ * server keeps a knock only while the table is in memory (a table nobody is
+ * watching is put away, and its knocks with it), and an answer sent while
+ * our connection was down is lost. Stops when we stop waiting. */
+function keepKnocking(knock) {
+  clearInterval(knockTimer);
+  knockTimer = setInterval(() => {
+    if (app.knock !== knock || knock.phase !== "waiting" || app.screen !== "join") {
+      clearInterval(knockTimer);
+      knockTimer = null;
+      return;
+    }
+    if (app.status !== "online" || knock.busy) return;
+    knock.busy = true;
+    knockAt((body) => net.request(body), knock).finally(() => {
+      knock.busy = false;
+    });
+  }, KNOCK_AGAIN_MS);
 }
 
 const tableActions = {
@@ -392,6 +560,11 @@ const tableActions = {
   async allowBack(player) {
     if (await attempt(net.request({ type: "allow_back", player_id: player.player_id }))) {
       toast(t("kicked.allowed", { name: player.name }));
+    }
+  },
+  async answerKnock(player, accept) {
+    if (await attempt(net.request({ type: "answer_knock", player_id: player.player_id, accept }))) {
+      toast(t(accept ? "knock.admitted" : "knock.turnedAway", { name: player.name }));
     }
   },
   dismissBotReport() {
@@ -492,6 +665,9 @@ function onSnapshot(view, previous) {
   if (seat && seat.table_id === view.table_id && view.seat !== null && seat.seat !== view.seat) {
     saveSeat({ ...seat, seat: view.seat });
   }
+  // Someone new at the door (host only): the log says so.
+  const knocked = new Set(previous && previous.table_id === view.table_id ? (previous.knocks || []).map((k) => k.player_id) : []);
+  for (const k of view.knocks || []) if (!knocked.has(k.player_id)) announce(t("knock.announce", { name: k.name }));
   const wasMine = previous && previous.turn === previous.seat && previous.phase === "play";
   const mine = view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
   if (mine && !wasMine) announce(t("announce.yourTurn"));
@@ -524,6 +700,7 @@ function start() {
   setupLanguage();
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   app.linkCode = match ? codeFrom(decodeURIComponent(match[1])) : null;
+  app.linkInvite = app.linkCode ? inviteFromHash(location.hash) : null;
   window.addEventListener("hashchange", route);
   $("#rules-link").addEventListener("click", (e) => {
     e.preventDefault();

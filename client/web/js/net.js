@@ -15,9 +15,12 @@ const PING_EVERY_MS = 20000;
 const PING_TIMEOUT_MS = 10000;
 
 export class RequestError extends Error {
-  constructor(code, message) {
+  /** ``retryAfter``: seconds the server asks us to wait (a throttled
+   * lookup by invite code), or null. */
+  constructor(code, message, retryAfter = null) {
     super(message);
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -135,13 +138,17 @@ export class Net {
         if (msg.type === "error") this.onEvent(msg);
         return;
       }
-      if (msg.type === "error" && msg.code === "rate_limited" && p.tries < 6) {
-        p.tries += 1; // refused unread: the same id may be sent again
+      // Too many requests at once: refused unread, the same id may be sent
+      // again. A refusal with retry_after (lookups by code from this network
+      // must wait) is the caller's to show: asking again would not help.
+      const flooded = msg.type === "error" && msg.code === "rate_limited" && msg.retry_after == null;
+      if (flooded && p.tries < 6) {
+        p.tries += 1;
         setTimeout(() => this.transmit(msg.id), 150 * 2 ** p.tries);
         return;
       }
       this.pending.delete(msg.id);
-      if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message));
+      if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message, msg.retry_after ?? null));
       else p.resolve(msg);
       return;
     }

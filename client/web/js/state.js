@@ -17,7 +17,13 @@ export const app = {
   helloName: "", // the name the server knows us by on this connection
   screen: "boot", // boot | lobby | join | table
   linkCode: null, // the code of a /t/CODE link we were opened with
-  watching: null, // {table_id, code} when spectating
+  // The secret of that link (/t/CODE#k=SECRET), for joining or watching
+  // linkCode's table. In memory only: never stored, never logged, sent only
+  // as join_table.invite or watch.invite.
+  linkInvite: null,
+  knock: null, // at the door of a table whose host lets players in: {code, mode: join | watch, phase: ask | waiting | refused}
+  watching: null, // {table_id, code, invite} when spectating
+  joinPath: null, // the link to share, as the server gave it (seated.join_path): /t/CODE#k=SECRET for players
   tableId: null, // the table whose events arrive now
   view: null, // the last snapshot's SeatView
   linger: null, // a finished trick still on show: {cards, leader, winner}
@@ -89,6 +95,7 @@ export function resetPresenter() {
   app.chat = [];
   chatHistory = null;
   app.tableId = null;
+  app.joinPath = null;
   app.botReport = null;
 }
 

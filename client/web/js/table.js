@@ -1,7 +1,7 @@
 // The table screen: seats around the felt, the trick in the middle, your hand
 // at the bottom, and a side panel (trick history, score table, chat, table
-// info); above the felt, a "paused" banner and the report of what a bot did
-// for you while you were away. Everything shown comes from the last snapshot
+// info); above the felt, a "paused" banner, the report of what a bot did
+// for you while you were away, and (for the host) who is knocking. Everything shown comes from the last snapshot
 // (app.view); the only local state is which cards you have chosen to pass,
 // and the countdowns to a bot covering an away seat, which tick from the
 // snapshot's cover_in.
@@ -9,6 +9,7 @@
 import { cardName, faceSVG, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { shareLink } from "./invite.js";
 import { rulesSummary } from "./rules.js";
 import { app } from "./state.js";
 import { loadTab, saveFast, saveTab } from "./storage.js";
@@ -146,6 +147,7 @@ export function buildTable(root, acts) {
         "div",
         { class: "table-notices" },
         h("p", { class: "table-banner paused-banner", hidden: true }, t("table.paused")),
+        h("div", { class: "table-banner knocks", role: "region", "aria-label": t("knock.region"), hidden: true }, h("ul", { class: "knock-list" })),
         h(
           "div",
           { class: "table-banner bot-report", hidden: true },
@@ -220,10 +222,18 @@ function selectTab(name) {
   }
 }
 
+/** The link to share: the server's join_path, which for a player carries
+ * the invite secret (whoever has it sits at once), for a spectator only the
+ * code. */
+function inviteLink(view) {
+  const path = app.joinPath && app.joinPath.startsWith(`/t/${view.code}`) ? app.joinPath : `/t/${view.code}`;
+  return shareLink(path);
+}
+
 async function copyLink() {
   const view = app.view;
   if (!view) return;
-  const link = `${location.origin}/t/${view.code}`;
+  const link = inviteLink(view);
   try {
     await navigator.clipboard.writeText(link);
     toast(t("table.copied"));
@@ -281,6 +291,38 @@ function renderBanners(view) {
   const report = $(".bot-report", els.root);
   report.hidden = !app.botReport;
   if (app.botReport) $("p", report).textContent = botReportText(app.botReport);
+  renderKnocks(view);
+}
+
+/** The host's notice of players knocking (view.knocks: only the host's view
+ * has them), each with Let in and Refuse. Redrawn only when the list
+ * changes; a keyboard user who answered one moves on to the next. */
+function renderKnocks(view) {
+  const box = $(".knocks", els.root);
+  const host = view.seat !== null && view.seat === view.host_seat;
+  const list = host ? view.knocks || [] : [];
+  const key = list.map((k) => k.player_id).join(",");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const hadFocus = box.contains(document.activeElement);
+  box.hidden = !list.length;
+  fill(
+    $(".knock-list", box),
+    list.map((k) =>
+      h(
+        "li",
+        { dataset: { player: k.player_id } },
+        h("span", { class: "knock-name" }, t("knock.at", { name: k.name })),
+        h(
+          "span",
+          { class: "knock-actions" },
+          h("button", { type: "button", class: "btn small primary let-in", "aria-label": t("knock.letInLabel", { name: k.name }), onclick: () => actions.answerKnock(k, true) }, t("knock.letIn")),
+          h("button", { type: "button", class: "btn small refuse", "aria-label": t("knock.refuseLabel", { name: k.name }), onclick: () => actions.answerKnock(k, false) }, t("knock.refuse")),
+        ),
+      ),
+    ),
+  );
+  if (hadFocus) ($(".let-in", box) || $("#app")).focus();
 }
 
 /** "While you were away, a bot played 5 cards and passed Q♠ A♥ K♥ for you",
@@ -514,6 +556,7 @@ const BUILDERS = {
     const code = h("strong", { class: "big-code" });
     const start = h("button", { type: "button", class: "btn primary start-game", onclick: () => actions.start() }, t("table.start"));
     const hint = h("p", { class: "hint" });
+    const approval = h("p", { class: "hint approval-note" });
     const kicked = h("div", { class: "kicked-box" });
     const el = h(
       "div",
@@ -521,6 +564,7 @@ const BUILDERS = {
       h("p", {}, t("table.invite")),
       h("div", { class: "invite-row" }, h("span", { class: "label" }, t("table.code")), code),
       h("div", { class: "invite-row" }, link, h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+      approval,
       start,
       hint,
       kicked,
@@ -529,8 +573,10 @@ const BUILDERS = {
       el,
       update(v) {
         code.textContent = formatCode(v.code);
-        link.value = `${location.origin}/t/${v.code}`;
+        link.value = inviteLink(v);
         const host = v.seat !== null && v.seat === v.host_seat;
+        approval.hidden = !v.approval;
+        approval.textContent = host ? t("table.approvalHost") : t("table.approvalGuest");
         start.hidden = !host;
         hint.textContent = v.seat === null ? t("table.spectating") : host ? t("table.startHint") : t("table.waitHost");
         renderKicked(kicked, v);
@@ -957,13 +1003,16 @@ function renderInfo(view) {
   const key = `${view.table_id}:${view.status === "waiting"}`;
   if (infoFor !== key) {
     infoFor = key;
-    const link = `${location.origin}/t/${view.code}`;
+    const link = inviteLink(view);
+    const secret = link.includes("#");
     fill(
       panel,
       h("h2", {}, view.name),
       h("p", {}, `${t("table.code")}: `, h("strong", {}, formatCode(view.code))),
       h("label", { for: "join-link" }, t("info.link")),
       h("div", { class: "invite-row" }, h("input", { id: "join-link", class: "link-box", readonly: true, value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+      secret ? h("p", { class: "hint small link-hint" }, t("info.linkHint")) : null,
+      view.approval ? h("p", { class: "approval-note" }, t("info.approval")) : null,
       h("h3", {}, t("info.rules")),
       h("ul", { class: "rules-list" }, rulesSummary(view.rules).map((r) => h("li", {}, r))),
       h("div", { class: "kicked-box" }),
