@@ -654,17 +654,21 @@ class TableActor:
         return path
 
     def _job_knock(self, job: Job) -> Outcome:
-        """A player with the code asks the host to let them in; the host's
-        connections see the knock in their next view (sent now)."""
+        """A player with the code asks the host to let them in (the knock is
+        stored and the host's view shows it). One already let in is told so
+        at once."""
         conn = job.conn
         assert conn is not None  # knocks come from a connection
-        intents.knock(self.state, conn.player_id, conn.name)
+        events = intents.knock(self.state, conn.player_id, conn.name)
         self._knockers[conn.player_id] = conn
-        self._refresh_host()
-        return [], self._ok(job), []
+        after: list[Callable[[], None]] = []
+        if conn.player_id in self.state.admitted:
+            after.append(lambda: self._tell_knocker(conn.player_id, True))
+        return events, self._ok(job), after
 
-    def _answer_knock(self, player_id: str, accept: bool) -> None:
-        """After the host answered: tell the knocker, show the host."""
+    def _tell_knocker(self, player_id: str, accept: bool) -> None:
+        """The host's answer, to the knocking connection if it is still here
+        (one that left finds out when it joins: let in, or told to knock)."""
         knocker = self._knockers.pop(player_id, None)
         if knocker is not None:
             knocker.send(
@@ -677,13 +681,6 @@ class TableActor:
                     else "the host did not let you in",
                 )
             )
-        self._refresh_host()
-
-    def _refresh_host(self) -> None:
-        """A fresh view for the host's connections (knocks are not events)."""
-        for conn, seat in list(self._watchers.items()):
-            if seat == self.state.host_seat:
-                self._snapshot_to(conn, seat)
 
     async def _replay_to(self, conn: Watcher, seat: int | None, after: int) -> None:
         """Send the events a resuming seat missed, the recent chat (a client
@@ -766,8 +763,8 @@ class TableActor:
             case cm.AllowBack():
                 return intents.allow_back(s, seat, msg.player_id), []
             case cm.AnswerKnock():
-                intents.answer_knock(s, seat, msg.player_id, msg.accept)
-                return [], [lambda: self._answer_knock(msg.player_id, msg.accept)]
+                events = intents.answer_knock(s, seat, msg.player_id, msg.accept)
+                return events, [lambda: self._tell_knocker(msg.player_id, msg.accept)]
             case cm.Chat():
                 return intents.chat(s, seat, conn.name, msg.text), []
         raise NotAllowed(f"{msg.type} is not a table action")

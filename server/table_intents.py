@@ -107,8 +107,10 @@ def require_not_kicked(table: TableState, player_id: str) -> None:
         raise Kicked("the host removed you from this table")
 
 
-# How many players may wait at one table's door at once.
+# How many players may wait at one table's door at once, and how many let-ins
+# a table remembers (the oldest are forgotten first).
 MAX_KNOCKS = 20
+MAX_ADMITTED = 100
 
 
 def admit(table: TableState, player_id: str, invite: str | None) -> None:
@@ -126,26 +128,29 @@ def admit(table: TableState, player_id: str, invite: str | None) -> None:
     raise KnockRequired("the host lets players in at this table: knock to ask")
 
 
-def knock(table: TableState, player_id: str, name: str) -> None:
-    """A player asks the host to let them in (no event: the knock lives
-    with the knocking connection)."""
+def knock(table: TableState, player_id: str, name: str) -> Events:
+    """A player asks the host to let them in. The knock is stored (an event
+    only the host's view shows), so it waits for a host who is away. None
+    when the player was already let in."""
     require_not_kicked(table, player_id)
     if not table.approval:
         raise NotNow("this table lets anyone with the code sit: join it")
-    if player_id in table.admitted:
-        return
+    if player_id in table.admitted or table.knocks.get(player_id) == name:
+        return []
     if player_id not in table.knocks and len(table.knocks) >= MAX_KNOCKS:
         raise TableFull("too many players are waiting for this table's host; try later")
     table.knocks[player_id] = name
+    return [{"type": "knocked", "player_id": player_id}]
 
 
-def answer_knock(table: TableState, by: int | None, player_id: str, accept: bool) -> None:
+def answer_knock(table: TableState, by: int | None, player_id: str, accept: bool) -> Events:
     """Host: let a knocking player in, or send them away."""
     _require_host(table, by)
     if table.knocks.pop(player_id, None) is None:
         raise NotAllowed("that player is not knocking")
     if accept:
-        table.admitted.add(player_id)
+        table.admitted = [*table.admitted, player_id][-MAX_ADMITTED:]
+    return [{"type": "knock_settled", "player_id": player_id, "accepted": accept}]
 
 
 def move_seat(table: TableState, seat: int | None, to: int) -> Events:

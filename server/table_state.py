@@ -129,10 +129,10 @@ class TableState:
     invite: str = ""
     # "Ask me before someone sits": without the link, players knock.
     approval: bool = False
-    # Who knocks (player id -> name) and whom the host let in: they live
-    # with the knocking connections, so they are not stored.
-    knocks: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    admitted: set[str] = field(default_factory=set, repr=False, compare=False)
+    # Who knocks (player id -> name) and whom the host let in: stored, so a
+    # knock waits for a host who is away (the table may leave memory).
+    knocks: dict[str, str] = field(default_factory=dict)
+    admitted: list[str] = field(default_factory=list)
     # When (time.monotonic()) a bot starts covering each away seat whose
     # grace period runs: the countdown others see. The actor keeps it with
     # its timers; not stored (after a load every human is away and the
@@ -211,6 +211,8 @@ class TableState:
             "kicked": self.kicked,
             "invite": self.invite,
             "approval": self.approval,
+            "knocks": self.knocks,
+            "admitted": self.admitted,
         }
 
     def to_bytes(self) -> bytes:
@@ -250,4 +252,6 @@ class TableState:
             kicked=data.get("kicked", []),  # likewise, before kicks were remembered
             invite=data.get("invite", ""),
             approval=data.get("approval", False),
+            knocks=data.get("knocks", {}),
+            admitted=data.get("admitted", []),
         )

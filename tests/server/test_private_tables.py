@@ -191,3 +191,35 @@ async def test_forwarded_addresses_have_their_own_budgets_only_behind_trusted_pr
         # Not trusted: the header is ignored, the peer's budget is shared.
         assert await misses_until_refused(server.url, "198.51.100.1") == 4
         assert await misses_until_refused(server.url, "198.51.100.2") == 1
+
+
+async def test_a_knock_waits_for_a_host_who_is_away(make_server: ServerFactory) -> None:
+    """The host drops; a stranger knocks at the empty table (which may leave
+    memory meanwhile); the host comes back, sees the knock and lets them in.
+    Knocking again once let in is answered at once."""
+    async with make_server() as server:
+        host = await WireClient.open(server.url, "Host")
+        seated = await host.call(
+            cm.CreateTable(
+                id=host.next_id(), seats=("open", "easy", "easy"), rules=SHORT_RULES, approval=True
+            )
+        )
+        await host.close()
+        stranger = await WireClient.open(server.url, "Stranger")
+        await stranger.call(cm.Knock(id=stranger.next_id(), code=seated.code))
+        back = await WireClient.open(server.url, "Host", player_token=host.player_token)
+        await back.call(
+            cm.Resume(id=back.next_id(), table_id=seated.table_id, seat_token=seated.seat_token)
+        )
+        view = await back.snapshot_where(lambda v: len(v.knocks) == 1)
+        await back.call(
+            cm.AnswerKnock(id=back.next_id(), player_id=view.knocks[0].player_id, accept=True)
+        )
+        await back.snapshot_where(lambda v: v.knocks == ())
+        mark = len(stranger.frames)
+        await stranger.call(cm.Knock(id=stranger.next_id(), code=seated.code))
+        _, answer = await stranger.wait_for(lambda m: isinstance(m, sm.KnockAnswered), start=mark)
+        assert answer.accepted
+        assert (await stranger.join(seated.code)).seat == 1
+        for c in (back, stranger):
+            await c.close()
