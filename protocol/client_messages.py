@@ -1,14 +1,20 @@
 """Messages a client sends. Each is a request: it carries ``id`` and gets
-exactly one reply (``ok``, ``error`` or a specific reply) with the same id."""
+exactly one reply (``ok``, ``error`` or a specific reply) with the same id.
+
+Client messages are strict (no ``true`` or ``1.0`` for an integer, no bytes
+for a string, arrays only where the model has a tuple) and every field is
+bounded: a string by its length, an integer by its range, an array by its
+number of entries, a map by its fixed fields."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
 
 from .common import (
     MAX_CHAT_CHARS,
+    MAX_SAFE_INT,
     MAX_TABLE_NAME_CHARS,
     BotLevel,
     Card,
@@ -25,10 +31,15 @@ InviteCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 # may sit without asking and without touching the address's lookup budget.
 InviteSecret = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 SeatIndex = Annotated[int, Field(ge=0, le=5)]
+SafeInt = Annotated[int, Field(ge=0, le=MAX_SAFE_INT)]
 
 
 class Request(WireModel):
     """Common fields of every client message."""
+
+    # Strict: what a client sends must already have the field's type; the
+    # codec also validates nested models (the rules) strictly.
+    model_config = ConfigDict(strict=True)
 
     id: RequestId
 
@@ -38,7 +49,7 @@ class Hello(Request):
     player token from an earlier ``welcome`` (omit it the first time)."""
 
     type: Literal["hello"] = "hello"
-    version: int
+    version: SafeInt
     name: Name
     player_token: Token | None = None
     client: Annotated[str, StringConstraints(max_length=40)] = ""
@@ -191,7 +202,7 @@ class Resume(Request):
     type: Literal["resume"] = "resume"
     table_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     seat_token: Token
-    last_seq: int = Field(default=0, ge=0)
+    last_seq: SafeInt = 0
 
 
 class Watch(Request):

@@ -4,6 +4,10 @@
 ``decode_server`` turn a frame back into a validated model or raise a
 ``ProtocolError`` whose message is safe to send back (it names the first
 invalid field, never our internals).
+
+Client frames are validated strictly: msgpack arrays are read as tuples (the
+models' array type), every map key must be a string and appear once, and
+pydantic runs in strict mode down to the nested rules.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .client_messages import ClientMessage
-from .common import MAX_FRAME_BYTES
-from .errors import BadFrame, BadMessage, FrameTooLarge, UnknownType
+from .common import MAX_FRAME_BYTES, MAX_REQUEST_ID_CHARS, MAX_SAFE_INT
+from .errors import BadFrame, BadMapKey, BadMessage, FrameTooLarge, ProtocolError, UnknownType
+from .field_errors import describe
 from .server_messages import ServerMessage
 
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -43,7 +48,33 @@ def encode_snapshot(seq: int, view: dict[str, Any]) -> bytes:
     return data
 
 
-def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
+_MSGPACK_KINDS: dict[type, str] = {
+    int: "an integer",
+    float: "a float",
+    bool: "a boolean",
+    bytes: "binary data",
+    tuple: "an array",
+    list: "an array",
+    dict: "a map",
+    type(None): "nil",
+}
+
+
+def _named_fields(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """A msgpack map of a client frame as a dict (msgpack's
+    ``object_pairs_hook``): keys must be strings, each at most once."""
+    fields: dict[str, Any] = {}
+    for key, value in pairs:
+        if not isinstance(key, str):
+            kind = _MSGPACK_KINDS.get(type(key), "a value that is not a string")
+            raise BadMapKey(f"map keys must be strings; this frame has {kind} as a key")
+        if key in fields:
+            raise BadMessage(f"the key {key[:40]!r} appears twice in one map")
+        fields[key] = value
+    return fields
+
+
+def _unpack(frame: bytes | str, limit: int, client: bool = False) -> dict[str, Any]:
     if isinstance(frame, str):
         raise BadFrame("frames must be binary msgpack, not text")
     if len(frame) > limit:
@@ -52,7 +83,13 @@ def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
         data = msgpack.unpackb(
             frame,
             raw=False,
-            strict_map_key=True,
+            # A client's maps go through ``_named_fields``, which refuses
+            # other keys with a clear reason (msgpack's own check would make
+            # them "not valid msgpack"); its arrays become tuples, the only
+            # array type strict validation accepts.
+            strict_map_key=not client,
+            object_pairs_hook=_named_fields if client else None,
+            use_list=not client,
             # Bound every container by the frame size: a tiny frame cannot
             # announce a huge array and make us allocate it.
             max_str_len=limit,
@@ -61,6 +98,8 @@ def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
             max_map_len=limit,
             max_ext_len=0,
         )
+    except ProtocolError:
+        raise
     except Exception:  # msgpack raises several unrelated types for bad input
         raise BadFrame("the frame is not valid msgpack") from None
     if not isinstance(data, dict):
@@ -68,40 +107,47 @@ def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
     return data
 
 
-def _validate(adapter: TypeAdapter[Any], types: frozenset[str], data: dict[str, Any]) -> Any:
+def _validate(
+    adapter: TypeAdapter[Any], types: frozenset[str], data: dict[str, Any], strict: bool
+) -> Any:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise BadMessage("a message must be a map with a 'type' field")
     if kind not in types:
         raise UnknownType(f"unknown message type {kind[:40]!r}")
     try:
-        return adapter.validate_python(data)
+        return adapter.validate_python(data, strict=strict)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise BadMessage(f"{kind}: {where}: {first['msg']}") from None
+        raise BadMessage(describe(kind, exc.errors())) from None
 
 
 def decode_client(frame: bytes | str, limit: int = MAX_FRAME_BYTES) -> ClientMessage:
     """A client frame as a validated message; raises ``ProtocolError``."""
-    return _validate(_CLIENT, _CLIENT_TYPES, _unpack(frame, limit))  # type: ignore[no-any-return]
+    data = _unpack(frame, limit, client=True)
+    return _validate(_CLIENT, _CLIENT_TYPES, data, strict=True)  # type: ignore[no-any-return]
 
 
 def decode_server(frame: bytes | str, limit: int = 4 * 1024 * 1024) -> ServerMessage:
     """A server frame as a validated message (used by our clients)."""
-    return _validate(_SERVER, _SERVER_TYPES, _unpack(frame, limit))  # type: ignore[no-any-return]
+    data = _unpack(frame, limit)
+    return _validate(_SERVER, _SERVER_TYPES, data, strict=False)  # type: ignore[no-any-return]
 
 
 def request_id_of(frame: bytes | str) -> int | str | None:
     """Best effort: the ``id`` of a frame that failed validation, so the error
-    reply can still name the request."""
-    try:
-        data = _unpack(frame, MAX_FRAME_BYTES)
-    except Exception:
+    reply can still name the request (only an id valid as one: the reply
+    must be a valid message)."""
+    if isinstance(frame, str) or len(frame) > MAX_FRAME_BYTES:
         return None
-    rid = data.get("id")
-    if isinstance(rid, int) and not isinstance(rid, bool):
+    try:
+        # Lenient on purpose (any hashable key): a frame refused for its
+        # keys still gets its id echoed when the id itself is fine.
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=False, max_ext_len=0)
+    except Exception:  # msgpack raises several unrelated types for bad input
+        return None
+    rid = data.get("id") if isinstance(data, dict) else None
+    if type(rid) is int and 0 <= rid <= MAX_SAFE_INT:
         return rid
-    if isinstance(rid, str) and 0 < len(rid) <= 64:
+    if isinstance(rid, str) and 0 < len(rid) <= MAX_REQUEST_ID_CHARS:
         return rid
     return None

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from engine.rules import Rules, RulesError
 
@@ -16,12 +25,36 @@ MAX_FRAME_BYTES = 16 * 1024
 MAX_NAME_CHARS = 24
 MAX_CHAT_CHARS = 200
 MAX_TABLE_NAME_CHARS = 40
+# Integer ids and event numbers stay exact in every client language (a
+# JavaScript number is exact up to 2**53 - 1).
+MAX_SAFE_INT = 2**53 - 1
+MAX_REQUEST_ID_CHARS = 64
+MAX_PASS_CYCLE = 8
 
-Card = Annotated[str, StringConstraints(pattern=r"^[2-9TJQKA][CDHS]$")]
+CARD_PATTERN = r"^[2-9TJQKA][CDHS]$"
+Card = Annotated[str, StringConstraints(pattern=CARD_PATTERN)]
 """A card as two characters: rank 2-9 T J Q K A, suit C D H S (``"QS"``)."""
 
-# StrictInt: ``true`` or ``1.0`` is not an id (lax ``int`` would take them as 1).
-RequestId = StrictInt | Annotated[str, StringConstraints(min_length=1, max_length=64)]
+REQUEST_ID_EXPECTED = (
+    f"expected an integer from 0 to 2^53-1 or a string of 1 to {MAX_REQUEST_ID_CHARS} characters"
+)
+
+
+def _check_request_id(value: object) -> object:
+    # One clear error for a bad id instead of one per member of the union
+    # below; ``type(...) is int`` because ``True`` is an int to Python.
+    if type(value) is int and 0 <= value <= MAX_SAFE_INT:
+        return value
+    if isinstance(value, str) and 1 <= len(value) <= MAX_REQUEST_ID_CHARS:
+        return value
+    raise PydanticCustomError("request_id", REQUEST_ID_EXPECTED)
+
+
+RequestId = Annotated[
+    Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INT)]
+    | Annotated[str, StringConstraints(min_length=1, max_length=MAX_REQUEST_ID_CHARS)],
+    BeforeValidator(_check_request_id),
+]
 """Chosen by the client, echoed in the reply; a repeated id is not applied twice."""
 
 BotLevel = Literal["easy", "medium", "hard"]
@@ -42,12 +75,10 @@ class RulesModel(WireModel):
     (docs/hand-record.md). Missing fields take the standard game's values."""
 
     players: Literal[4] = 4
-    pass_cycle: tuple[Literal["left", "right", "across", "hold"], ...] = (
-        "left",
-        "right",
-        "across",
-        "hold",
-    )
+    pass_cycle: Annotated[
+        tuple[Literal["left", "right", "across", "hold"], ...],
+        Field(min_length=1, max_length=MAX_PASS_CYCLE),
+    ] = ("left", "right", "across", "hold")
     pass_count: Literal[3] = 3
     moon: Literal["add", "subtract", "choice"] = "add"
     first_trick: Literal["no_points", "no_queen", "anything"] = "no_points"
@@ -55,6 +86,14 @@ class RulesModel(WireModel):
     end: Literal["points", "hands"] = "points"
     end_at: int = Field(default=100, ge=1, le=1000)
     bonus_card: Literal["JD", "TD"] | None = None
+
+    @field_validator("players", "pass_count", mode="before")
+    @classmethod
+    def _whole_number(cls, value: object) -> object:
+        # A Literal of an int takes 4.0 for 4 even in strict mode.
+        if type(value) is not int:
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
+        return value
 
     def to_rules(self) -> Rules:
         """The engine's rules object; raises ``RulesError`` if inconsistent."""
@@ -67,11 +106,16 @@ class RulesModel(WireModel):
 
 
 __all__ = [
+    "CARD_PATTERN",
     "MAX_CHAT_CHARS",
     "MAX_FRAME_BYTES",
     "MAX_NAME_CHARS",
+    "MAX_PASS_CYCLE",
+    "MAX_REQUEST_ID_CHARS",
+    "MAX_SAFE_INT",
     "MAX_TABLE_NAME_CHARS",
     "PROTOCOL_VERSION",
+    "REQUEST_ID_EXPECTED",
     "BotLevel",
     "Card",
     "Name",

@@ -4,6 +4,7 @@ ClientError
 └── ProtocolError        code
     ├── BadFrame         bad_frame       not msgpack, or text instead of binary
     ├── BadMessage       bad_message     msgpack of the wrong shape
+    ├── BadMapKey        bad_map_key     msgpack, but a map key is not a string
     ├── UnknownType      unknown_type    a ``type`` nobody knows
     ├── FrameTooLarge    frame_too_large over MAX_FRAME_BYTES
     └── BadVersion       bad_version     hello with an unsupported version
@@ -30,6 +31,13 @@ class BadMessage(ProtocolError):
     """Decoded, but not a valid message of its type."""
 
     code = "bad_message"
+
+
+class BadMapKey(ProtocolError):
+    """Valid msgpack, but a map has a key that is not a string (messages
+    are maps of named fields)."""
+
+    code = "bad_map_key"
 
 
 class UnknownType(ProtocolError):

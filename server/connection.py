@@ -27,7 +27,7 @@ from protocol.common import PROTOCOL_VERSION
 from protocol.errors import BadVersion, ProtocolError
 
 from .config import ServerConfig
-from .errors import HelloRequired, LimitError, NotAllowed, NotFound, Throttled
+from .errors import HelloRepeated, HelloRequired, LimitError, NotAllowed, NotFound, Throttled
 from .lobby import Lobby, TableHandle
 from .remote import OwnerGone
 from .store.base import StoreError
@@ -280,6 +280,13 @@ class Connection:
                 await self.actor.call(Job("request", conn=self, message=msg))
 
     def _hello(self, msg: cm.Hello) -> None:
+        if self._said_hello:
+            # Who a connection is (name, player id) is settled once: a second
+            # hello would rename a seated player behind the table's back.
+            raise HelloRepeated(
+                "this connection has already said hello; open a new connection to change"
+                " your name or player token"
+            )
         if msg.version != PROTOCOL_VERSION:
             raise BadVersion(
                 f"this server speaks protocol version {PROTOCOL_VERSION}, not {msg.version}"

@@ -2,6 +2,7 @@
 
     ClientError
     ├── HelloRequired     hello_required    a request before ``hello``
+    ├── HelloRepeated     hello_repeated    a second ``hello`` on a connection
     ├── AuthError         bad_token         a seat token that proves nothing
     ├── NotFound          no_such_table     unknown code or table id
     ├── NotAllowed        not_allowed       not the host, not seated, …
@@ -28,6 +29,12 @@ class HelloRequired(ClientError):
     """The connection has not said hello yet."""
 
     code = "hello_required"
+
+
+class HelloRepeated(ClientError):
+    """The connection has already said hello (who it is does not change)."""
+
+    code = "hello_repeated"
 
 
 class AuthError(ClientError):

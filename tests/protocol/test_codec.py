@@ -11,7 +11,7 @@ import pytest
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_client, decode_server, encode, request_id_of
-from protocol.errors import BadFrame, BadMessage, FrameTooLarge, UnknownType
+from protocol.errors import BadFrame, BadMapKey, BadMessage, FrameTooLarge, UnknownType
 from protocol.schema import protocol_schema
 
 CLIENT_SAMPLES = [
@@ -73,6 +73,80 @@ def test_bad_frames_are_refused_with_a_readable_reason(
     assert words in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"type": "ping", "id": True}, "field 'id': expected an integer from 0 to 2^53-1"),
+        ({"type": "ping", "id": 2.0}, "field 'id'"),
+        ({"type": "ping", "id": -5}, "field 'id'"),
+        ({"type": "ping", "id": 2**53}, "field 'id'"),
+        ({"type": "ping", "id": "x" * 65}, "field 'id'"),
+        ({"type": "play_card", "id": 1, "card": b"QS"}, "field 'card': expected a string, not"),
+        ({"type": "take_seat", "id": 1, "seat": True}, "field 'seat': expected an integer, not"),
+        ({"type": "take_seat", "id": 1, "seat": 2.0}, "field 'seat': expected an integer"),
+        ({"type": "create_table", "id": 1, "public": 0}, "field 'public': expected true or"),
+        ({"type": "create_table", "id": 1, "seats": ["open"] * 4}, "field 'seats'"),
+        ({"type": "create_table", "id": 1, "rules": {"players": 4.0}}, "'rules.players'"),
+        ({"type": "create_table", "id": 1, "rules": {"pass_cycle": []}}, "at least 1 entry"),
+        ({"type": "create_table", "id": 1, "rules": {"pass_cycle": ["left"] * 9}}, "at most 8"),
+        ({"type": "create_table", "id": 1, "rules": {"queen_breaks_hearts": 1}}, "true or false"),
+        ({"type": "hello", "id": 1, "version": 1.0, "name": "A"}, "field 'version'"),
+        ({"type": "hello", "id": 1, "version": 1, "name": "A", "client": "c" * 41}, "at most 40"),
+    ],
+)
+def test_client_frames_are_validated_strictly(data: dict[str, object], words: str) -> None:
+    """What a lax reader would coerce (``true`` for 1, ``2.0`` for 2, bytes
+    for text) or take unbounded is refused, naming the field."""
+    with pytest.raises(BadMessage) as caught:
+        decode_client(msgpack.packb(data))
+    assert words in caught.value.message
+    assert "pydantic" not in caught.value.message and "RulesModel" not in caught.value.message
+
+
+def test_strict_client_frames_still_take_every_valid_message() -> None:
+    """msgpack arrays arrive as tuples, nested rules as a map: a valid
+    create_table with every kind of field decodes."""
+    data = {
+        "type": "create_table",
+        "id": "c-1",
+        "name": "Fri",
+        "public": True,
+        "seats": ["easy", "open", "hard"],
+        "rules": {"pass_cycle": ["left", "hold"], "end": "hands", "end_at": 3, "bonus_card": None},
+    }
+    message = decode_client(msgpack.packb(data))
+    assert isinstance(message, cm.CreateTable)
+    assert message.seats == ("easy", "open", "hard")
+    assert message.rules.pass_cycle == ("left", "hold") and message.rules.end_at == 3
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        ({1: "x", "type": "ping", "id": 1}, "an integer"),
+        ({b"type": "ping", "id": 1}, "binary data"),
+        ({"type": "create_table", "id": 1, "rules": {None: 1}}, "nil"),
+        ({"type": "create_table", "id": 1, "rules": {1.5: 1}}, "a float"),
+    ],
+)
+def test_non_string_map_keys_are_not_called_invalid_msgpack(
+    data: dict[object, object], kind: str
+) -> None:
+    """Valid msgpack whose map keys are not strings gets its own code."""
+    frame = msgpack.packb(data)
+    with pytest.raises(BadMapKey) as caught:
+        decode_client(frame)
+    assert caught.value.code == "bad_map_key"
+    assert caught.value.message == f"map keys must be strings; this frame has {kind} as a key"
+    assert request_id_of(frame) == 1
+
+
+def test_a_key_repeated_in_a_map_is_refused() -> None:
+    frame = b"\x83\xa4type\xa4ping\xa2id\x01\xa2id\x02"  # {type, id: 1, id: 2}
+    with pytest.raises(BadMessage, match="the key 'id' appears twice in one map"):
+        decode_client(frame)
+
+
 def test_oversized_frames_are_refused_before_decoding() -> None:
     frame = msgpack.packb({"type": "chat", "id": 1, "text": "x" * 100})
     with pytest.raises(FrameTooLarge):
@@ -82,6 +156,11 @@ def test_oversized_frames_are_refused_before_decoding() -> None:
 def test_request_id_is_recovered_from_an_invalid_message() -> None:
     assert request_id_of(msgpack.packb({"type": "play_card", "id": 42, "card": "ZZ"})) == 42
     assert request_id_of(b"\xc1") is None
+    # Only ids a reply may carry are echoed.
+    for rid in (True, 1.5, -1, 2**53, "", "x" * 65, b"id"):
+        assert request_id_of(msgpack.packb({"type": "ping", "id": rid})) is None
+    assert request_id_of(msgpack.packb({"type": "ping", "id": 2**53 - 1})) == 2**53 - 1
+    assert request_id_of(msgpack.packb({"type": "ping", "id": "x" * 64})) == "x" * 64
 
 
 def test_committed_schema_matches_the_models() -> None:

@@ -102,6 +102,214 @@ async def test_malformed_frames_get_errors_and_change_nothing(
     await client.close()
 
 
+# Valid msgpack a lax reader would take: each refused with the field named.
+STRICT_CASES: list[tuple[dict[object, object], str, object, str]] = [
+    (
+        {"type": "play_card", "id": 21, "card": True},
+        "bad_message",
+        21,
+        "play_card: field 'card': expected a string",
+    ),
+    (
+        {"type": "play_card", "id": 22, "card": b"QS"},
+        "bad_message",
+        22,
+        "play_card: field 'card': expected a string, not binary data",
+    ),
+    (
+        {"type": "play_card", "id": 23, "card": "ZZ"},
+        "bad_message",
+        23,
+        "play_card: field 'card': expected a card like \"QS\" (rank 2-9 T J Q K A, suit C D H S)",
+    ),
+    (
+        {"type": "take_seat", "id": 24, "seat": True},
+        "bad_message",
+        24,
+        "take_seat: field 'seat': expected an integer, not a boolean",
+    ),
+    (
+        {"type": "take_seat", "id": 25, "seat": 1.0},
+        "bad_message",
+        25,
+        "take_seat: field 'seat': expected an integer",
+    ),
+    (
+        {"type": "take_seat", "id": 26, "seat": 9},
+        "bad_message",
+        26,
+        "take_seat: field 'seat': expected at most 5",
+    ),
+    (
+        {"type": "resume", "id": 27, "table_id": "t", "seat_token": "x" * 32, "last_seq": 2**60},
+        "bad_message",
+        27,
+        "resume: field 'last_seq': expected at most 9007199254740991",
+    ),
+    (
+        {"type": "create_table", "id": 28, "public": 1},
+        "bad_message",
+        28,
+        "create_table: field 'public': expected true or false",
+    ),
+    (
+        {"type": "create_table", "id": 29, "rules": {"pass_cycle": ["left"] * 1000}},
+        "bad_message",
+        29,
+        "create_table: field 'rules.pass_cycle': expected at most 8 entries",
+    ),
+    (
+        {"type": "create_table", "id": 30, "rules": {"pass_cycle": []}},
+        "bad_message",
+        30,
+        "create_table: field 'rules.pass_cycle': expected at least 1 entry",
+    ),
+    (
+        {"type": "create_table", "id": 31, "rules": {"pass_count": 3.0}},
+        "bad_message",
+        31,
+        "create_table: field 'rules.pass_count': expected an integer",
+    ),
+    (
+        {"type": "create_table", "id": 32, "rules": {"end_at": 10.0}},
+        "bad_message",
+        32,
+        "create_table: field 'rules.end_at': expected an integer",
+    ),
+    (
+        {"type": "create_table", "id": 33, "rules": {"moon": "both"}},
+        "bad_message",
+        33,
+        "create_table: field 'rules.moon': expected 'add', 'subtract' or 'choice'",
+    ),
+    (
+        {"type": "create_table", "id": 34, "rules": [1, 2]},
+        "bad_message",
+        34,
+        "create_table: field 'rules': expected a map",
+    ),
+    (
+        {"type": "pass_cards", "id": 35, "cards": ["2C"] * 14},
+        "bad_message",
+        35,
+        "pass_cards: field 'cards': expected at most 13 entries",
+    ),
+    (
+        {"type": "pass_cards", "id": 36, "cards": ["2C", 3, "4C"]},
+        "bad_message",
+        36,
+        "pass_cards: field 'cards[1]': expected a string",
+    ),
+    (
+        {"type": "chat", "id": 37, "text": "   "},
+        "bad_message",
+        37,
+        "chat: field 'text': must not be empty",
+    ),
+    (
+        {"type": "join_table", "id": 38},
+        "bad_message",
+        38,
+        "join_table: field 'code': required",
+    ),
+    (
+        {"type": "ping", "id": 39, "sneaky": 1},
+        "bad_message",
+        39,
+        "ping: field 'sneaky': unknown field",
+    ),
+    # Ids: an integer from 0 to 2**53 - 1 or a string of 1-64 characters;
+    # anything else is not echoed (the reply's id would be invalid too).
+    *[
+        (
+            {"type": "ping", "id": rid},
+            "bad_message",
+            None,
+            "ping: field 'id': expected an integer from 0 to 2^53-1 or a string of 1 to 64"
+            " characters",
+        )
+        for rid in (True, 1.0, -1, 2**53, b"raw", "", "x" * 65, None, [1])
+    ],
+    # Map keys: strings, each once.
+    (
+        {"type": "ping", "id": 40, 7: "seven"},
+        "bad_map_key",
+        40,
+        "map keys must be strings; this frame has an integer as a key",
+    ),
+    (
+        {"type": "create_table", "id": 41, "rules": {b"moon": "add"}},
+        "bad_map_key",
+        41,
+        "map keys must be strings; this frame has binary data as a key",
+    ),
+]
+
+
+async def test_strict_input_is_refused_naming_the_field(
+    server: RunningServer, bystander: Callable[[], Awaitable[SeatView]]
+) -> None:
+    """Booleans or floats for integers, bytes for text, ids out of range,
+    unbounded or empty arrays, non-string map keys: each gets its own error
+    naming the field (id echoed when it is a valid id), nothing changes, the
+    connection carries on."""
+    client = await WireClient.open(server.url, "Strict")
+    await client.create(seats=("easy", "easy", "easy"))
+    before = blob(server, client.table_id)
+    tables = set(server.lobby.actors)
+    for data, code, rid, message in STRICT_CASES:
+        start = len(client.frames)
+        await client.send_raw(msgpack.packb(data))
+        _, err = await client.wait_for(lambda m: isinstance(m, sm.Error), start=start)
+        assert (err.code, err.id, err.message) == (code, rid, message), data
+    # A key repeated in one map (msgpack allows it; which one would count?).
+    start = len(client.frames)
+    await client.send_raw(b"\x83\xa4type\xa4ping\xa2id\x2a\xa2id\x2b")
+    _, err = await client.wait_for(lambda m: isinstance(m, sm.Error), start=start)
+    assert (err.code, err.message) == ("bad_message", "the key 'id' appears twice in one map")
+    assert blob(server, client.table_id) == before
+    assert set(server.lobby.actors) == tables  # no create_table got through
+    assert isinstance(await client.request(cm.Ping(id="still-here")), sm.Ok)
+    assert (await bystander()).status == "game_over"
+    await client.close()
+
+
+async def test_a_second_hello_is_refused_and_changes_nothing(server: RunningServer) -> None:
+    """Who a connection is is settled by its first ``hello``: another one
+    (new name, another player's token) is refused with ``hello_repeated``;
+    the seat keeps its name and the connection its player id."""
+    client = await WireClient.open(server.url, "Ann")
+    await client.create(seats=("easy", "easy", "easy"))
+    other = await WireClient.open(server.url, "Bob")
+    stats_before = await client.call(cm.GetStats(id=client.next_id()))
+    before = blob(server, client.table_id)
+    err = await client.error(
+        cm.Hello(
+            id=client.next_id(),
+            version=PROTOCOL_VERSION,
+            name="Mallory",
+            player_token=other.player_token,
+        )
+    )
+    assert err.code == "hello_repeated"
+    assert err.message == (
+        "this connection has already said hello; open a new connection to change your name"
+        " or player token"
+    )
+    assert not any(isinstance(m, sm.Welcome) for m in client.messages[1:])
+    assert blob(server, client.table_id) == before
+    # Still Ann at seat 0, with Ann's statistics (not Bob's identity).
+    await client.call(cm.Chat(id=client.next_id(), text="who am I?"))
+    _, line = await client.wait_for(lambda m: isinstance(m, sm.ChatMessage))
+    assert (line.name, line.seat) == ("Ann", 0)
+    assert client.view.seats[0].name == "Ann"
+    assert await client.call(cm.GetStats(id=client.next_id())) == stats_before.model_copy(
+        update={"id": client.messages[-1].id}
+    )
+    await other.close()
+    await client.close()
+
+
 async def test_frame_over_the_transport_limit_closes_with_1009(
     server: RunningServer, bystander: Callable[[], Awaitable[SeatView]]
 ) -> None:
