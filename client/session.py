@@ -5,7 +5,10 @@ It connects, says hello, numbers requests, matches replies to requests, keeps
 the last event number, and when the connection drops it reconnects with
 backoff, says hello again with the same player token, resumes its seat with
 the seat token and re-sends requests still waiting for a reply under their
-original ids (the server does not apply a repeated id twice).
+original ids (the server does not apply a repeated id twice). A request
+refused as ``rate_limited`` is sent again after the server's ``retry_after``,
+and for a moment after a refusal every request waits its turn, one per
+``retry_after``, so the session stays within the server's budget.
 
 Events and snapshots arrive on ``events()``; replies are returned by
 ``request()``. Tokens can be kept in a session file so that ``hearts resume``
@@ -41,6 +44,13 @@ from protocol.common import PROTOCOL_VERSION
 log = logging.getLogger("hearts.client")
 
 REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+# After a ``rate_limited`` refusal every send waits its turn, one per
+# ``retry_after``, for this long: a client that went over its budget once is
+# likely to again, and sending all at once would be refused again.
+PACING_SECONDS = 1.0
+# A longer ``retry_after`` is not the connection's budget (an address waiting
+# after wrong invite codes): it concerns that request alone.
+MAX_PACED_WAIT = 1.0
 # Refusals of a resume that mean the seat is gone for good (any other one is
 # passing trouble: the table changing hands, the store restarting).
 GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table", "kicked"})
@@ -159,6 +169,10 @@ class ClientSession:
         self._events: asyncio.Queue[BaseModel | None] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
+        # Pacing after a rate_limited refusal (loop times): see _take_turn.
+        self._paced_until = 0.0
+        self._next_slot = 0.0
+        self._spacing = 0.0
 
     # -- public API ----------------------------------------------------------
 
@@ -258,10 +272,15 @@ class ClientSession:
 
     async def request(self, message: cm.Request, timeout: float = 30.0) -> BaseModel:
         """Send a request (its ``id`` must come from ``next_id``) and wait for
-        its reply; raises ``RequestFailed`` on an ``error`` reply."""
+        its reply; raises ``RequestFailed`` on an ``error`` reply. A request
+        refused as ``rate_limited`` is sent again (same id) when the server
+        says, if that is within ``timeout`` seconds; otherwise the refusal
+        is raised at once (its sentence says how long to wait)."""
         rid = str(message.id)
-        for attempt in range(8):
-            future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            future: asyncio.Future[BaseModel] = loop.create_future()
             self._pending[rid] = _Pending(message, future)
             await self._send(message)
             try:
@@ -270,8 +289,15 @@ class ClientSession:
                 self._pending.pop(rid, None)
             if not (isinstance(reply, sm.Error) and reply.code == "rate_limited"):
                 break
-            # The server refused it unread: the same id may be sent again.
-            await asyncio.sleep(0.1 * 2**attempt)
+            # Nothing changed: the same id may be sent again, once the server
+            # says so (_send waits for our turn).
+            wait = 0.1 if reply.retry_after is None else reply.retry_after
+            if loop.time() + wait >= deadline:
+                break
+            if wait > MAX_PACED_WAIT:
+                await asyncio.sleep(wait)  # the server's retry_after for this request alone
+            else:
+                self._slow_down(wait)
         if isinstance(reply, sm.Error):
             raise RequestFailed(reply.code, reply.message)
         if isinstance(reply, sm.Seated):
@@ -346,7 +372,29 @@ class ClientSession:
         self._unconfirmed = False  # a seat taken in this session: the file follows
         self._persist()
 
+    def _slow_down(self, wait: float) -> None:
+        """A request was refused over the connection's budget: no send before
+        ``wait``, then one send per that interval for ``PACING_SECONDS``."""
+        now = asyncio.get_running_loop().time()
+        pacing = now < self._paced_until
+        self._spacing = max(wait, self._spacing) if pacing else wait
+        self._next_slot = max(self._next_slot, now + wait)
+        self._paced_until = now + wait + PACING_SECONDS
+
+    async def _take_turn(self) -> None:
+        """While pacing, wait for this send's slot (each send takes the next
+        one, ``_spacing`` apart), so queued requests do not all go at once."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now >= self._paced_until:
+            return
+        slot = max(now, self._next_slot)
+        self._next_slot = slot + self._spacing
+        if slot > now:
+            await asyncio.sleep(slot - now)  # the server's retry_after, not synchronisation
+
     async def _send(self, message: BaseModel) -> None:
+        await self._take_turn()
         if self._ws is None or self._opening or self._rejoin_id is not None:
             return  # sent (again) once we are connected and seated again
         with contextlib.suppress(ConnectionClosed):

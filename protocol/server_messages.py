@@ -42,14 +42,17 @@ class Ok(WireModel):
 class Error(WireModel):
     """A request was refused; nothing changed. ``code`` is stable (see
     docs/protocol.md), ``message`` is a sentence for the player. ``id`` is
-    null when the frame could not be read far enough to find it."""
+    null when the frame could not be read far enough to find it.
+    ``retry_after`` (seconds) comes with ``rate_limited`` only: the request
+    may be sent again, with the same id, after that long."""
 
     type: Literal["error"] = "error"
     id: RequestId | None = None
     code: str
     message: str
     # With ``rate_limited``: seconds to wait before sending the request again.
-    retry_after: float | None = None
+    # Left out of the frame when absent: every other error keeps its bytes.
+    retry_after: float | None = Field(default=None, ge=0, exclude_if=lambda v: v is None)
 
 
 class Seated(WireModel):

@@ -13,7 +13,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from .bot_runner import BotRunner
 from .cluster import Cluster
 from .config import ServerConfig
-from .connection import Connection
+from .connection import Connection, close_or_abort
 from .http import HttpRoutes
 from .lobby import Lobby
 from .metrics import Metrics
@@ -35,7 +35,7 @@ class RunningServer:
     host: str
     port: int
     cluster: Cluster | None = None
-    _closing: set[asyncio.Task[None]] = field(default_factory=set)
+    _closing: set[asyncio.Task[bool]] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -53,7 +53,14 @@ class RunningServer:
         # 1012, "service restart": the other clients reconnect (to another
         # process behind the load balancer) and resume.
         for conn in list(self.ws_server.connections):
-            self._closing.add(asyncio.create_task(conn.close(1012, "server restarting; resume")))
+            # Bounded: a client that reads nothing must not hold the stop.
+            self._closing.add(
+                asyncio.create_task(
+                    close_or_abort(
+                        conn, 1012, "server restarting; resume", self.config.close_timeout
+                    )
+                )
+            )
         await self.ws_server.wait_closed()
         await asyncio.gather(*self._closing, return_exceptions=True)
         if self.cluster is not None:
@@ -136,6 +143,10 @@ async def _start_on(
             process_request=HttpRoutes(ready, metrics=metrics.render),
             max_size=config.transport_max_bytes,
             max_queue=64,
+            # Bounded writes: the writer waits above write_limit (and a full
+            # send queue drops the client); closing gives up after close_timeout.
+            write_limit=config.write_limit,
+            close_timeout=config.close_timeout,
             # Frames are small msgpack maps: deflate costs more CPU than it saves.
             compression=None,
         )

@@ -24,11 +24,19 @@ class ServerConfig:
     # Limits
     max_frame_bytes: int = 16 * 1024
     transport_max_bytes: int = 64 * 1024
-    # A seat acts at most once per card played, but bots play instantly, so a
-    # fast scripted client can legitimately send dozens of requests a second.
-    rate_per_second: float = 50.0
-    rate_burst: float = 100.0
-    max_strikes: int = 50  # refused frames over the rate before we hang up
+    # Requests per connection: a token bucket. The fastest legitimate client
+    # we know, ``hearts host --autoplay easy`` at a table of three Easy bots
+    # (it answers every snapshot at once), averaged ~95 requests/s over an
+    # 80-hand game on a 2-core machine, peaking at ~160/s over a second and
+    # ~210/s over a tenth; the budget leaves room for a faster server. A
+    # refused request is told when to retry (``retry_after``).
+    rate_per_second: float = 200.0
+    rate_burst: float = 400.0
+    # Refusals are forgiven at ``strikes_forgiven_per_second``; a connection
+    # that collects more than ``max_strikes`` keeps sending while told to
+    # wait, and is closed (1008). A client honouring retry_after never is.
+    max_strikes: int = 50
+    strikes_forgiven_per_second: float = 5.0
     max_tables_per_connection: int = 4
     # Per client address (server.address_guard): open connections, and
     # invite-code lookups that named no table (free ones, then waits that
@@ -37,7 +45,17 @@ class ServerConfig:
     free_code_misses: int = 5
     max_code_wait: float = 300.0
     trusted_proxies: tuple[str, ...] = ()
-    send_queue: int = 256
+    # What may wait for one client: our queue in bytes (a resume's replay of
+    # the whole 2,000-event log, ~100 KB, fits), then websockets' transport
+    # buffer (write_limit) and the kernel's send buffer (socket_send_buffer;
+    # Linux doubles the value, and without it autotunes up to 4 MB). A full
+    # queue means the client stopped reading: it is dropped (and resumes).
+    send_queue_bytes: int = 512 * 1024
+    write_limit: int = 32 * 1024
+    socket_send_buffer: int | None = 64 * 1024
+    # A hang-up's closing handshake waits this long for the client, then the
+    # socket is aborted (a client that reads nothing never answers).
+    close_timeout: float = 2.0
     # Bots
     bot_workers: int | None = None  # None: one per core
     bot_budget_ms: int = 900

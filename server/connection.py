@@ -1,10 +1,19 @@
 """One client connection: read frames, turn them into jobs, send replies.
 
-Each connection has its own bounded send queue drained by its own writer
-task, so a slow client never stalls a table: when its queue is full the
-connection is closed (it can resume with its seat token). Frames are checked
-in this order: rate (token bucket), size, msgpack, message shape; a refused
-frame gets an ``error`` and changes nothing.
+Each connection has its own send queue, bounded in bytes, drained by its own
+writer task, so a slow client never stalls a table: when its queue is full
+the client has stopped reading, and it is dropped within ``close_timeout``
+(logged, counted in /metrics; it can resume with its seat token).
+
+Frames are checked in this order: rate (token bucket), size, msgpack,
+message shape; a refused frame gets an ``error`` and changes nothing. A
+frame over the rate is refused with ``retry_after``; only a client that
+keeps sending while told to wait (more refusals than are forgiven) is
+closed.
+
+Every hang-up is bounded in time: the closing handshake gets
+``close_timeout`` seconds, then the socket is aborted (a client that reads
+nothing would otherwise hold it, and its buffers, until keepalive gives up).
 """
 
 from __future__ import annotations
@@ -12,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
+import socket
 import time
 
 from pydantic import BaseModel
@@ -46,15 +57,39 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = time.monotonic()
 
-    def take(self) -> bool:
-        """Spend one token if there is one."""
+    def _refill(self) -> None:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        self._refill()
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+    def retry_after(self) -> float:
+        """Seconds a refused client should wait: one token's time (1/rate),
+        rounded up to the millisecond. That is never less than the wait for
+        the next token, and a client that sends one request per interval
+        stays within the rate (a shorter "until the next token" would have a
+        client with several requests waiting refused again at once)."""
+        return math.ceil(1000 / self.rate) / 1000
+
+
+async def close_or_abort(ws: ServerConnection, code: int, reason: str, timeout: float) -> bool:
+    """The closing handshake, or an abort of the socket if it takes longer
+    than ``timeout`` (it waits on a client that may read nothing, behind a
+    full send buffer). Whether it had to abort."""
+    try:
+        async with asyncio.timeout(timeout):
+            await ws.close(code, reason)
+    except TimeoutError:
+        ws.transport.abort()
+        return True
+    return False
 
 
 def player_id_of(token: str) -> str:
@@ -77,37 +112,54 @@ class Connection:
         self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._said_hello = False
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=config.send_queue)
+        # Bounded by ``_queued`` (bytes), not by frame count: a resume's
+        # replay is hundreds of small frames at once, a stalled client's
+        # backlog is snapshots.
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self._queued = 0
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst)
-        self._strikes = 0
-        self._strikes_since = time.monotonic()
+        # Each refusal over the rate spends a strike; strikes come back at
+        # ``strikes_forgiven_per_second``. Out of strikes: closed.
+        self._strikes = TokenBucket(config.strikes_forgiven_per_second, config.max_strikes)
+        self._refused = 0
         self._tables_created = 0
         self._closing = False
         self._closer: asyncio.Task[None] | None = None
-        self._hang_up = (1000, "")  # what the writer closes with at the b"" marker
+        self._flushed = asyncio.Event()  # the writer reached the hang-up marker
 
     # -- the Watcher protocol ------------------------------------------------
 
     def send(self, message: BaseModel) -> None:
-        """Queue a message; close the connection if the client cannot keep up."""
+        """Queue a message; drop the client if it stopped reading."""
         if self._closing:
             return
         if isinstance(message, sm.Error) and self.lobby.metrics is not None:
             self.lobby.metrics.errors.labels(message.code).inc()
-        try:
-            self._queue.put_nowait(encode(message))
-        except asyncio.QueueFull:
-            log.info("closing a slow client (%s)", self.name or "?")
-            self.close(1008, "too slow: send queue full")
+        self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an already encoded frame (forwarded by the table's owner)."""
+        """Queue an encoded frame (the table's fan-out, or forwarded by the
+        table's owner); drop the client if it stopped reading."""
         if self._closing:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            self.close(1008, "too slow: send queue full")
+        if self._queued + len(frame) > self.config.send_queue_bytes:
+            self._drop_slow()
+            return
+        self._queued += len(frame)
+        self._queue.put_nowait(frame)
+
+    def _drop_slow(self) -> None:
+        """The send queue is full: the client reads nothing (or far less than
+        its table sends). Close it now, abort it if the close does not get
+        through; the table goes on without it."""
+        log.warning(
+            "dropping a slow client %s: its send queue is full (%d bytes unsent)",
+            self.describe(),
+            self._queued,
+        )
+        if self.lobby.metrics is not None:
+            self.lobby.metrics.clients_dropped.labels("slow_consumer").inc()
+        self.close(1008, "too slow: send queue full")
 
     def attached(self, actor: TableActor, seat: int | None) -> None:
         """The table attached us at ``seat``."""
@@ -125,12 +177,33 @@ class Connection:
         if self._closing:
             return
         self._closing = True
-        self._closer = asyncio.create_task(self.ws.close(code, reason))
+        self._closer = asyncio.create_task(self._hang_up(code, reason))
+
+    def describe(self) -> str:
+        """Who this connection is, for the log: name, player, table, seat."""
+        where = "no table"
+        if self.actor is not None:
+            seat = "watching" if self.seat is None else f"seat {self.seat}"
+            where = f"table {self.actor.table_id} {seat}"
+        return f"{self.name or '?'!r} (player {self.player_id or '?'}, {where})"
 
     # -- the loops -------------------------------------------------------------
 
+    def _bound_send_buffer(self) -> None:
+        """Cap the kernel's send buffer of this socket (autotuned, it grows to
+        megabytes for a client that stops reading)."""
+        size = self.config.socket_send_buffer
+        sock = self.ws.transport.get_extra_info("socket")
+        if size is None or sock is None:
+            return
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        except OSError as exc:  # the socket may already be gone
+            log.debug("could not set SO_SNDBUF: %s", exc)
+
     async def run(self) -> None:
         """Serve the connection until it closes."""
+        self._bound_send_buffer()
         writer = asyncio.create_task(self._write())
         self.lobby.register_client(self.conn_id, self)
         try:
@@ -148,45 +221,66 @@ class Connection:
     async def _write(self) -> None:
         while True:
             frame = await self._queue.get()
+            self._queued -= len(frame)
+            if not frame:  # the hang-up marker: everything before it is sent
+                self._flushed.set()
+                return
             try:
-                if not frame:  # the hang-up marker: everything before it is sent
-                    await self.ws.close(*self._hang_up)
-                    return
                 await self.ws.send(frame)
             except ConnectionClosed:
                 return
+
+    async def _hang_up(self, code: int, reason: str, after_replies: bool = False) -> None:
+        """Close with ``code`` (after the queued replies, if asked), or abort
+        the socket when that takes more than ``close_timeout``: the handshake
+        waits on a client that may read nothing."""
+        deadline = asyncio.get_running_loop().time() + self.config.close_timeout
+        if after_replies:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await self._flushed.wait()
+            except TimeoutError:
+                pass  # the replies did not get out: close anyway
+        left = max(0.0, deadline - asyncio.get_running_loop().time())
+        if await close_or_abort(self.ws, code, reason, left):
+            log.info("aborted %s: the closing handshake timed out", self.describe())
 
     def _close_after_replies(self, code: int, reason: str) -> None:
         """Close once the replies already queued have been sent. Frames that
         arrive meanwhile are read and ignored, so the client's closing
         handshake is not stuck behind unread frames."""
         self._closing = True
-        self._hang_up = (code, reason)
-        try:
-            self._queue.put_nowait(b"")
-        except asyncio.QueueFull:
-            self._closer = asyncio.create_task(self.ws.close(code, reason))
+        self._queue.put_nowait(b"")
+        self._closer = asyncio.create_task(self._hang_up(code, reason, after_replies=True))
+
+    def _over_rate(self, frame: bytes | str) -> None:
+        """Refuse a frame over the rate with when to retry, or close a client
+        that keeps sending while told to wait."""
+        self._refused += 1
+        if not self._strikes.take():
+            log.warning(
+                "closing a flooding client %s: %d frames refused over the rate",
+                self.describe(),
+                self._refused,
+            )
+            if self.lobby.metrics is not None:
+                self.lobby.metrics.clients_dropped.labels("flooding").inc()
+            self._close_after_replies(1008, "too many requests")
+            return
+        self.send(
+            sm.Error(
+                id=request_id_of(frame),
+                code="rate_limited",
+                message="slow down: too many requests",
+                retry_after=self._bucket.retry_after(),
+            )
+        )
 
     async def _handle(self, frame: bytes | str) -> None:
         if self._closing:
             return  # hanging up: the client was told why
         if not self._bucket.take():
-            now = time.monotonic()
-            if now - self._strikes_since > 10.0:
-                # Strikes count per ten seconds: a fast client that sometimes
-                # overshoots is not closed for what it did an hour ago.
-                self._strikes, self._strikes_since = 0, now
-            self._strikes += 1
-            if self._strikes > self.config.max_strikes:
-                self._close_after_replies(1008, "too many requests")
-                return
-            self.send(
-                sm.Error(
-                    id=request_id_of(frame),
-                    code="rate_limited",
-                    message="slow down: too many requests",
-                )
-            )
+            self._over_rate(frame)
             return
         try:
             msg = decode_client(frame, self.config.max_frame_bytes)

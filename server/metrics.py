@@ -11,6 +11,7 @@ scraped, from the lobby's actors, so they are never stale.
 | ``hearts_connected_seats`` | gauge | — seats with a live connection here |
 | ``hearts_actions_total`` | counter | ``kind`` (request, bot_move, attach, …) |
 | ``hearts_errors_total`` | counter | ``code`` (the error code sent to clients) |
+| ``hearts_clients_dropped_total`` | counter | ``reason`` (slow_consumer, flooding) |
 | ``hearts_bot_think_seconds`` | histogram | ``level`` |
 | ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
 """
@@ -65,6 +66,12 @@ class Metrics:
         )
         self.errors = Counter(
             "hearts_errors", "Errors sent to clients", ["code"], registry=self.registry
+        )
+        self.clients_dropped = Counter(
+            "hearts_clients_dropped",
+            "Connections the server closed because of the client's behaviour",
+            ["reason"],
+            registry=self.registry,
         )
         self.bot_think = Histogram(
             "hearts_bot_think_seconds",

@@ -170,3 +170,16 @@ def test_committed_schema_matches_the_models() -> None:
     assert committed == json.loads(json.dumps(protocol_schema())), (
         "run: python -m protocol.schema > docs/protocol-schema.json"
     )
+
+
+def test_retry_after_is_the_only_change_to_error_frames() -> None:
+    """An ``error`` without ``retry_after`` has exactly the bytes it had
+    before the field existed; with it, the field rides along and decodes."""
+    plain = sm.Error(id=7, code="not_now", message="later")
+    assert encode(plain) == msgpack.packb(
+        {"type": "error", "id": 7, "code": "not_now", "message": "later"}, use_bin_type=True
+    )
+    limited = sm.Error(id="r-1", code="rate_limited", message="slow down", retry_after=0.005)
+    assert msgpack.unpackb(encode(limited))["retry_after"] == 0.005
+    assert decode_server(encode(limited)) == limited
+    assert decode_server(encode(plain)).retry_after is None

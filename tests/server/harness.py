@@ -75,9 +75,14 @@ class WireClient:
         hello: bool = True,
         player_token: str | None = None,
         max_size: int | None = 4 * 1024 * 1024,
+        keepalive: bool = True,
     ) -> WireClient:
-        """Connect (and say hello unless ``hello`` is false)."""
-        ws = await connect(url, max_size=max_size, open_timeout=10)
+        """Connect (and say hello unless ``hello`` is false). Without
+        ``keepalive`` the client sends no pings of its own (a client that
+        stops reading would otherwise time out its own connection)."""
+        ws = await connect(
+            url, max_size=max_size, open_timeout=10, ping_interval=20 if keepalive else None
+        )
         client = cls(ws, name)
         client._reader = asyncio.create_task(client._read())
         if hello:
@@ -113,6 +118,11 @@ class WireClient:
         if self._reader is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.wait_for(self._reader, TIMEOUT)
+
+    def stop_reading(self) -> None:
+        """Read nothing more from the socket (a stalled client): what the
+        server sends piles up in the kernel's buffers, then in its own."""
+        self.ws.transport.pause_reading()
 
     async def drop(self) -> None:
         """Cut the TCP connection without a closing handshake (a network drop)."""
