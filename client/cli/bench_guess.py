@@ -165,7 +165,7 @@ async def _friend(url: str, code: str, invite: str, until: float) -> list[float]
 async def _host(url: str) -> tuple[ClientConnection, str, str]:
     ws = await connect(url)
     await _hello(ws, "Host")
-    await ws.send(_frame("create_table", id=2, seats=["open", "open", "open"]))
+    await ws.send(_frame("create_table", id=2, seats=("open", "open", "open")))
     while True:
         reply = _decode(await ws.recv())
         if reply.get("type") == "seated":
