@@ -48,9 +48,11 @@ REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm
 # ``retry_after``, for this long: a client that went over its budget once is
 # likely to again, and sending all at once would be refused again.
 PACING_SECONDS = 1.0
-# A longer ``retry_after`` is not the connection's budget (an address waiting
-# after wrong invite codes): it concerns that request alone.
-MAX_PACED_WAIT = 1.0
+# The connection's budget asks for waits of one request's share of its rate
+# (5 ms at 200/s; 0.1 s would mean a budget of 10 a second). A longer
+# ``retry_after`` is about that request alone (an address waiting after
+# wrong invite codes, a second or more): the others are not held.
+MAX_PACED_WAIT = 0.1
 # Refusals of a resume that mean the seat is gone for good (any other one is
 # passing trouble: the table changing hands, the store restarting).
 GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table", "kicked"})

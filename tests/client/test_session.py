@@ -215,6 +215,41 @@ async def test_rate_limited_requests_are_retried() -> None:
         assert all(isinstance(r, sm.Ok) for r in replies)
 
 
+async def test_a_long_retry_after_holds_only_its_own_request() -> None:
+    """An address that must wait after a wrong invite code gets
+    ``rate_limited`` with a retry_after of about a second for its next
+    lookup: the session fails the lookup at once when that is beyond its
+    timeout, or waits it out and sends it again, while its other requests
+    go on unheld."""
+    async with running(free_code_misses=0) as server, session_at(server.url) as session:
+        loop = asyncio.get_running_loop()
+        with pytest.raises(RequestFailed) as missed:
+            await session.request(cm.JoinTable(id=session.next_id(), code="QQQQQQ"))
+        assert missed.value.code == "no_such_table"  # the address now waits 1 s
+        started = loop.time()
+        with pytest.raises(RequestFailed) as hurried:
+            await session.request(cm.JoinTable(id=session.next_id(), code="QQQQQQ"), timeout=0.5)
+        assert hurried.value.code == "rate_limited"
+        assert loop.time() - started < 0.4  # refused at once, not after the timeout
+        started = loop.time()
+        lookup = asyncio.create_task(
+            session.request(cm.JoinTable(id=session.next_id(), code="QQQQQQ"))
+        )
+        # The lookup is refused (its wait is ~1 s) before the ping goes.
+        registry = server.lobby.metrics.registry if server.lobby.metrics else None
+        assert registry is not None
+        while registry.get_sample_value("hearts_code_lookups_total", {"result": "refused"}) != 2:
+            assert loop.time() - started < TIMEOUT
+            await asyncio.sleep(0.01)  # polling a counter the server changes
+        assert isinstance(await session.request(cm.Ping(id=session.next_id())), sm.Ok)
+        assert loop.time() - started < 0.5  # the ping did not wait for the lookup
+        with pytest.raises(RequestFailed) as patient:
+            await asyncio.wait_for(lookup, TIMEOUT)
+        # Sent again once the wait was over: the lookup ran and named no table.
+        assert patient.value.code == "no_such_table"
+        assert loop.time() - started >= 0.5
+
+
 async def test_a_request_sent_as_the_connection_drops_is_applied_once(
     server: RunningServer,
 ) -> None:
