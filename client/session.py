@@ -49,7 +49,7 @@ REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm
 # likely to again, and sending all at once would be refused again.
 PACING_SECONDS = 1.0
 # The connection's budget asks for waits of one request's share of its rate
-# (5 ms at 200/s; 0.1 s would mean a budget of 10 a second). A longer
+# (4 ms at 300/s; 0.1 s would mean a budget of 10 a second). A longer
 # ``retry_after`` is about that request alone (an address waiting after
 # wrong invite codes, a second or more): the others are not held.
 MAX_PACED_WAIT = 0.1

@@ -24,14 +24,16 @@ class ServerConfig:
     # Limits
     max_frame_bytes: int = 16 * 1024
     transport_max_bytes: int = 64 * 1024
-    # Requests per connection: a token bucket. The fastest legitimate client
-    # we know, ``hearts host --autoplay easy`` at a table of three Easy bots
-    # (it answers every snapshot at once), averaged ~95 requests/s over an
-    # 80-hand game on a 2-core machine, peaking at ~160/s over a second and
-    # ~210/s over a tenth; the budget leaves room for a faster server. A
-    # refused request is told when to retry (``retry_after``).
-    rate_per_second: float = 200.0
-    rate_burst: float = 400.0
+    # Requests per connection: a token bucket. The fastest legitimate clients
+    # we know answer every snapshot at once at a table of three Easy bots:
+    # ``hearts host --autoplay easy`` and a raw client both averaged ~130
+    # requests/s over an 80-hand game on a 2-core machine (~150/s over five
+    # seconds), peaking at ~200/s over a second and ~310/s over a tenth.
+    # 300/s leaves room for a server twice as fast; the burst covers the
+    # peaks (they need ~25 at 200/s) many times over. A refused request is
+    # told when to retry (``retry_after``).
+    rate_per_second: float = 300.0
+    rate_burst: float = 600.0
     # Refusals are forgiven at ``strikes_forgiven_per_second``; a connection
     # that collects more than ``max_strikes`` keeps sending while told to
     # wait, and is closed (1008). A client honouring retry_after never is.

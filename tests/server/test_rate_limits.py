@@ -141,7 +141,7 @@ async def test_a_flood_is_told_when_to_retry_then_closed(
         # Every request up to the hang-up answered once, in order.
         assert [m.id for m in replies] == sent[: len(replies)]
         assert oks[: int(DEFAULTS.rate_burst) - 1] == sent[: int(DEFAULTS.rate_burst) - 1]
-        # One token's time (5 ms at 200/s): after it the request passes, and
+        # One token's time (4 ms at 300/s): after it the request passes, and
         # one request per retry_after stays within the rate.
         one_token = math.ceil(1000 / DEFAULTS.rate_per_second) / 1000
         assert {refusal.retry_after for refusal in limited} == {one_token}
