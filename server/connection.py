@@ -374,12 +374,13 @@ class Connection:
                 await self.actor.call(Job("request", conn=self, message=msg))
 
     def _hello(self, msg: cm.Hello) -> None:
-        if self._said_hello:
-            # Who a connection is (name, player id) is settled once: a second
-            # hello would rename a seated player behind the table's back.
+        if self._said_hello and not self._may_rename(msg):
+            # Who a connection is (its player id) is settled by the first
+            # hello, and a table knows its players by the name they came
+            # with: nothing else changes it.
             raise HelloRepeated(
-                "this connection has already said hello; open a new connection to change"
-                " your name or player token"
+                "this connection has already said hello; away from a table a repeated"
+                " hello may only change your name, with the same player token"
             )
         if msg.version != PROTOCOL_VERSION:
             raise BadVersion(
@@ -397,6 +398,17 @@ class Connection:
                 player_token=token,
                 server=self.config.server_name,
             )
+        )
+
+    def _may_rename(self, msg: cm.Hello) -> bool:
+        """A repeated hello that only renames: the same player (token) and
+        protocol, from a connection at no table. The browser client renames
+        this way before creating or joining a table."""
+        return (
+            self.actor is None
+            and msg.version == PROTOCOL_VERSION
+            and msg.player_token is not None
+            and player_id_of(msg.player_token) == self.player_id
         )
 
     async def _enter(self, msg: cm.JoinTable | cm.Watch, mode: str) -> None:

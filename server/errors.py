@@ -2,7 +2,7 @@
 
     ClientError
     ├── HelloRequired     hello_required    a request before ``hello``
-    ├── HelloRepeated     hello_repeated    a second ``hello`` on a connection
+    ├── HelloRepeated     hello_repeated    a repeated ``hello`` that is not a rename
     ├── AuthError         bad_token         a seat token that proves nothing
     ├── NotFound          no_such_table     unknown code or table id
     ├── NotAllowed        not_allowed       not the host, not seated, …
@@ -32,7 +32,8 @@ class HelloRequired(ClientError):
 
 
 class HelloRepeated(ClientError):
-    """The connection has already said hello (who it is does not change)."""
+    """The connection has already said hello: who it is does not change, and
+    at a table neither does its name."""
 
     code = "hello_repeated"
 

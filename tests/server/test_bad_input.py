@@ -273,28 +273,29 @@ async def test_strict_input_is_refused_naming_the_field(
     await client.close()
 
 
+HELLO_REPEATED = (
+    "this connection has already said hello; away from a table a repeated hello may only"
+    " change your name, with the same player token"
+)
+
+
 async def test_a_second_hello_is_refused_and_changes_nothing(server: RunningServer) -> None:
     """Who a connection is is settled by its first ``hello``: another one
-    (new name, another player's token) is refused with ``hello_repeated``;
-    the seat keeps its name and the connection its player id."""
+    with another player's token, or any at a table (even a mere rename), is
+    refused with ``hello_repeated``; the seat keeps its name and the
+    connection its player id and statistics."""
     client = await WireClient.open(server.url, "Ann")
     await client.create(seats=("easy", "easy", "easy"))
     other = await WireClient.open(server.url, "Bob")
     stats_before = await client.call(cm.GetStats(id=client.next_id()))
     before = blob(server, client.table_id)
-    err = await client.error(
-        cm.Hello(
-            id=client.next_id(),
-            version=PROTOCOL_VERSION,
-            name="Mallory",
-            player_token=other.player_token,
+    for token in (other.player_token, client.player_token):
+        err = await client.error(
+            cm.Hello(
+                id=client.next_id(), version=PROTOCOL_VERSION, name="Mallory", player_token=token
+            )
         )
-    )
-    assert err.code == "hello_repeated"
-    assert err.message == (
-        "this connection has already said hello; open a new connection to change your name"
-        " or player token"
-    )
+        assert (err.code, err.message) == ("hello_repeated", HELLO_REPEATED)
     assert not any(isinstance(m, sm.Welcome) for m in client.messages[1:])
     assert blob(server, client.table_id) == before
     # Still Ann at seat 0, with Ann's statistics (not Bob's identity).
@@ -305,6 +306,35 @@ async def test_a_second_hello_is_refused_and_changes_nothing(server: RunningServ
     assert await client.call(cm.GetStats(id=client.next_id())) == stats_before.model_copy(
         update={"id": client.messages[-1].id}
     )
+    await other.close()
+    await client.close()
+
+
+async def test_away_from_a_table_a_repeated_hello_may_only_rename(server: RunningServer) -> None:
+    """The browser client renames its player before creating or joining a
+    table with another hello (same player token): that is answered with the
+    same player id, and the table it creates then knows the new name. A
+    repeated hello naming another player, or without a token, is refused."""
+    client = await WireClient.open(server.url, "Player")
+    first = next(m for m in client.messages if isinstance(m, sm.Welcome))
+    other = await WireClient.open(server.url, "Bob")
+    for token in (other.player_token, None):
+        err = await client.error(
+            cm.Hello(id=client.next_id(), version=PROTOCOL_VERSION, name="Eve", player_token=token)
+        )
+        assert (err.code, err.message) == ("hello_repeated", HELLO_REPEATED)
+    renamed = await client.call(
+        cm.Hello(
+            id=client.next_id(),
+            version=PROTOCOL_VERSION,
+            name="Fedir",
+            player_token=client.player_token,
+        )
+    )
+    assert isinstance(renamed, sm.Welcome)
+    assert (renamed.player_id, renamed.player_token) == (first.player_id, first.player_token)
+    await client.create(seats=("easy", "easy", "easy"))
+    assert client.view.seats[0].name == "Fedir"
     await other.close()
     await client.close()
 
