@@ -15,8 +15,16 @@ Events and snapshots arrive on ``events()``; replies are returned by
 or a restarted command reattaches. A saved seat is the player's: a session
 that starts by resuming it leaves the file exactly as it was until the server
 takes the seat back, so a resume refused (a server that does not know the
-table) loses nothing. A seat the host took away (``kicked``) is forgotten and
-never resumed.
+table) loses nothing; one that hosts or joins another table instead
+(``resume_saved=False``) keeps it in the file until the server grants the new
+seat, so a wrong code loses nothing either. A seat the host took away
+(``kicked``) is forgotten and never resumed.
+
+Finding a table by its code is budgeted by the server per client address:
+``request_once`` sends such a request once and raises the refusal at once
+(with ``retry_after``) instead of retrying into a longer wait. At a table
+whose host approves who sits, ``knock`` asks the host and waits for the
+answer.
 """
 
 from __future__ import annotations
@@ -62,12 +70,14 @@ DEFAULT_NAME = "Player"
 
 
 class RequestFailed(Exception):
-    """The server refused a request: ``code`` and ``message`` from its ``error``."""
+    """The server refused a request: ``code`` and ``message`` from its
+    ``error``, and with ``rate_limited`` the seconds it asks us to wait."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 class SessionClosed(Exception):
@@ -139,6 +149,7 @@ class ClientSession:
         reconnect: bool = True,
         max_backoff: float = 5.0,
         give_up_after: float = 120.0,
+        resume_saved: bool = True,
     ) -> None:
         # Several servers may be given, comma-separated (processes sharing one
         # Redis): a reconnect tries the next one when the current one is down.
@@ -148,11 +159,18 @@ class ClientSession:
         self.name = name
         self.session_file = session_file
         self.saved = SavedSession.load(session_file)
-        # A saved seat is resumed on connect. Until the server takes it back
-        # nothing is written: the file keeps the seat, its tokens, name and
-        # server byte for byte if the resume is refused (a server that does
-        # not know the table), so the player can still go back to it.
+        # A saved seat is resumed on connect (unless ``resume_saved`` is
+        # False: we host or join another table). Until the server takes it
+        # back, or grants the new seat, nothing is written: the file keeps
+        # the seat, its tokens, name and server byte for byte if the resume
+        # or the join is refused, so the player can still go back to it.
         self._unconfirmed = bool(self.saved.table_id and self.saved.seat_token)
+        if not resume_saved:
+            self._clear_table()  # in memory only: neither resumed nor watched again
+        # The link of the table we are at (``Seated.join_path``): with the
+        # invite secret for a player, the bare code for a spectator.
+        self.join_path = ""
+        self._knocking: tuple[str, asyncio.Future[sm.KnockAnswered]] | None = None
         self._resumed: asyncio.Future[sm.Error | None] | None = None
         self.reconnect = reconnect
         self.max_backoff = max_backoff
@@ -201,7 +219,7 @@ class ClientSession:
         refusal for good (the server does not know the table, the token is
         void) raises ``RequestFailed`` and leaves the session file as it
         was. Passing trouble is retried as after a drop."""
-        if self._unconfirmed:
+        if self._unconfirmed and self.saved.table_id:
             self._resumed = asyncio.get_running_loop().create_future()
         for i, url in enumerate(self.urls):
             self.url = url
@@ -306,6 +324,52 @@ class ClientSession:
             self._seated(reply)
         return reply
 
+    async def request_once(self, message: cm.Request, timeout: float = 30.0) -> BaseModel:
+        """Like ``request``, but a ``rate_limited`` refusal is raised at once,
+        with the server's ``retry_after``. For finding a table by its code
+        (``join_table``, ``watch``, ``knock``): while the address's budget
+        of wrong codes is spent, every lookup is refused for up to minutes,
+        and asking again only proves we did not wait."""
+        rid = str(message.id)
+        future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = _Pending(message, future)
+        await self._send(message)
+        try:
+            reply = await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(rid, None)
+        if isinstance(reply, sm.Error):
+            raise RequestFailed(reply.code, reply.message, reply.retry_after)
+        if isinstance(reply, sm.Seated):
+            self._seated(reply)
+        return reply
+
+    async def knock(self, code: str) -> sm.KnockAnswered:
+        """Ask the host of table ``code`` to let us sit (after ``join_table``
+        answered ``knock_required``) and wait for the answer, as long as it
+        takes: cancel to stop waiting. The server tells the answer to the
+        connection that knocked, so after a reconnect we knock again. A
+        refusal of the knock itself raises ``RequestFailed``."""
+        answer: asyncio.Future[sm.KnockAnswered] = asyncio.get_running_loop().create_future()
+        self._knocking = (code, answer)
+        try:
+            await self.request_once(cm.Knock(id=self.next_id(), code=code))
+            return await answer
+        finally:
+            if self._knocking is not None and self._knocking[1] is answer:
+                self._knocking = None
+
+    async def _knock_again(self) -> None:
+        """After a reconnect: knock again for the answer we still wait for."""
+        if self._knocking is None:
+            return
+        code, answer = self._knocking
+        try:
+            await self.request_once(cm.Knock(id=self.next_id(), code=code))
+        except (RequestFailed, SessionClosed, TimeoutError) as exc:
+            if not answer.done():
+                answer.set_exception(exc)
+
     async def events(self) -> AsyncIterator[BaseModel]:
         """Table events and snapshots, in arrival order, until closed."""
         while True:
@@ -364,6 +428,7 @@ class ClientSession:
         self.saved.table_id = reply.table_id
         self.saved.code = reply.code
         self.saved.seat = reply.seat
+        self.join_path = reply.join_path
         # A spectator holds no seat: a token kept from an earlier seat must
         # not be used to resume after a drop (we watch again instead).
         self.saved.watching = reply.seat is None
@@ -371,6 +436,8 @@ class ClientSession:
             self.saved.seat_token = None
         elif reply.seat_token:
             self.saved.seat_token = reply.seat_token
+        if reply.seat is None and self._unconfirmed:
+            return  # watching is no seat: the file keeps the saved one
         self._unconfirmed = False  # a seat taken in this session: the file follows
         self._persist()
 
@@ -488,6 +555,8 @@ class ClientSession:
                 await self._open()
                 log.info("reconnected to %s", self.url)
                 self._events.put_nowait(_Reconnected())
+                if self._knocking is not None:
+                    self._in_background(self._knock_again())
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
                 self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
@@ -519,6 +588,8 @@ class ClientSession:
                     # Our own resume or watch after a reconnect: nobody awaits it.
                     self._rejoin_id = None
                     self._pending.pop(str(msg.id), None)
+                    if isinstance(msg, sm.Seated):
+                        self.join_path = msg.join_path
                     if not isinstance(msg, sm.Error):
                         self._rejoin_failures = 0
                         self._rejoined()
@@ -536,6 +607,14 @@ class ClientSession:
             elif isinstance(msg, sm.Error):
                 self._events.put_nowait(msg)
             return
+        if isinstance(msg, sm.KnockAnswered):
+            # Only the knock we wait for is answered (an answer to one we
+            # stopped waiting for is dropped).
+            if self._knocking is not None:
+                code, answer = self._knocking
+                if _same_code(code, msg.code) and not answer.done():
+                    answer.set_result(msg)
+            return
         if isinstance(msg, sm.Kicked):
             # The host removed us: the seat token is void and the table sends
             # nothing more. Never resume (or watch) it again.
@@ -549,6 +628,11 @@ class ClientSession:
         if isinstance(msg, sm.Snapshot):
             self.last_view = msg.view
         self._events.put_nowait(msg)
+
+
+def _same_code(typed: str, code: str) -> bool:
+    """Whether an invite code as typed (``abc-def``) is ``code``."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum()) == code
 
 
 class _Reconnected(BaseModel):

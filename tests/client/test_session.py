@@ -309,3 +309,93 @@ async def test_a_spectator_watches_again_after_a_drop_and_never_resumes_an_old_s
             assert snap.view.table_id == watched.table_id and snap.view.seat is None
             # Requests still get their own replies (the rejoin is not one of them).
             assert isinstance(await session.request(cm.Ping(id=session.next_id())), sm.Ok)
+
+
+async def test_joining_elsewhere_keeps_the_saved_seat_until_a_new_one_is_granted(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """A session that does not resume the saved seat (``hearts host``/``join``)
+    writes nothing while joins are refused or the player only watches; the
+    ``seated`` reply of a new seat replaces the saved one."""
+    path = tmp_path / "session.json"
+    async with session_at(server.url, path) as first:
+        old = await first.request(cm.CreateTable(id=first.next_id()))
+        assert isinstance(old, sm.Seated)
+    before = path.read_bytes()
+    async with session_at(server.url) as host:
+        other = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(other, sm.Seated)
+        async with session_at(server.url, path, resume_saved=False) as session:
+            assert session.table_id is None  # the saved seat is not resumed
+            with pytest.raises(RequestFailed) as info:
+                await session.request_once(cm.JoinTable(id=session.next_id(), code="QQQQQQ"))
+            assert info.value.code == "no_such_table"
+            watched = await session.request_once(cm.Watch(id=session.next_id(), code=other.code))
+            assert isinstance(watched, sm.Seated) and watched.seat is None
+            assert path.read_bytes() == before
+            joined = await session.request_once(cm.JoinTable(id=session.next_id(), code=other.code))
+            assert isinstance(joined, sm.Seated) and joined.seat == 1
+            saved = json.loads(path.read_text())
+            assert (saved["table_id"], saved["seat"]) == (other.table_id, 1)
+            assert saved["seat_token"] == joined.seat_token != old.seat_token
+
+
+def refused_lookups(server: RunningServer) -> float:
+    """How many lookups by code the server refused (its own counter)."""
+    metrics = server.lobby.metrics
+    assert metrics is not None
+    for line in metrics.render().decode().splitlines():
+        if line.startswith('hearts_code_lookups_total{result="refused"}'):
+            return float(line.split()[-1])
+    return 0.0
+
+
+async def test_a_throttled_lookup_is_refused_once_with_the_wait_not_retried() -> None:
+    """Past the free wrong codes the server refuses every lookup by code
+    with ``retry_after``: ``request_once`` raises it at once (one refusal
+    counted by the server), where retrying would only prolong the wait."""
+    async with running(free_code_misses=1) as server, session_at(server.url) as session:
+        for _ in range(2):
+            with pytest.raises(RequestFailed) as info:
+                await session.request_once(cm.JoinTable(id=session.next_id(), code="QQQQQQ"))
+            assert info.value.code == "no_such_table"
+        before = refused_lookups(server)
+        with pytest.raises(RequestFailed) as info:
+            await session.request_once(cm.Watch(id=session.next_id(), code="QQQQQQ"))
+        assert info.value.code == "rate_limited"
+        assert info.value.retry_after is not None and 0 < info.value.retry_after <= 1
+        assert refused_lookups(server) == before + 1
+
+
+async def test_a_knock_is_answered_and_sent_again_after_a_drop(server: RunningServer) -> None:
+    """At a table whose host approves who sits: ``knock`` waits for the
+    host's answer. The server tells it to the connection that knocked, so
+    after a reconnect the session knocks again and still hears the answer."""
+    async with session_at(server.url) as host, session_at(server.url) as guest:
+        created = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"), approval=True)
+        )
+        assert isinstance(created, sm.Seated)
+        with pytest.raises(RequestFailed) as info:
+            await guest.request_once(cm.JoinTable(id=guest.next_id(), code=created.code))
+        assert info.value.code == "knock_required"
+        knocking = asyncio.create_task(guest.knock(created.code.lower()))
+        await next_event(host, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks))
+        assert guest._ws is not None
+        mine = guest._ws.local_address
+        for conn in list(server.ws_server.connections):
+            if conn.remote_address == mine:
+                conn.transport.abort()
+        await next_event(guest, lambda m: isinstance(m, Reconnected))
+        # The knock again (from the new connection) refreshes the host's view.
+        snap = await next_event(host, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks))
+        assert isinstance(snap, sm.Snapshot)
+        knocker = snap.view.knocks[0]
+        assert knocker.player_id == guest.player_id and not knocking.done()
+        await host.request(
+            cm.AnswerKnock(id=host.next_id(), player_id=knocker.player_id, accept=True)
+        )
+        answer = await asyncio.wait_for(knocking, TIMEOUT)
+        assert answer.accepted and answer.code == created.code
+        joined = await guest.request_once(cm.JoinTable(id=guest.next_id(), code=created.code))
+        assert isinstance(joined, sm.Seated) and joined.seat == 1
