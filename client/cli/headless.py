@@ -1,12 +1,21 @@
 """``hearts host``/``join``/``resume`` with ``--autoplay``: play a seat by bot
 and print every event as a JSON line (for scripts and tests).
 
-The first line is ``{"type": "table", "code", "seat", "table_id"}``; the last
-is ``{"type": "game_over", "totals", "winner"}``; the exit status is 0 at game
-over. Every finished hand's record is appended to ``--records FILE``. A
-player a bot covered for gets a ``bot_covered`` line when back. Removed by
-the host (a ``kicked`` line), the command says so on stderr and exits with
-status 3: the seat is forgotten and nothing is retried.
+The first line is ``{"type": "table", "code", "seat", "table_id", "link"}``
+(``link``: the invite link to share, which seats its holder at once); the
+last is ``{"type": "game_over", "totals", "winner"}``; the exit status is 0
+at game over. Every finished hand's record is appended to ``--records
+FILE``. A player a bot covered for gets a ``bot_covered`` line when back.
+Removed by the host (a ``kicked`` line), the command says so on stderr and
+exits with status 3: the seat is forgotten and nothing is retried.
+
+``hearts join`` takes a code or a link (``--invite`` gives the secret
+apart). A refusal is said on stderr with exit status 1, a seat saved in the
+session file staying there until a new one is granted; a server throttling
+wrong codes from our address is not asked again (its wait is said). At a
+table whose host approves who sits, the command knocks, waits for the
+host's answer (stderr says so) and joins if let in; a refusal exits with
+status 4.
 
 ``hearts resume`` asks the server saved with the seat (``--server`` asks
 another) under the saved name, and says on stderr which server it asked; a
@@ -18,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -31,6 +41,7 @@ from protocol.common import RulesModel
 from protocol.view import SeatView
 
 from ..autoplay import Move, choose_move, move_shown, needs_move
+from ..invite import share_link
 from ..session import (
     DEFAULT_NAME,
     DEFAULT_SERVER,
@@ -44,6 +55,17 @@ from ..session import (
 )
 
 KICKED_STATUS = 3  # the exit status of a player the host removed
+NOT_LET_IN_STATUS = 4  # the host of an approval table did not let us in
+
+
+class NotLetIn(Exception):
+    """The host answered our knock: not this time."""
+
+
+def throttled_sentence(retry_after: float | None) -> str:
+    """What a player is told when the server refuses lookups by code."""
+    wait = math.ceil(retry_after or 1)
+    return f"too many wrong codes from your network; try again in {wait} s (or use the invite link)"
 
 
 def parse_rules(text: str | None) -> RulesModel:
@@ -187,13 +209,26 @@ def _session_file(args: argparse.Namespace) -> Path:
 
 
 def _session(args: argparse.Namespace) -> ClientSession:
-    """A session for a new seat (host, join): the server and name given."""
-    return ClientSession(args.server, args.name, session_file=_session_file(args))
+    """A session for a new seat (host, join): the server and name given. A
+    seat saved in the file stays there until the new one is granted."""
+    return ClientSession(
+        args.server, args.name, session_file=_session_file(args), resume_saved=False
+    )
+
+
+def _table_line(session: ClientSession, reply: sm.Seated) -> dict[str, Any]:
+    link = share_link(session.url, reply.join_path) if reply.join_path else ""
+    return {
+        "type": "table",
+        "code": reply.code,
+        "seat": reply.seat,
+        "table_id": reply.table_id,
+        "link": link,
+    }
 
 
 async def _host(args: argparse.Namespace) -> int:
     session = _session(args)
-    session.forget_table()
     await session.connect()
     player = Autoplayer(session, args)
     try:
@@ -205,12 +240,11 @@ async def _host(args: argparse.Namespace) -> int:
                 public=args.public,
                 rules=parse_rules(args.rules),
                 seats=seats,
+                approval=args.approval,
             )
         )
         assert isinstance(reply, sm.Seated)  # create_table is answered with seated
-        player.emit(
-            {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
-        )
+        player.emit(_table_line(session, reply))
         player.start_when_full = True
         return await player.run()
     finally:
@@ -219,20 +253,46 @@ async def _host(args: argparse.Namespace) -> int:
 
 async def _join(args: argparse.Namespace) -> int:
     session = _session(args)
-    session.forget_table()
     await session.connect()
     player = Autoplayer(session, args)
     try:
-        reply = await session.request(
-            cm.JoinTable(id=session.next_id(), code=args.code, seat=args.seat)
-        )
-        assert isinstance(reply, sm.Seated)  # join_table is answered with seated
-        player.emit(
-            {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
-        )
+        try:
+            reply = await _enter(session, player, args)
+        except NotLetIn as exc:
+            player.say(str(exc))
+            return NOT_LET_IN_STATUS
+        player.emit(_table_line(session, reply))
         return await player.run()
     finally:
         await session.close()
+
+
+async def _enter(session: ClientSession, player: Autoplayer, args: argparse.Namespace) -> sm.Seated:
+    """Join by code or link; at a table whose host approves who sits (the
+    code alone), knock and wait for the host, then join. Lookups by code
+    are sent once: a refusal (a throttled address too) is raised."""
+
+    def join() -> cm.JoinTable:
+        return cm.JoinTable(
+            id=session.next_id(), code=args.code, seat=args.seat, invite=args.invite
+        )
+
+    try:
+        reply = await session.request_once(join())
+    except RequestFailed as exc:
+        if exc.code != "knock_required":
+            raise
+        player.say(
+            "the host lets players in at this table: knocking and waiting for the host's "
+            "answer (Ctrl+C stops)"
+        )
+        answer = await session.knock(args.code)
+        if not answer.accepted:
+            raise NotLetIn(f"the host did not let you in ({answer.message})") from None
+        player.say("the host let you in")
+        reply = await session.request_once(join())
+    assert isinstance(reply, sm.Seated)  # join_table is answered with seated
+    return reply
 
 
 async def _resume(args: argparse.Namespace) -> int:
@@ -264,6 +324,7 @@ async def _resume(args: argparse.Namespace) -> int:
                 "code": session.code,
                 "seat": session.seat,
                 "table_id": session.table_id,
+                "link": share_link(session.url, session.join_path) if session.join_path else "",
             }
         )
         return await player.run()
@@ -280,7 +341,10 @@ def run_headless(command: str, args: argparse.Namespace) -> int:
     try:
         return asyncio.run(runner(args))
     except RequestFailed as exc:
-        print(f"hearts {command}: {exc.message} ({exc.code})", file=sys.stderr)
+        if exc.code == "rate_limited" and exc.retry_after is not None:
+            print(f"hearts {command}: {throttled_sentence(exc.retry_after)}", file=sys.stderr)
+        else:
+            print(f"hearts {command}: {exc.message} ({exc.code})", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"hearts {command}: cannot reach {args.server}: {exc}", file=sys.stderr)

@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument("--log-format", choices=("text", "json"), default="text")
 
-    from ..tui.commands import add_tui_arguments, add_watch_arguments
+    from ..tui.commands import add_invite_argument, add_tui_arguments, add_watch_arguments
     from .headless import add_headless_arguments
 
     play = sub.add_parser("play", help="a quick game against three bots (starts its own server)")
@@ -115,9 +115,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--rules", help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50)")
     host.add_argument("--public", action="store_true", help="list the table in the lobby")
+    host.add_argument(
+        "--approval",
+        action="store_true",
+        help="ask me before someone sits (players with only the code knock; the link seats them)",
+    )
     host.add_argument("--table-name", default="")
-    join = sub.add_parser("join", help="join a table by its invite code (none: the public tables)")
-    join.add_argument("code", nargs="?", default="")
+    join = sub.add_parser(
+        "join", help="join a table by its invite code or link (none: the public tables)"
+    )
+    join.add_argument(
+        "code", nargs="?", default="", help="ABC-DEF, or the link http://HOST:PORT/t/CODE#k=…"
+    )
+    add_invite_argument(join)
     join.add_argument("--seat", type=int, default=None)
     add_headless_arguments(join)
     add_tui_arguments(join)
@@ -131,6 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``hearts`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
+    if args.command in ("join", "watch"):
+        problem = take_table_ref(args)
+        if problem is not None:
+            print(f"hearts {args.command}: {problem}", file=sys.stderr)
+            return 2
     if args.command == "verify":
         from .verify import run_verify
 
@@ -171,6 +186,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_serve(args)
     raise SystemExit(f"hearts: unknown command {args.command}")  # argparse prevents this
+
+
+def take_table_ref(args: argparse.Namespace) -> str | None:
+    """``hearts join``/``watch``: a code, or a link giving the code, the
+    invite secret and the server (``--server`` and ``--invite`` still win).
+    Sets ``args.code``, ``args.invite`` and ``args.server``; what is wrong,
+    if anything (never repeating what was typed: it may hold the secret)."""
+    from ..invite import BadTableRef, parse_table_ref
+
+    if not args.code:
+        return "--invite needs a code or a link" if args.invite else None
+    try:
+        ref = parse_table_ref(args.code, args.invite)
+    except BadTableRef as exc:
+        return str(exc)
+    args.code, args.invite = ref.code, ref.invite
+    args.server = args.server or ref.server
+    return None
 
 
 if __name__ == "__main__":

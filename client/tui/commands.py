@@ -73,12 +73,28 @@ def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) ->
         )
 
 
-def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
-    """``hearts watch CODE``: the table to watch, the server, a name (a
-    spectator's chat lines carry it) and the terminal client's options."""
-    parser.add_argument("code", help="the table's invite code (ABC-DEF)")
+def add_invite_argument(parser: argparse.ArgumentParser) -> None:
+    """``--invite SECRET``: the secret of an invite link, given apart."""
     parser.add_argument(
-        "--server", default="ws://127.0.0.1:8765/ws", help="the server's WebSocket URL"
+        "--invite",
+        metavar="SECRET",
+        default=None,
+        help="the invite link's secret (the part after #k=): sit at once, never throttled",
+    )
+
+
+def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
+    """``hearts watch CODE``: the table to watch (a code or its link), the
+    server, a name (a spectator's chat lines carry it) and the terminal
+    client's options."""
+    parser.add_argument(
+        "code", help="the table's invite code (ABC-DEF) or link (http://HOST:PORT/t/CODE…)"
+    )
+    add_invite_argument(parser)
+    parser.add_argument(
+        "--server",
+        default=None,
+        help="the server's WebSocket URL (default: the link's, else ws://127.0.0.1:8765/ws)",
     )
     parser.add_argument("--name", default="Player", help="your name in the chat")
     parser.add_argument(
@@ -170,7 +186,9 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
         rules=rules,
         table_name=getattr(args, "table_name", ""),
         public=getattr(args, "public", False),
+        approval=getattr(args, "approval", False),
         code=getattr(args, "code", ""),
+        invite=getattr(args, "invite", None),
         seat=getattr(args, "seat", None),
         session_file=session_file,
     )

@@ -38,7 +38,9 @@ class Launch:
     rules: RulesModel = field(default_factory=RulesModel)
     table_name: str = ""
     public: bool = False
+    approval: bool = False  # host: ask me before someone sits
     code: str = ""  # join/watch; join without one lists the public tables
+    invite: str | None = field(default=None, repr=False)  # the invite link's secret
     seat: int | None = None
     session_file: Path | None = None
     ask_setup: bool = True  # host: show the form before creating the table

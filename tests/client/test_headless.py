@@ -78,7 +78,8 @@ async def rest(proc: asyncio.subprocess.Process) -> tuple[int, list[dict[str, An
 
 
 async def test_host_and_join_autoplay_to_game_over(server: RunningServer, tmp_path: Path) -> None:
-    """``hearts host`` with one open seat and ``hearts join`` on its code play a
+    """``hearts host`` with one open seat prints its invite link, and ``hearts
+    join LINK`` (no --server: the link names it) takes the seat; they play a
     two-hand game by bot to the end; the host's records verify."""
     records = tmp_path / "records.jsonl"
     host_session = tmp_path / "host.json"
@@ -106,12 +107,11 @@ async def test_host_and_join_autoplay_to_game_over(server: RunningServer, tmp_pa
     )
     table = await first_line(host)
     assert table["type"] == "table" and table["seat"] == 0
-    assert set(table) == {"type", "code", "seat", "table_id"}
+    assert set(table) == {"type", "code", "seat", "table_id", "link"}
+    assert table["link"].startswith(f"http://127.0.0.1:{server.port}/t/{table['code']}#k=")
     joiner = await hearts(
         "join",
-        table["code"],
-        "--server",
-        server.url,
+        table["link"],
         "--autoplay",
         "medium",
         "--json",
@@ -226,7 +226,13 @@ async def test_resume_asks_the_saved_server_under_the_saved_name(
     seated = await saved_seat(server.url, path, rules=parse_rules("end=hands,end_at=1"))
     proc = await hearts("resume", "--autoplay", "easy", "--json", "--session-file", str(path))
     table = await first_line(proc)
-    assert table == {"type": "table", "code": seated.code, "seat": 0, "table_id": seated.table_id}
+    assert table == {
+        "type": "table",
+        "code": seated.code,
+        "seat": 0,
+        "table_id": seated.table_id,
+        "link": f"http://127.0.0.1:{server.port}{seated.join_path}",
+    }
     status, lines, err = await rest(proc)
     assert status == 0, err
     assert f"asking {server.url}" in err
@@ -367,3 +373,183 @@ async def another_server() -> AsyncIterator[RunningServer]:
         yield other
     finally:
         await other.close()
+
+
+async def test_a_wrong_code_keeps_the_saved_seat_and_a_granted_seat_replaces_it(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``hearts join WRONG`` (and a join by link to a table that is gone)
+    exits 1 and leaves the session file byte for byte; a join that is
+    granted a seat replaces the saved one."""
+    path = tmp_path / "session.json"
+    await saved_seat(server.url, path)
+    before = path.read_bytes()
+    for target in ("ZZZ-ZZZ", f"http://127.0.0.1:{server.port}/t/ZZZZZZ#k=0.nothing"):
+        proc = await hearts("join", target, "--autoplay", "easy", "--session-file", str(path))
+        status, lines, err = await rest(proc)
+        assert status == 1 and lines == [], err
+        assert path.read_bytes() == before
+    host = ClientSession(server.url, "Hostess")
+    await host.connect()
+    try:
+        created = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"))
+        )
+        assert isinstance(created, sm.Seated)
+        proc = await hearts(
+            "join", created.code, "--server", server.url, "--autoplay", "easy", "--json",
+            "--session-file", str(path),
+        )  # fmt: skip
+        assert (await first_line(proc))["table_id"] == created.table_id
+        proc.kill()
+        await proc.wait()
+    finally:
+        await host.close()
+    saved = json.loads(path.read_text())
+    assert (saved["table_id"], saved["seat"]) == (created.table_id, 1)
+
+
+async def test_a_throttled_join_says_how_long_to_wait_and_asks_once(tmp_path: Path) -> None:
+    """Past its free wrong codes the address must wait: ``hearts join CODE``
+    (a code that exists) is refused, says on stderr how long to wait, exits
+    1 and asks only once (the server counts one refusal). The invite link
+    is let in all the same."""
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, free_code_misses=0)
+    server = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    host = ClientSession(server.url, "Hostess")
+    try:
+        await host.connect()
+        created = await host.request(
+            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"))
+        )
+        assert isinstance(created, sm.Seated)
+        # Wrong codes guessed from this address before (as the server counts
+        # them): the wait doubles with each, to 32 s after six.
+        for _ in range(6):
+            server.lobby.guard.miss("127.0.0.1")
+        path = tmp_path / "s.json"
+        proc = await hearts(
+            "join", created.code, "--server", server.url, "--autoplay", "easy",
+            "--session-file", str(path),
+        )  # fmt: skip
+        status, lines, err = await rest(proc)
+        assert status == 1 and lines == []
+        assert "too many wrong codes from your network; try again in " in err
+        wait = int(err.split("try again in ")[1].split(" s")[0])
+        assert 20 < wait <= 32
+        assert _refused(server) == 1
+        link = f"http://127.0.0.1:{server.port}{created.join_path}"
+        proc = await hearts(
+            "join", link, "--autoplay", "easy", "--json", "--session-file", str(path)
+        )
+        assert (await first_line(proc))["seat"] == 1
+        proc.kill()
+        await proc.wait()
+    finally:
+        await host.close()
+        await server.close()
+
+
+def _refused(server: RunningServer) -> float:
+    metrics = server.lobby.metrics
+    assert metrics is not None
+    for line in metrics.render().decode().splitlines():
+        if line.startswith('hearts_code_lookups_total{result="refused"}'):
+            return float(line.split()[-1])
+    return 0.0
+
+
+async def approval_table(url: str) -> tuple[ClientSession, sm.Seated]:
+    """A host session at a new table that asks before someone sits."""
+    host = ClientSession(url, "Hostess")
+    await host.connect()
+    created = await host.request(
+        cm.CreateTable(
+            id=host.next_id(),
+            seats=("open", "easy", "easy"),
+            rules=parse_rules("end=hands,end_at=1"),
+            approval=True,
+        )
+    )
+    assert isinstance(created, sm.Seated)
+    return host, created
+
+
+async def test_with_only_the_code_join_knocks_and_sits_when_let_in(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """At a table whose host approves who sits: the command says on stderr
+    that it knocks, waits, and once the host lets it in joins and plays."""
+    host, created = await approval_table(server.url)
+    try:
+        proc = await hearts(
+            "join", created.code, "--server", server.url, "--name", "Knocker",
+            "--autoplay", "easy", "--json", "--session-file", str(tmp_path / "s.json"),
+        )  # fmt: skip
+        view = await until_view(host, lambda v: bool(v.knocks))
+        assert view.knocks[0].name == "Knocker"
+        await host.request(
+            cm.AnswerKnock(id=host.next_id(), player_id=view.knocks[0].player_id, accept=True)
+        )
+        table = await first_line(proc)
+        assert table["seat"] == 1 and table["code"] == created.code
+        proc.kill()
+        _, _, err = await rest(proc)
+    finally:
+        await host.close()
+    assert "the host lets players in at this table: knocking" in err
+    assert "the host let you in" in err
+
+
+async def test_a_player_the_host_does_not_let_in_is_told_and_exits_4(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    host, created = await approval_table(server.url)
+    try:
+        proc = await hearts(
+            "join", created.code, "--server", server.url, "--autoplay", "easy",
+            "--session-file", str(tmp_path / "s.json"),
+        )  # fmt: skip
+        view = await until_view(host, lambda v: bool(v.knocks))
+        await host.request(
+            cm.AnswerKnock(id=host.next_id(), player_id=view.knocks[0].player_id, accept=False)
+        )
+        status, lines, err = await rest(proc)
+    finally:
+        await host.close()
+    assert status == 4 and lines == []
+    assert "hearts join: the host did not let you in" in err
+
+
+async def test_the_invite_secret_sits_at_once_at_a_table_that_asks_first(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``--invite SECRET`` with the code (and the server) is the link: no
+    knock; the secret appears nowhere in what the command prints."""
+    host, created = await approval_table(server.url)
+    secret = created.join_path.partition("#k=")[2]
+    try:
+        proc = await hearts(
+            "join", created.code, "--invite", secret, "--server", server.url,
+            "--autoplay", "easy", "--json", "--session-file", str(tmp_path / "s.json"),
+        )  # fmt: skip
+        assert (await first_line(proc))["seat"] == 1
+        proc.kill()
+        _, lines, err = await rest(proc)
+        assert secret not in err and "knock" not in err
+        assert secret not in json.dumps(lines)
+    finally:
+        await host.close()
+
+
+async def test_a_link_that_names_no_table_is_refused_without_repeating_it(
+    tmp_path: Path,
+) -> None:
+    secret = "0123456789abcdef.SecretSecretSecret"
+    proc = await hearts(
+        "join", f"http://127.0.0.1:9/nowhere#k={secret}", "--autoplay", "easy",
+        "--session-file", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    status, _, err = await rest(proc)
+    assert status == 2
+    assert "hearts join: not a table's link" in err and secret not in err
