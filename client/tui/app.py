@@ -9,17 +9,26 @@ join`` without a code first lists the public tables), and shows the
 
 ``hearts resume`` asks the server saved with the seat (unless told another)
 under the saved name; a refusal names the server and leaves the session file
-as it was. A player the host removes is told so and taken to the public
-tables, where they can join, watch or host another table.
+as it was. ``hearts host`` and ``hearts join`` leave a saved seat in the file
+until the server grants the new one. A player the host removes is told so
+and taken to the public tables, where they can join, watch or host another
+table.
+
+Joining or watching by code: at a table whose host approves who sits the
+knock dialog asks the host; a server that throttles lookups by code from our
+address (too many wrong codes) is not asked again until its wait is over
+(the public tables count it down). The lobby shows the invite link, built
+from the server's address and the ``join_path`` of our seat.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from textual.app import App
 
+from client.invite import TableRef, share_link
 from client.session import (
     DEFAULT_NAME,
     DEFAULT_SERVER,
@@ -38,8 +47,9 @@ from .model import TableModel
 from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
+from .screens.knock import KnockScreen
 from .screens.table import TableScreen
-from .screens.table_list import ListAnswer, TableListScreen
+from .screens.table_list import How, ListAnswer, Refusal, TableListScreen, Throttled
 from .settings import Settings
 from .table_client import TableClient
 from .widgets.lobby import format_code
@@ -160,6 +170,9 @@ class HeartsApp(App[None]):
             session = self._new_session(url, name)
             if not await self._connect(session):
                 return
+            # Online before any table: a knock can wait a long time.
+            self.model.set_connection("online")
+            self.changed()
             self.table = TableClient(
                 session, self.model, self.pacing, self.changed, on_kicked=self._kicked
             )
@@ -194,12 +207,15 @@ class HeartsApp(App[None]):
             session = ClientSession(url, name, max_backoff=launch.max_backoff)
             session.saved.player_token = SavedSession.load(launch.session_file).player_token
             return session
-        session = ClientSession(
-            url, name, session_file=launch.session_file, max_backoff=launch.max_backoff
+        # Hosting or joining keeps a saved seat in the file until the server
+        # grants the new one (a wrong code must not cost it).
+        return ClientSession(
+            url,
+            name,
+            session_file=launch.session_file,
+            max_backoff=launch.max_backoff,
+            resume_saved=launch.mode == "resume",
         )
-        if launch.mode != "resume":
-            session.forget_table()
-        return session
 
     async def _sit(self, session: ClientSession) -> None:
         launch = self.launch
@@ -209,10 +225,17 @@ class HeartsApp(App[None]):
             seated = await self._create(session, spec)
             await session.request(cm.StartGame(id=session.next_id()))
         elif launch.mode == "host":
-            spec = TableSpec(launch.table_name, launch.seats, launch.rules, launch.public)
+            spec = TableSpec(
+                launch.table_name, launch.seats, launch.rules, launch.public, launch.approval
+            )
             if launch.ask_setup:
                 form = HostSetupScreen(
-                    self.t, spec.name, spec.seats, spec.rules, public=spec.public
+                    self.t,
+                    spec.name,
+                    spec.seats,
+                    spec.rules,
+                    public=spec.public,
+                    approval=spec.approval,
                 )
                 answer = await self.push_screen_wait(form)
                 if answer is None:
@@ -223,30 +246,87 @@ class HeartsApp(App[None]):
         elif launch.mode == "join" and not launch.code:
             if not await self._choose_table(session):
                 return
-        elif launch.mode == "join":
-            reply = await session.request(
-                cm.JoinTable(id=session.next_id(), code=launch.code, seat=launch.seat)
-            )
-            seated = reply if isinstance(reply, sm.Seated) else None
-        elif launch.mode == "watch":
-            reply = await session.request(cm.Watch(id=session.next_id(), code=launch.code))
-            seated = reply if isinstance(reply, sm.Seated) else None
+        elif launch.mode in ("join", "watch"):
+            how: How = "join" if launch.mode == "join" else "watch"
+            ref = TableRef(launch.code, launch.invite)
+            if not await self._enter_directly(session, ref, how):
+                return
         code = seated.code if seated is not None else session.code or ""
         self._at_table(session, code)
 
+    async def _enter_directly(self, session: ClientSession, ref: TableRef, how: How) -> bool:
+        """``hearts join CODE``/``hearts watch CODE``: True once at the table.
+        A throttled address, or a host who did not let us in, takes us to
+        the public tables (the code in the field, the reason or the
+        countdown above it); other refusals are fatal. False after leaving."""
+        try:
+            await session.request_once(self._entry(session, ref, how))
+            return True
+        except RequestFailed as exc:
+            refused = exc
+        shown = _shown_code(ref.code)
+        if refused.code == "knock_required":  # the host approves who sits: knock
+            reason = await self._knock(session, ref, how)
+            if reason is None:
+                return True
+            return await self._choose_table(session, reason, code=shown)
+        refusal = _refusal(refused)
+        if not isinstance(refusal, Throttled):
+            raise refused
+        return await self._choose_table(session, code=shown, throttled=refusal)
+
+    def _entry(self, session: ClientSession, ref: TableRef, how: How) -> cm.JoinTable | cm.Watch:
+        if how == "watch":
+            return cm.Watch(id=session.next_id(), code=ref.code, invite=ref.invite)
+        seat = self.launch.seat if self.launch.mode == "join" else None
+        return cm.JoinTable(id=session.next_id(), code=ref.code, seat=seat, invite=ref.invite)
+
+    async def _knock(self, session: ClientSession, ref: TableRef, how: How) -> Msg | None:
+        """The knock dialog for table ``ref``: None once the host let us in
+        and we sit (or watch); otherwise why not, for the public tables."""
+
+        async def enter() -> Refusal | None:
+            try:
+                await session.request_once(self._entry(session, ref, how))
+            except RequestFailed as exc:
+                return _refusal(exc)
+            except (SessionClosed, TimeoutError):
+                return Msg("error.no_reply")
+            return None
+
+        shown = _shown_code(ref.code)
+        screen = KnockScreen(self.t, shown, lambda: session.knock(ref.code), enter)
+        outcome = await self.push_screen_wait(screen)
+        if outcome == "seated":
+            return None
+        key = "list.not_let_in" if outcome == "refused" else "list.stopped_knocking"
+        return Msg(key, {"code": shown})
+
     def _at_table(self, session: ClientSession, code: str) -> None:
-        """We sit at (or watch) table ``code``: the lobby's link and hint."""
-        self.model.join_url = join_url(session.url, code)
+        """We sit at (or watch) table ``code``: the lobby's link (with the
+        invite secret for a player) and the command friends run."""
+        if session.join_path:
+            self.model.join_url = share_link(session.url, session.join_path)
+        else:
+            self.model.join_url = join_url(session.url, code)
         self.model.server = session.url
         self.changed()
 
-    async def _choose_table(self, session: ClientSession, reason: Msg | None = None) -> bool:
+    async def _choose_table(
+        self,
+        session: ClientSession,
+        reason: Msg | None = None,
+        code: str = "",
+        throttled: Throttled | None = None,
+    ) -> bool:
         """The public tables, to join or watch one, or to host a new table
         (its form first; leaving the form goes back to the list); False,
-        after leaving the app, if the player left the list."""
+        after leaving the app, if the player left the list. ``code`` goes in
+        the code field, ``throttled`` starts the countdown."""
         launch = self.launch
         while True:
-            answer = await self._browse(session, reason)
+            answer = await self._browse(session, reason, code, throttled)
+            code, throttled = "", None
             if answer == "seated":
                 self._at_table(session, session.code or "")
                 return True
@@ -284,7 +364,13 @@ class HeartsApp(App[None]):
         except (SessionClosed, TimeoutError):
             await self._fatal(self.t("error.no_reply"))
 
-    async def _browse(self, session: ClientSession, reason: Msg | None = None) -> ListAnswer:
+    async def _browse(
+        self,
+        session: ClientSession,
+        reason: Msg | None = None,
+        code: str = "",
+        throttled: Throttled | None = None,
+    ) -> ListAnswer:
         """The public tables: "seated" once we sit or watch at one, "create"
         to host a new one, None if the player left the list."""
 
@@ -292,27 +378,32 @@ class HeartsApp(App[None]):
             reply = await session.request(cm.ListTables(id=session.next_id()))
             return reply.tables if isinstance(reply, sm.Tables) else ()
 
-        async def choose(code: str, how: Literal["join", "watch"]) -> Msg | None:
+        async def choose(ref: TableRef, how: How) -> Refusal | None:
             # Only a seat is written to the session file: watching never
             # touches it.
             session.session_file = self.launch.session_file if how == "join" else None
-            try:
-                if how == "join":
-                    await session.request(cm.JoinTable(id=session.next_id(), code=code))
-                else:
-                    await session.request(cm.Watch(id=session.next_id(), code=code))
-            except RequestFailed as exc:
+            refusal = await self._try_entry(session, ref, how)
+            if refusal is not None:
                 session.session_file = None
-                return Msg("error." + exc.code, {"message": exc.message})
-            except (SessionClosed, TimeoutError):
-                session.session_file = None
-                return Msg("error.no_reply")
-            return None
+            return refusal
 
         answer: ListAnswer = await self.push_screen_wait(
-            TableListScreen(self.t, fetch, choose, reason=reason)
+            TableListScreen(self.t, fetch, choose, reason=reason, code=code, throttled=throttled)
         )
         return answer
+
+    async def _try_entry(self, session: ClientSession, ref: TableRef, how: How) -> Refusal | None:
+        """Join or watch from the list (the knock dialog if the host asks
+        first): None once at the table, else why not."""
+        try:
+            await session.request_once(self._entry(session, ref, how))
+        except RequestFailed as exc:
+            if exc.code != "knock_required":
+                return _refusal(exc)
+            return await self._knock(session, ref, how)
+        except (SessionClosed, TimeoutError):
+            return Msg("error.no_reply")
+        return None
 
     async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
         reply = await session.request(
@@ -322,6 +413,7 @@ class HeartsApp(App[None]):
                 public=spec.public,
                 rules=spec.rules,
                 seats=spec.seats,
+                approval=spec.approval,
             )
         )
         return reply if isinstance(reply, sm.Seated) else None
@@ -330,3 +422,16 @@ class HeartsApp(App[None]):
         await self.push_screen_wait(FatalScreen(self.t, message))
         await self.shutdown()
         self.exit(return_code=1)
+
+
+def _refusal(exc: RequestFailed) -> Refusal:
+    """A refused join or watch: the wait a throttled address is asked for,
+    else the sentence."""
+    if exc.code == "rate_limited" and exc.retry_after is not None:
+        return Throttled(exc.retry_after)
+    return Msg("error." + exc.code, {"message": exc.message})
+
+
+def _shown_code(code: str) -> str:
+    """A code as typed (``abc def``) as shown (``ABC-DEF``)."""
+    return format_code("".join(ch for ch in code.upper() if ch.isalnum()))

@@ -6,6 +6,10 @@ Pure state: no Textual and no I/O, so the rules of display are tested
 without a terminal. ``TableModel.apply`` takes every message the session
 delivers; the screen redraws from the model after each change.
 
+A host whose table approves who sits is told of each player who knocks
+(the log and a pop-up, once per knock); the snapshot's ``knocks`` are the
+ones still waiting for an answer.
+
 An away seat's countdown to a bot (``cover_in``) is given as of each
 snapshot; the model notes when the snapshot came (``clock``) and counts down
 from there, so the screen shows it live between snapshots.
@@ -78,6 +82,7 @@ class TableModel:
     notifications: list[Msg] = field(default_factory=list)
     clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
     view_at: float = 0.0  # ``clock()`` when the last snapshot came
+    knocks_seen: frozenset[str] = frozenset()  # knocking player ids already announced
 
     # -- derived ---------------------------------------------------------
 
@@ -236,6 +241,7 @@ class TableModel:
         asked_before = self._asked()
         self.view = view
         self.view_at = self.clock()
+        self._announce_knocks(view)
         if self._asked() != asked_before:
             self.notice = None  # a new question: the old refusal is history
         if not self.holding:
@@ -246,6 +252,16 @@ class TableModel:
         else:
             self.selected = []
         self.cursor = min(self.cursor, max(0, len(view.hand) - 1))
+
+    def _announce_knocks(self, view: SeatView) -> None:
+        """A player newly knocking (host only): said once, in the log and a
+        pop-up; one answered or gone is forgotten (a later knock is new)."""
+        for knocker in view.knocks:
+            if knocker.player_id not in self.knocks_seen:
+                arrived = Msg("knock.arrived", {"name": knocker.name})
+                self._log(arrived)
+                self.notifications.append(arrived)
+        self.knocks_seen = frozenset(k.player_id for k in view.knocks)
 
     def _asked(self) -> tuple[str, int, bool, bool]:
         """What the table asks of us now (a change clears the notice)."""

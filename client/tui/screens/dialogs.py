@@ -27,6 +27,7 @@ HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("n", "help.next"),
     ("s", "help.start"),
     ("1 2 3", "help.seats"),
+    ("y x", "help.knock"),
     ("r", "help.rematch"),
     ("t", "help.side"),
     ("/", "help.chat"),

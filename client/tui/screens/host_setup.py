@@ -1,7 +1,10 @@
 """The host's form: name the table, fill the other seats (open for players
 or a bot of a level) and choose every rule of ``RulesModel`` the table
 offers (passing, the moon, the first trick, the end of the game, a bonus
-card, Q♠ breaking hearts); then the table is created."""
+card, Q♠ breaking hearts), whether the table is listed in the lobby and
+whether the host approves who sits ("ask me before someone sits": a
+player with only the code knocks, one with the invite link sits at once);
+then the table is created."""
 
 from __future__ import annotations
 
@@ -54,6 +57,7 @@ class TableSpec:
     seats: tuple[SeatSpec, SeatSpec, SeatSpec]
     rules: RulesModel
     public: bool
+    approval: bool = False  # ask me before someone sits
 
 
 def _cycle_key(rules: RulesModel) -> str:
@@ -109,10 +113,11 @@ class HostSetupScreen(Screen[TableSpec | None]):
         seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open"),
         rules: RulesModel | None = None,
         public: bool = False,
+        approval: bool = False,
     ) -> None:
         super().__init__()
         self.t = t
-        self.initial = TableSpec(name, seats, rules or RulesModel(), public)
+        self.initial = TableSpec(name, seats, rules or RulesModel(), public, approval)
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -194,6 +199,8 @@ class HostSetupScreen(Screen[TableSpec | None]):
                 yield Checkbox(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
                 yield Label("")
                 yield Checkbox(t("host.public"), spec.public, id="public", compact=True)
+                yield Label("")
+                yield Checkbox(t("host.approval"), spec.approval, id="approval", compact=True)
             yield Static(id="form-error")
             yield Static(t("host.hint"), classes="hint")
             with Horizontal(id="buttons"):
@@ -227,6 +234,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
             seats=seats,  # type: ignore[arg-type]  # the selects offer only seat specs
             rules=RulesModel.model_validate(rules),
             public=self.query_one("#public", Checkbox).value,
+            approval=self.query_one("#approval", Checkbox).value,
         )
 
     def _error(self, sentence: str) -> None:

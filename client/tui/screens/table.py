@@ -68,6 +68,8 @@ class TableScreen(Screen[None]):
         Binding("1", "seat(1)", show=False),
         Binding("2", "seat(2)", show=False),
         Binding("3", "seat(3)", show=False),
+        Binding("y", "answer_knock(True)", show=False),
+        Binding("x", "answer_knock(False)", show=False),
         Binding("t", "toggle_side", show=False),
         Binding("slash", "chat", show=False),
         Binding("pageup", "chat_scroll(-1)", show=False),
@@ -166,8 +168,14 @@ class TableScreen(Screen[None]):
         body = "chat-view" if self._chatting else "lobby" if waiting else "table"
         self.query_one("#body", ContentSwitcher).current = body
         watching = model.spectating()
-        self.query_one(HandView).display = not watching
-        self.query_one("#seat-bottom", SeatPanel).display = watching
+        # Before the game there are no cards: the lobby takes their rows too.
+        hand = self.query_one(HandView)
+        shown = not watching and not waiting
+        if shown != hand.display:
+            hand.display = shown
+            if shown and self.focused is None:
+                hand.focus()  # hidden in the lobby, it lost the focus (and its cursor)
+        self.query_one("#seat-bottom", SeatPanel).display = watching and not waiting
         for panel in self.query(SeatPanel):
             panel.sync()
         self.query_one(SidePanel).sync()
@@ -419,6 +427,36 @@ class TableScreen(Screen[None]):
                 self.run_worker(run_seat_choice(client, seat, choice), group="requests")
 
         self.app.push_screen(menu, chosen)
+
+    def action_answer_knock(self, accept: bool) -> None:
+        """Host: let the first player who knocks in (``y``) or not (``x``)."""
+        view = self.model.view
+        if view is None:
+            return
+        if view.seat is None or view.seat != view.host_seat:
+            self._refuse(Msg("why.host_only"))
+            return
+        if not view.knocks:
+            self._refuse(Msg("why.no_knock"))
+            return
+        knocker = view.knocks[0]
+        client = self.hearts.table
+        if client is None:
+            return
+        self._clear_notice()
+
+        async def answer() -> None:
+            sent = await client.send(
+                lambda rid: cm.AnswerKnock(id=rid, player_id=knocker.player_id, accept=accept),
+                exclusive=False,
+            )
+            if sent:
+                key = "log.let_in" if accept else "log.turned_away"
+                self.model.log.event(Msg(key, {"name": knocker.name}))
+                self.model.changed()
+                self.sync()
+
+        self.run_worker(answer(), group="requests")
 
     def action_toggle_side(self) -> None:
         """Tricks ⇄ scores."""

@@ -3,16 +3,23 @@ to watch, and a field for an invite code; also where a player the host
 removed comes back to (the reason said above the list).
 
 The list comes from ``list_tables`` (tables still waiting for players); ``r``
-asks again. Enter joins the highlighted table, ``w`` watches it; a code typed
-in the field is joined with Enter (or the Join and Watch buttons); ``n``
-hosts a new table instead. A refusal (the table filled up, the code is
-wrong) is said under the list and the player picks again; the screen closes
-once a table has us.
+asks again. Enter joins the highlighted table, ``w`` watches it; a code (or
+a table's link) typed in the field is joined with Enter (or the Join and
+Watch buttons); ``n`` hosts a new table instead. A refusal (the table
+filled up, the code is wrong) is said under the list and the player picks
+again; the screen closes once a table has us.
+
+When the server throttles lookups by code from our address (too many wrong
+codes), the line counts the wait down and nothing is sent until it is over:
+asking again would only be refused.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
 from pydantic import ValidationError
@@ -23,8 +30,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, DataTable, Input, Label, Static
 
+from client.invite import BadTableRef, TableRef, parse_table_ref
 from client.session import RequestFailed, SessionClosed
 from protocol import server_messages as sm
 from protocol.common import RulesModel
@@ -35,10 +44,23 @@ from ..widgets.lobby import format_code, rules_text
 How = Literal["join", "watch"]
 # How the list closes: a table has us, the player wants to host one, or left.
 ListAnswer = Literal["seated", "create"] | None
-Fetch = Callable[[], Awaitable[Sequence[sm.TableSummary]]]
-Choose = Callable[[str, How], Awaitable[Msg | None]]
 NAME_WIDTH: Final = 26
 HOST_WIDTH: Final = 16
+MAX_TYPED: Final = 300  # a code, or a whole invite link pasted in
+
+
+@dataclass(frozen=True)
+class Throttled:
+    """The server refuses every lookup by code from our address for
+    ``retry_after`` seconds (too many wrong codes)."""
+
+    retry_after: float
+
+
+# Why a table did not have us: a sentence, or a wait the server asks for.
+Refusal = Msg | Throttled
+Fetch = Callable[[], Awaitable[Sequence[sm.TableSummary]]]
+Choose = Callable[[TableRef, How], Awaitable[Refusal | None]]
 
 
 def table_name(t: Translator, summary: sm.TableSummary) -> str:
@@ -71,7 +93,7 @@ class TableListScreen(Screen[ListAnswer]):
     TableListScreen #list-rules { height: 2; padding: 0 1; }
     TableListScreen #code-row { height: 1; }
     TableListScreen #code-row Label { padding: 0 1; }
-    TableListScreen #code { width: 14; }
+    TableListScreen #code { width: 28; }
     TableListScreen #code-row Button { margin-left: 1; min-width: 8; }
     TableListScreen #list-notice { height: 1; }
     TableListScreen #list-keys { height: 1; }
@@ -86,15 +108,25 @@ class TableListScreen(Screen[ListAnswer]):
     ]
 
     def __init__(
-        self, t: Translator, fetch: Fetch, choose: Choose, reason: Msg | None = None
+        self,
+        t: Translator,
+        fetch: Fetch,
+        choose: Choose,
+        reason: Msg | None = None,
+        code: str = "",
+        throttled: Throttled | None = None,
     ) -> None:
         super().__init__()
         self.t = t
         self.fetch = fetch
         self.choose_table = choose
         self.reason = reason
+        self.code = code  # put in the code field (a code the player tried)
+        self.throttled = throttled
         self.tables: list[sm.TableSummary] = []
         self.busy = False
+        self.wait_until: float | None = None  # ``time.monotonic()`` the throttle ends
+        self._countdown: Timer | None = None
 
     def compose(self) -> ComposeResult:
         """Title, the list, the highlighted table's rules, the code field."""
@@ -111,7 +143,9 @@ class TableListScreen(Screen[ListAnswer]):
         yield Static(id="list-rules")
         with Horizontal(id="code-row"):
             yield Label(t("list.code"))
-            yield Input(placeholder="ABC-DEF", id="code", compact=True, max_length=16)
+            yield Input(
+                self.code, placeholder="ABC-DEF", id="code", compact=True, max_length=MAX_TYPED
+            )
             yield Button(t("btn.join"), id="join", compact=True, variant="primary")
             yield Button(t("btn.watch"), id="watch", compact=True)
         yield Static(id="list-notice")
@@ -132,12 +166,15 @@ class TableListScreen(Screen[ListAnswer]):
         for button in self.query(Button):
             button.can_focus = True
         self.action_refresh()
+        if self.throttled is not None:
+            self.throttle(self.throttled)
 
     # -- the list ----------------------------------------------------------
 
     def action_refresh(self) -> None:
         """Ask the server for its public tables again."""
-        self.say(Msg("list.loading"))
+        if not self.waiting():
+            self.say(Msg("list.loading"))
         self.run_worker(self._load(), group="load", exclusive=True)
 
     async def _load(self) -> None:
@@ -171,7 +208,8 @@ class TableListScreen(Screen[ListAnswer]):
         codes = [s.code for s in tables]
         if current is not None and current.code in codes:
             table.move_cursor(row=codes.index(current.code), animate=False)
-        self.say(Msg("list.count", {"n": len(tables)}) if tables else Msg("list.empty"))
+        if not self.waiting():  # the countdown keeps the line
+            self.say(Msg("list.count", {"n": len(tables)}) if tables else Msg("list.empty"))
         self._show_rules()
 
     def highlighted(self) -> sm.TableSummary | None:
@@ -231,27 +269,70 @@ class TableListScreen(Screen[ListAnswer]):
         if self.busy:
             return
         if from_code_field:
-            code = self.query_one("#code", Input).value.strip()
+            typed = self.query_one("#code", Input).value.strip()
         else:
             summary = self.highlighted()
-            code = summary.code if summary is not None else ""
-        if len(code.replace("-", "")) < 4:
+            typed = summary.code if summary is not None else ""
+        if not typed:
             self.say(Msg("list.no_choice"), error=True)
+            return
+        try:
+            ref = parse_table_ref(typed)
+        except BadTableRef:
+            self.say(Msg("list.bad_code"), error=True)
+            return
+        if ref.invite is None and self.waiting():
+            self._tick()  # every lookup by code would be refused: say how long still
             return
         self.busy = True
         key = "list.joining" if how == "join" else "list.opening"
-        self.say(Msg(key, {"code": format_code(code.replace("-", "").upper())}))
-        self.run_worker(self._choose(code, how), group="choose")
+        code = "".join(ch for ch in ref.code.upper() if ch.isalnum())
+        self.say(Msg(key, {"code": format_code(code)}))
+        self.run_worker(self._choose(ref, how), group="choose")
 
-    async def _choose(self, code: str, how: How) -> None:
+    async def _choose(self, ref: TableRef, how: How) -> None:
         try:
-            refusal = await self.choose_table(code, how)
+            refusal = await self.choose_table(ref, how)
         finally:
             self.busy = False
         if refusal is None:
             self.dismiss("seated")
+        elif isinstance(refusal, Throttled):
+            self.throttle(refusal)
         else:
             self.say(refusal, error=True)
+
+    # -- a throttled address -------------------------------------------------
+
+    def throttle(self, throttled: Throttled) -> None:
+        """Count the server's wait down on the notice line; picks send
+        nothing until it is over."""
+        self.wait_until = time.monotonic() + throttled.retry_after
+        if self._countdown is None:
+            self._countdown = self.set_interval(0.5, self._tick)
+        self._tick()
+
+    def waiting(self) -> bool:
+        """The server's wait for lookups by code is not over."""
+        return self.wait_until is not None and time.monotonic() < self.wait_until
+
+    def seconds_left(self) -> int:
+        """Whole seconds of the server's wait still to go."""
+        if self.wait_until is None:
+            return 0
+        return max(0, math.ceil(self.wait_until - time.monotonic()))
+
+    def _tick(self) -> None:
+        left = self.seconds_left()
+        if left > 0:
+            self.say(Msg("throttle.wait", {"n": left}), error=True)
+            return
+        if self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+        if self.wait_until is not None:
+            self.wait_until = None
+            self.say(Msg("throttle.over"))
 
     def say(self, msg: Msg, error: bool = False) -> None:
         """The line under the code field."""

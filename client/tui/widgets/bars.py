@@ -30,12 +30,15 @@ CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
 
 
 def title_parts(t: Translator, view: SeatView | None) -> list[str]:
-    """Table code (and that we only watch), paused, hand number, pass
+    """Table code (and that we only watch), who knocks (the host: early,
+    so a long title does not cut it off), paused, hand number, pass
     direction, hearts broken."""
     parts = [t("app.title")]
     if view is None:
         return parts
     parts.append(t("top.table", code=format_code(view.code)))
+    if view.knocks and view.seat is not None and view.seat == view.host_seat:
+        parts.append(t("top.knock", name=view.knocks[0].name))
     if view.seat is None:
         parts.append(t("top.watching"))
     if view.paused:

@@ -1,9 +1,11 @@
-"""Before the game: the invite code, the join link, the command friends run
-(with ``--server`` when ours is not the default), the seats and the rules.
+"""Before the game: the invite code (and whether the host approves who
+sits), the invite link (with its secret for a player: it seats its holder at
+once), the command friends run (``hearts join 'LINK'``, with ``--server``
+only when the link does not name our server), the seats and the rules.
 
 The host sees how to change a seat (open, or a bot of a level) and how to
-start, and the players they removed; everybody else sees that the host will
-start.
+start, the players they removed, and who knocks (``y`` lets the first one
+in, ``x`` refuses); everybody else sees that the host will start.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from client.session import DEFAULT_SERVER
+from client.invite import format_code, join_command
 from protocol.common import RulesModel
 
 from ..cards import label
@@ -21,17 +23,7 @@ from ..model import TableModel
 from ..seats import POSITIONS, compass_key, seat_at
 from .seat_panel import kind_text, presence, seat_name
 
-
-def format_code(code: str) -> str:
-    """``ABCDEF`` as ``ABC-DEF``, easy to read aloud."""
-    return f"{code[:3]}-{code[3:]}" if len(code) == 6 else code
-
-
-def join_command(code: str, server: str) -> str:
-    """What a friend runs to join: ``hearts join ABC-DEF``, with the server
-    unless it is the default one."""
-    command = f"hearts join {format_code(code)}"
-    return command if not server or server == DEFAULT_SERVER else f"{command} --server {server}"
+__all__ = ["LobbyPanel", "format_code", "join_command", "rules_text"]
 
 
 def rules_text(t: Translator, rules: RulesModel) -> str:
@@ -57,7 +49,7 @@ class LobbyPanel(Static):
     """The waiting table."""
 
     DEFAULT_CSS = """
-    LobbyPanel { padding: 0 1; height: 1fr; border: round $accent; }
+    LobbyPanel { padding: 0 0 0 1; height: 1fr; border: round $accent; overflow-y: auto; }
     """
 
     def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
@@ -79,14 +71,18 @@ class LobbyPanel(Static):
             "lobby.default_title" if default else "lobby.title", name=host if default else view.name
         )
         bold = Style(bold=True)
+        is_host = view.seat is not None and view.seat == view.host_seat
+        code = Text(t("lobby.code")) + Text(
+            format_code(view.code), style=Style(bold=True, color="yellow")
+        )
+        if view.approval:
+            key = "lobby.approval_host" if is_host else "lobby.approval"
+            code.append("  " + t(key), style=Style(color="cyan"))
+        command = join_command(view.code, self.model.server, self.model.join_url)
         lines = [
-            Text(t("lobby.code"))
-            + Text(format_code(view.code), style=Style(bold=True, color="yellow")),
+            code,
             Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
-            Text(
-                t("lobby.join_hint", command=join_command(view.code, self.model.server)),
-                style=Style(dim=True),
-            ),
+            Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
             Text(),
         ]
         for index, position in enumerate(POSITIONS):
@@ -106,7 +102,13 @@ class LobbyPanel(Static):
             if info.host:
                 line.append(" ★", style=Style(color="yellow"))
             lines.append(line)
-        if view.kicked and view.seat is not None and view.seat == view.host_seat:
+        if view.knocks and is_host:
+            line = Text(t("lobby.knock", name=view.knocks[0].name), style=Style(bold=True))
+            if len(view.knocks) > 1:
+                line.append(" " + t("lobby.knock_more", n=len(view.knocks) - 1))
+            line.stylize(Style(color="magenta"))
+            lines.append(line)
+        if view.kicked and is_host:
             names = ", ".join(p.name for p in view.kicked)
             lines.append(Text(t("lobby.removed", names=names), style=Style(color="yellow")))
         lines.append(Text())

@@ -6,6 +6,7 @@ resume another server refuses, which names it and changes nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from textual.widgets import Checkbox, Select
@@ -41,11 +42,20 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
         assert view.rules.queen_breaks_hearts
         code = view.code
         shown = f"{code[:3]}-{code[3:]}"
-        link = f"http://127.0.0.1:{server.port}/t/{code}"
+        # The invite link, with its secret: it names the server, so the
+        # command friends run needs no --server.
+        link = f"http://127.0.0.1:{server.port}/t/{code}#k="
         await wait_for(pilot, lambda: link in screen_text(app), "the join link")
-        text = screen_text(app)
+        text = save_svg(app, "lobby-link-80x24")
         assert f"Invite code:  {shown}" in text
-        assert f"Friends join with: hearts join {shown} --server {server.url}" in text
+        full = next(line.strip("│ ") for line in text.splitlines() if link in line)
+        assert full.startswith(link) and len(full) > len(link) + 20
+        assert app.model.join_url == full
+        lines = [line.strip("│ ") for line in text.splitlines()]
+        hint = lines.index("Friends join with: hearts join")
+        # Quoted ('#' means something to some shells); a long one wraps.
+        assert "".join(lines[hint + 1 : hint + 3]) == f"'{full}'"
+        assert "--server" not in text
         assert "Q♠ breaks hearts" in text
 
         friend = ClientSession(server.url, "Friend")
@@ -172,3 +182,42 @@ async def test_resume_without_a_saved_seat_says_so(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "no saved seat" in screen_text(app), "the message")
         await pilot.press("enter")
     assert app.return_code == 1
+
+
+async def test_a_failed_join_or_a_cancelled_form_keeps_the_saved_seat(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``hearts join WRONG`` and ``hearts host`` left at its form change
+    nothing in the session file: the saved seat is replaced only when the
+    server grants a new one."""
+    session_file = tmp_path / "session.json"
+    first = ClientSession(server.url, "Hostess", session_file=session_file)
+    await first.connect()
+    await first.request(cm.CreateTable(id=first.next_id()))
+    await first.close()
+    before = session_file.read_bytes()
+
+    app = make_app(
+        Launch(mode="join", server=server.url, code="ZZZ-ZZZ", session_file=session_file)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
+        await pilot.press("enter")
+    assert app.return_code == 1
+    assert session_file.read_bytes() == before
+
+    app = make_app(Launch(mode="host", server=server.url, session_file=session_file))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "New table" in screen_text(app), "the form")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
+    assert session_file.read_bytes() == before
+
+    app = make_app(
+        Launch(mode="host", server=server.url, session_file=session_file, ask_setup=False)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model.view is not None, "the new table")
+        assert app.model.view is not None
+        code = app.model.view.code
+    assert json.loads(session_file.read_text())["code"] == code

@@ -25,7 +25,7 @@ from client.tui.widgets.hand import hand_layout
 from client.tui.widgets.lobby import join_command
 from protocol import server_messages as sm
 from protocol.common import RulesModel
-from protocol.view import PlayedCard, SeatInfo, SeatView, TrickRecord
+from protocol.view import Knocker, PlayedCard, SeatInfo, SeatView, TrickRecord
 
 
 def fields(template: str) -> set[str]:
@@ -145,6 +145,19 @@ def test_a_bot_covering_is_logged_and_popped_up_once() -> None:
     assert [line.msg.key for line in model.log] == ["covered.summary"]
     assert [m.key for m in model.take_notifications()] == ["covered.summary"]
     assert model.take_notifications() == []
+
+
+def test_a_knock_is_logged_and_popped_up_once_and_again_when_it_comes_back() -> None:
+    ann, bob = Knocker(player_id="p1", name="Ann"), Knocker(player_id="p2", name="Bob")
+    model = TableModel()
+    model.apply(sm.Snapshot(seq=1, view=view(knocks=(ann,))))
+    model.apply(sm.Snapshot(seq=1, view=view(knocks=(ann, bob))))  # Ann still waits
+    said = [m.params["name"] for m in model.take_notifications()]
+    assert said == ["Ann", "Bob"]
+    assert [line.msg.key for line in model.log] == ["knock.arrived", "knock.arrived"]
+    model.apply(sm.Snapshot(seq=1, view=view(knocks=(bob,))))  # Ann answered
+    model.apply(sm.Snapshot(seq=1, view=view(knocks=(bob, ann))))  # and knocking again
+    assert [m.params["name"] for m in model.take_notifications()] == ["Ann"]
 
 
 def test_an_away_seat_counts_down_from_each_snapshot() -> None:
@@ -327,6 +340,12 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
         assert cell_len(t(keys)) <= 80, keys
     for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty", "notice.kicked"):
         assert cell_len(t(line)) <= 78, line
+    # The public tables' notice line counts a throttled address's wait down.
+    for line in ("throttle.wait", "throttle.over"):
+        assert cell_len("✕ " + t(line, n=300)) <= 80, line
+    # The knock dialog's state line (70 columns inside its box).
+    for line in ("knock.ask", "knock.waiting", "knock.refused", "knock.accepted"):
+        assert cell_len(t(line)) <= 70, line
     # A narrow seat panel (14 columns inside) has the countdown on a line of its own.
     assert cell_len(t("seat.cover_in", n=59)) <= 14
     for prompt in (
