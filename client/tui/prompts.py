@@ -10,8 +10,8 @@ from .model import TableModel, passed_summary, seat_label
 def prompt_msg(model: TableModel) -> Msg:
     """The sentence of the prompt line now."""
     view = model.view
-    if view is None:
-        return Msg("prompt.connecting")
+    if view is None:  # connected, no table yet (a knock waits): nothing to say
+        return Msg("prompt.connecting") if model.connection == "connecting" else Msg.raw("")
     if model.connection == "lost":
         return Msg("prompt.lost")
     if model.spectating():

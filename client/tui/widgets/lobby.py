@@ -63,7 +63,8 @@ class LobbyPanel(Static):
         view = self.model.view
         if view is None:
             self.border_title = t("app.title")
-            self.update(Text(t("lobby.connecting"), style=Style(dim=True)))
+            connecting = self.model.connection == "connecting"
+            self.update(Text(t("lobby.connecting") if connecting else "", style=Style(dim=True)))
             return
         host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
         default = view.name == f"{host}'s table"  # the server's English default name
