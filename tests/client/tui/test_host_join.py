@@ -143,6 +143,8 @@ async def test_resume_returns_to_the_same_seat_and_hand(
         assert f"table {code[:3]}-{code[3:]}" in screen_text(again)
         assert again.table is not None
         assert (again.table.session.url, again.table.session.name) == (server.url, "Hostess")
+        # The resumed seat's invite link, from the server's answer to the resume.
+        assert again.model.join_url.startswith(f"http://127.0.0.1:{server.port}/t/{code}#k=")
 
 
 async def test_a_resume_another_server_refuses_names_it_and_changes_nothing(
