@@ -67,6 +67,8 @@ GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table", "kicked"})
 # What ``hearts serve`` listens on, and the name of a player who gave none.
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 DEFAULT_NAME = "Player"
+# While waiting for a host's answer, knock again this often (see ``knock``).
+KNOCK_AGAIN_SECONDS = 10.0
 
 
 class RequestFailed(Exception):
@@ -171,6 +173,7 @@ class ClientSession:
         # invite secret for a player, the bare code for a spectator.
         self.join_path = ""
         self._knocking: tuple[str, asyncio.Future[sm.KnockAnswered]] | None = None
+        self.knock_again_every = KNOCK_AGAIN_SECONDS
         self._resumed: asyncio.Future[sm.Error | None] | None = None
         self.reconnect = reconnect
         self.max_backoff = max_backoff
@@ -276,6 +279,8 @@ class ClientSession:
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
+        if self._knocking is not None and not self._knocking[1].done():
+            self._knocking[1].set_exception(SessionClosed("the session was closed"))
         for pending in self._pending.values():
             if pending.future.done():
                 continue
@@ -347,26 +352,41 @@ class ClientSession:
     async def knock(self, code: str) -> sm.KnockAnswered:
         """Ask the host of table ``code`` to let us sit (after ``join_table``
         answered ``knock_required``) and wait for the answer, as long as it
-        takes: cancel to stop waiting. The server tells the answer to the
-        connection that knocked, so after a reconnect we knock again. A
-        refusal of the knock itself raises ``RequestFailed``."""
+        takes: cancel to stop waiting. A refusal of the knock itself raises
+        ``RequestFailed``.
+
+        The knock is kept with the table, but the answer goes only to the
+        connection that knocked while the table is in memory: after a
+        reconnect, and every ``knock_again_every`` seconds (a table nobody
+        watches leaves memory), we knock again. Still waiting, that changes
+        nothing; let in meanwhile, the server answers at once."""
         answer: asyncio.Future[sm.KnockAnswered] = asyncio.get_running_loop().create_future()
         self._knocking = (code, answer)
         try:
             await self.request_once(cm.Knock(id=self.next_id(), code=code))
-            return await answer
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    return await asyncio.wait_for(asyncio.shield(answer), self.knock_again_every)
+                await self._knock_again()
         finally:
             if self._knocking is not None and self._knocking[1] is answer:
                 self._knocking = None
 
     async def _knock_again(self) -> None:
-        """After a reconnect: knock again for the answer we still wait for."""
+        """Knock again for the answer we still wait for. A throttled address
+        or a lost reply waits for the next time; a refusal for good (the
+        table is gone, the host removed us) or a closed session ends the
+        wait."""
         if self._knocking is None:
             return
         code, answer = self._knocking
         try:
             await self.request_once(cm.Knock(id=self.next_id(), code=code))
-        except (RequestFailed, SessionClosed, TimeoutError) as exc:
+        except TimeoutError:
+            return
+        except (RequestFailed, SessionClosed) as exc:
+            if isinstance(exc, RequestFailed) and exc.code == "rate_limited":
+                return
             if not answer.done():
                 answer.set_exception(exc)
 

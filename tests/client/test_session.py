@@ -24,6 +24,8 @@ from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
 
+from .proxy import Proxy
+
 TIMEOUT = 20.0
 
 
@@ -367,35 +369,79 @@ async def test_a_throttled_lookup_is_refused_once_with_the_wait_not_retried() ->
         assert refused_lookups(server) == before + 1
 
 
-async def test_a_knock_is_answered_and_sent_again_after_a_drop(server: RunningServer) -> None:
-    """At a table whose host approves who sits: ``knock`` waits for the
-    host's answer. The server tells it to the connection that knocked, so
-    after a reconnect the session knocks again and still hears the answer."""
-    async with session_at(server.url) as host, session_at(server.url) as guest:
-        created = await host.request(
-            cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"), approval=True)
-        )
-        assert isinstance(created, sm.Seated)
-        with pytest.raises(RequestFailed) as info:
-            await guest.request_once(cm.JoinTable(id=guest.next_id(), code=created.code))
-        assert info.value.code == "knock_required"
-        knocking = asyncio.create_task(guest.knock(created.code.lower()))
-        await next_event(host, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks))
-        assert guest._ws is not None
-        mine = guest._ws.local_address
-        for conn in list(server.ws_server.connections):
-            if conn.remote_address == mine:
-                conn.transport.abort()
-        await next_event(guest, lambda m: isinstance(m, Reconnected))
-        # The knock again (from the new connection) refreshes the host's view.
-        snap = await next_event(host, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks))
-        assert isinstance(snap, sm.Snapshot)
-        knocker = snap.view.knocks[0]
-        assert knocker.player_id == guest.player_id and not knocking.done()
-        await host.request(
-            cm.AnswerKnock(id=host.next_id(), player_id=knocker.player_id, accept=True)
-        )
-        answer = await asyncio.wait_for(knocking, TIMEOUT)
-        assert answer.accepted and answer.code == created.code
-        joined = await guest.request_once(cm.JoinTable(id=guest.next_id(), code=created.code))
-        assert isinstance(joined, sm.Seated) and joined.seat == 1
+async def approval_table(host: ClientSession) -> sm.Seated:
+    """A new table of ``host`` that asks before someone sits."""
+    created = await host.request(
+        cm.CreateTable(id=host.next_id(), seats=("open", "easy", "easy"), approval=True)
+    )
+    assert isinstance(created, sm.Seated)
+    return created
+
+
+async def knock_required(session: ClientSession, code: str) -> None:
+    """The code alone is refused at that table: knock first."""
+    with pytest.raises(RequestFailed) as info:
+        await session.request_once(cm.JoinTable(id=session.next_id(), code=code))
+    assert info.value.code == "knock_required"
+
+
+async def test_an_answer_given_while_the_connection_was_down_is_heard_after_it(
+    server: RunningServer,
+) -> None:
+    """The host lets the knocker in while its connection is down (the
+    answer goes nowhere): back, the session knocks again and the server
+    answers at once."""
+    proxy = Proxy(server.port)
+    await proxy.start()
+    try:
+        async with session_at(server.url) as host, session_at(proxy.url) as guest:
+            created = await approval_table(host)
+            guest.knock_again_every = 3600.0  # only the reconnect knocks again here
+            await knock_required(guest, created.code)
+            knocking = asyncio.create_task(guest.knock(created.code.lower()))
+            snap = await next_event(
+                host, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks)
+            )
+            assert isinstance(snap, sm.Snapshot)
+            knocker = snap.view.knocks[0]
+            assert knocker.player_id == guest.player_id
+            proxy.refuse()
+            assert host._ws is not None
+            for conn in list(server.ws_server.connections):
+                if conn.remote_address != host._ws.local_address:
+                    conn.transport.abort()  # the guest's, through the proxy
+            await host.request(
+                cm.AnswerKnock(id=host.next_id(), player_id=knocker.player_id, accept=True)
+            )
+            assert not knocking.done()
+            proxy.allow()
+            answer = await asyncio.wait_for(knocking, TIMEOUT)
+            assert answer.accepted and answer.code == created.code
+            joined = await guest.request_once(cm.JoinTable(id=guest.next_id(), code=created.code))
+            assert isinstance(joined, sm.Seated) and joined.seat == 1
+    finally:
+        await proxy.close()
+
+
+async def test_a_knocker_hears_a_host_who_came_back_to_a_table_put_away(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """The host leaves: nobody watches, so the table leaves memory (with
+    whom to tell the answer), its knock kept in the store. Back, the host
+    lets the knocker in; knocking again now and then, the session hears."""
+    path = tmp_path / "host.json"
+    async with session_at(server.url, path) as host:
+        created = await approval_table(host)
+    async with session_at(server.url) as guest:
+        guest.knock_again_every = 0.2
+        await knock_required(guest, created.code)
+        knocking = asyncio.create_task(guest.knock(created.code))
+        async with session_at(server.url, path) as back:  # resumes the saved seat
+            snap = await next_event(
+                back, lambda m: isinstance(m, sm.Snapshot) and bool(m.view.knocks)
+            )
+            assert isinstance(snap, sm.Snapshot)
+            player = snap.view.knocks[0].player_id
+            await back.request(cm.AnswerKnock(id=back.next_id(), player_id=player, accept=True))
+            answer = await asyncio.wait_for(knocking, TIMEOUT)
+            assert answer.accepted
