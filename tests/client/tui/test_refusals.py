@@ -93,6 +93,13 @@ async def test_a_server_refusal_is_shown_as_a_sentence(server: RunningServer) ->
     async with app.run_test(size=(80, 24)) as pilot:
         model = app.model
         await wait_for(pilot, model.passing, "the pass")
+        # Once the bots have passed nothing moves until we do: no snapshot
+        # replaces the forged one below.
+        await wait_for(
+            pilot,
+            lambda: bool(model.view and all(s.passed for s in model.view.seats[1:])),
+            "the bots' passes",
+        )
         view = model.view
         assert view is not None
         forged = view.model_copy(update={"phase": "moon_choice", "moon_shooter": view.seat})
