@@ -21,8 +21,8 @@ seat, so a wrong code loses nothing either. A seat the host took away
 (``kicked``) is forgotten and never resumed.
 
 Finding a table by its code is budgeted by the server per client address:
-``request_once`` sends such a request once and raises the refusal at once
-(with ``retry_after``) instead of retrying into a longer wait. At a table
+``request_once`` raises a lookup the address must wait for at once (with
+``retry_after``), to be told to the player, instead of waiting it out. At a table
 whose host approves who sits, ``knock`` asks the host and waits for the
 answer.
 """
@@ -330,19 +330,29 @@ class ClientSession:
         return reply
 
     async def request_once(self, message: cm.Request, timeout: float = 30.0) -> BaseModel:
-        """Like ``request``, but a ``rate_limited`` refusal is raised at once,
-        with the server's ``retry_after``. For finding a table by its code
-        (``join_table``, ``watch``, ``knock``): while the address's budget
-        of wrong codes is spent, every lookup is refused for up to minutes,
-        and asking again only proves we did not wait."""
+        """Like ``request``, but a lookup the server makes wait is refused at
+        once: ``RequestFailed`` with its ``retry_after``. For finding a table
+        by its code (``join_table``, ``watch``, ``knock``): while an
+        address's budget of wrong codes is spent every lookup is refused, for
+        up to minutes, and the player is to be told how long rather than kept
+        waiting. Only the connection's own request budget (a wait of a
+        tenth of a second or less) is waited out, as ``request`` does."""
         rid = str(message.id)
-        future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
-        self._pending[rid] = _Pending(message, future)
-        await self._send(message)
-        try:
-            reply = await asyncio.wait_for(future, timeout)
-        finally:
-            self._pending.pop(rid, None)
+        loop = asyncio.get_running_loop()
+        while True:
+            future: asyncio.Future[BaseModel] = loop.create_future()
+            self._pending[rid] = _Pending(message, future)
+            await self._send(message)
+            try:
+                reply = await asyncio.wait_for(future, timeout)
+            finally:
+                self._pending.pop(rid, None)
+            if not (isinstance(reply, sm.Error) and reply.code == "rate_limited"):
+                break
+            wait = 0.1 if reply.retry_after is None else reply.retry_after
+            if wait > MAX_PACED_WAIT:
+                break
+            self._slow_down(wait)  # the same id goes again in its turn (_send)
         if isinstance(reply, sm.Error):
             raise RequestFailed(reply.code, reply.message, reply.retry_after)
         if isinstance(reply, sm.Seated):

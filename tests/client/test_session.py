@@ -342,6 +342,24 @@ async def test_joining_elsewhere_keeps_the_saved_seat_until_a_new_one_is_granted
             assert saved["seat_token"] == joined.seat_token != old.seat_token
 
 
+async def test_lookups_sent_once_still_wait_out_the_connections_own_budget() -> None:
+    """``request_once`` raises an address's wait for its lookups, but over
+    the connection's request budget (a wait of a tenth of a second or less)
+    it waits its turn and sends again, like any request."""
+    async with (
+        running(rate_per_second=20.0, rate_burst=3.0, max_strikes=1000) as server,
+        session_at(server.url) as host,
+        session_at(server.url) as session,
+    ):
+        created = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(created, sm.Seated)
+        replies = [
+            await session.request_once(cm.Watch(id=session.next_id(), code=created.code))
+            for _ in range(8)
+        ]
+        assert all(isinstance(r, sm.Seated) and r.seat is None for r in replies)
+
+
 def refused_lookups(server: RunningServer) -> float:
     """How many lookups by code the server refused (its own counter)."""
     metrics = server.lobby.metrics
