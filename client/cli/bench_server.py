@@ -61,25 +61,63 @@ PROTOCOL_VERSION = 1  # protocol.common.PROTOCOL_VERSION, without importing pyda
 
 def _server_child(kind: str, store_url: str | None, profile: str | None, pipe: Connection) -> None:
     """Child process: run the table server on ``store_url`` (or the echo
-    server) until told to stop; report the port through ``pipe``."""
+    server) until told to stop; report the port through ``pipe``. Kind
+    ``bots`` is the table server on the memory store with its real bots (a
+    ``BotRunner`` with its default budget and a worker per core); the other
+    kinds seat no bots."""
+    _raise_file_limit()
     runner = _run_echo if kind == "echo" else _run_hearts
     if profile is None:
-        asyncio.run(runner(store_url, pipe))
+        asyncio.run(runner(kind, store_url, pipe))
         return
     import cProfile
 
     with cProfile.Profile() as prof:
-        asyncio.run(runner(store_url, pipe))
+        asyncio.run(runner(kind, store_url, pipe))
     prof.dump_stats(profile)
 
 
-async def _wait_for_stop(pipe: Connection) -> None:
-    await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+def _raise_file_limit() -> None:
+    """Open files up to the hard limit: the idle phase holds thousands of
+    sockets in one process."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-async def _run_hearts(store_url: str | None, pipe: Connection) -> None:
+async def _serve_pipe(pipe: Connection, report: Callable[[], Any] | None = None) -> None:
+    """Answer the parent until it says stop: ``report`` is answered with
+    ``report()`` (made on the loop, between two jobs)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            command = await loop.run_in_executor(None, pipe.recv)
+        except EOFError:  # the parent is gone
+            return
+        if command == "stop":
+            return
+        pipe.send(report() if report is not None else None)
+
+
+@dataclass
+class Decisions:
+    """Every bot decision the server child made: per level, when it ended
+    (``time.monotonic()``, the same clock in every process), how long the
+    bot thought and how long it waited for a worker (seconds)."""
+
+    made: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+
+    def add(self, level: str, computed: float, waited: float) -> None:
+        """One decision of ``level``."""
+        self.made.setdefault(level, []).append((time.monotonic(), computed, waited))
+
+
+async def _run_hearts(kind: str, store_url: str | None, pipe: Connection) -> None:
+    from protocol.view import SeatView
     from server.app import start_server, tune_gc
-    from server.bot_runner import BotRunner
+    from server.bot_runner import BotRunner, Decided
     from server.config import ServerConfig
 
     class NoBots(BotRunner):
@@ -91,23 +129,43 @@ async def _run_hearts(store_url: str | None, pipe: Connection) -> None:
         def close(self) -> None:
             """Nothing to stop."""
 
+    decisions = Decisions()
+
+    class CountedBots(BotRunner):
+        """The server's own bots (default budget, a worker per core), each
+        decision's think time and queue wait kept for the report."""
+
+        async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
+            decided = await super().decide(view, level, seed, table)
+            decisions.add(level, decided.computed, decided.waited)
+            return decided
+
+        def close(self) -> None:
+            """Stop the workers and wait for them. In a multiprocessing child
+            the pool must be joined before returning: the child's exit
+            closes the pool's queues first, and workers not yet told to
+            stop would wait for ever (and the child with them)."""
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
     config = ServerConfig(
         port=0,
         store_url=store_url,
         rate_per_second=1e9,
         rate_burst=1e9,
         max_tables_per_connection=1_000_000,
+        max_connections_per_address=1_000_000,
     )
-    server = await start_server(config, bots=NoBots())
+    bots = CountedBots() if kind == "bots" else NoBots()
+    server = await start_server(config, bots=bots)
     tune_gc()  # as hearts serve does
     pipe.send(server.port)
     try:
-        await _wait_for_stop(pipe)
+        await _serve_pipe(pipe, lambda: decisions.made)
     finally:
         await server.close()
 
 
-async def _run_echo(store_url: str | None, pipe: Connection) -> None:
+async def _run_echo(kind: str, store_url: str | None, pipe: Connection) -> None:
     from websockets.asyncio.server import ServerConnection, broadcast, serve
 
     from server.config import ServerConfig
@@ -127,7 +185,7 @@ async def _run_echo(store_url: str | None, pipe: Connection) -> None:
         handler, "127.0.0.1", 0, max_size=config.transport_max_bytes, max_queue=64
     ) as server:
         pipe.send(next(iter(server.sockets)).getsockname()[1])
-        await _wait_for_stop(pipe)
+        await _serve_pipe(pipe)
 
 
 class ServerProcess:
@@ -136,8 +194,11 @@ class ServerProcess:
     def __init__(self, kind: str, store_url: str | None = None, profile: str | None = None):
         ctx = multiprocessing.get_context("spawn")
         self._pipe, child = ctx.Pipe()
+        # A daemon cannot start processes: the server with bots is not one
+        # (its bot workers are its children). It still ends with us: when
+        # our end of the pipe closes, it stops.
         self.process = ctx.Process(
-            target=_server_child, args=(kind, store_url, profile, child), daemon=True
+            target=_server_child, args=(kind, store_url, profile, child), daemon=kind != "bots"
         )
 
     async def start(self) -> int:
@@ -149,6 +210,11 @@ class ServerProcess:
             raise RuntimeError("the server process did not start")
         port: int = self._pipe.recv()
         return port
+
+    async def report(self) -> Any:
+        """What the child reports now (the ``bots`` kind: its ``Decisions``)."""
+        self._pipe.send("report")
+        return await asyncio.get_running_loop().run_in_executor(None, self._pipe.recv)
 
     async def stop(self) -> None:
         """Ask the child to stop and wait for it."""
@@ -191,14 +257,18 @@ class Window:
 
 @dataclass
 class Table:
-    """One table's in-flight plays: when each was sent, who has seen it."""
+    """One table's in-flight plays: when each was sent, who has seen it.
+    ``witnesses`` is how many of the table's clients must receive a play for
+    it to count as arrived: four humans, or the one client of a table of
+    bots (its own move's latency)."""
 
     window: Window
     sent: dict[tuple[int, str], tuple[float, int]] = field(default_factory=dict)
+    witnesses: int = 4
 
     def send(self, key: tuple[int, str]) -> None:
         """A play is being sent now."""
-        self.sent[key] = (time.perf_counter(), 4)
+        self.sent[key] = (time.perf_counter(), self.witnesses)
 
     def seen(self, key: tuple[int, str]) -> None:
         """One seat received the play's event."""
@@ -225,7 +295,13 @@ def _request(kind: str, **fields: Any) -> bytes:
 class Seat:
     """One raw WebSocket client playing a seat as fast as the server lets it."""
 
-    def __init__(self, ws: ClientConnection, table: Table, window: Window) -> None:
+    def __init__(
+        self,
+        ws: ClientConnection,
+        table: Table,
+        window: Window,
+        observe: Callable[[dict[str, Any], float], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.table = table
         self.window = window
@@ -233,6 +309,8 @@ class Seat:
         self.waiting = False
         self.acted_at = -1
         self.stopping = False
+        # Sees every frame with its arrival time (``time.perf_counter()``).
+        self.observe = observe
 
     async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
         """A request answered before any other frame is read (set-up only)."""
@@ -250,6 +328,8 @@ class Seat:
             async for frame in self.ws:
                 msg = msgpack.unpackb(frame, raw=False)
                 kind = msg["type"]
+                if self.observe is not None:
+                    self.observe(msg, time.perf_counter())
                 if kind == "card_played":
                     self.table.seen((msg["seat"], msg["card"]))
                 elif kind == "ok" or kind == "error":
@@ -462,6 +542,10 @@ async def _sqlite_phase(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+PHASES = ("echo", "memory", "sqlite", "redis", "fairness", "knee")
+"""Every phase of a plain run, in the order they run."""
+
+
 async def run_all(
     tables: int,
     seconds: float,
@@ -469,46 +553,114 @@ async def run_all(
     profile_dir: str | None,
     data: str | None = None,
     synchronous: str = "normal",
+    phases: tuple[str, ...] = PHASES,
+    hard_tables: int = 10,
+    fairness_seconds: float = 10.0,
+    knee_tables: int | None = None,
+    knee_start: int = 8,
+    knee_budget: float = 120.0,
 ) -> dict[str, Any]:
-    """Every phase; a phase that cannot run reports its error instead.
-    ``data`` is where the sqlite phase's scratch folder goes (None: the
-    system's temporary folder), ``synchronous`` its SQLite setting."""
+    """The ``phases`` asked for; a phase that cannot run reports its error
+    instead. ``data`` is where the sqlite phase's scratch folder goes (None:
+    the system's temporary folder), ``synchronous`` its SQLite setting; the
+    fairness and knee settings are ``bench_bots``'s."""
+    from .bench_bots import bench_fairness, bench_knee
 
     def prof(name: str) -> str | None:
         return f"{profile_dir}/{name}.prof" if profile_dir else None
 
     out: dict[str, Any] = {"tables": tables, "seconds": seconds}
-    out["echo"] = await _phase("echo", tables, seconds, None, None)
-    out["memory"] = await _phase("memory", tables, seconds, None, prof("memory"))
-    try:
-        out["sqlite"] = await _sqlite_phase(tables, seconds, data, synchronous, prof("sqlite"))
-        out["sqlite"]["synchronous"] = synchronous
-    except Exception as exc:  # a folder we cannot write: say so, keep the other figures
-        out["sqlite"] = {"error": f"{type(exc).__name__}: {exc}"}
-    if redis_url:
+    if "echo" in phases:
+        out["echo"] = await _phase("echo", tables, seconds, None, None)
+    if "memory" in phases:
+        out["memory"] = await _phase("memory", tables, seconds, None, prof("memory"))
+    if "sqlite" in phases:
+        try:
+            out["sqlite"] = await _sqlite_phase(tables, seconds, data, synchronous, prof("sqlite"))
+            out["sqlite"]["synchronous"] = synchronous
+        except Exception as exc:  # a folder we cannot write: say so, keep the other figures
+            out["sqlite"] = {"error": f"{type(exc).__name__}: {exc}"}
+    if "redis" in phases and redis_url:
         try:
             await _clear_redis(redis_url)
             out["redis"] = await _phase("redis", tables, seconds, redis_url, prof("redis"))
             await _clear_redis(redis_url)
         except Exception as exc:  # no Redis: say so, keep the other figures
             out["redis"] = {"error": f"{type(exc).__name__}: {exc}"}
-    echo, memory = out["echo"], out["memory"]
-    out["bar"] = {
-        "p99_ratio": round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2),
-        "p99_ok": memory["p99_ms"] < 10 * echo["p99_ms"],
-        "throughput_ratio": round(echo["msgs_per_s"] / max(memory["actions_per_s"], 1e-9), 2),
-        "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
-    }
+    if "fairness" in phases:
+        out["fairness"] = await bench_fairness(fairness_seconds, hard_tables, prof("fairness"))
+    if "knee" in phases:
+        out["knee"] = await bench_knee(seconds, knee_tables, knee_start, knee_budget, profile_dir)
+    if "echo" in out and "memory" in out:
+        echo, memory = out["echo"], out["memory"]
+        out["bar"] = {
+            "p99_ratio": round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2),
+            "p99_ok": memory["p99_ms"] < 10 * echo["p99_ms"],
+            "throughput_ratio": round(echo["msgs_per_s"] / max(memory["actions_per_s"], 1e-9), 2),
+            "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
+        }
+    out["targets"] = targets(out)
     return out
+
+
+def _target(value: float, limit: float, at_least: bool) -> dict[str, Any]:
+    ok = value >= limit if at_least else value <= limit
+    return {"value": value, "target": f"{'>=' if at_least else '<='} {limit:g}", "ok": ok}
+
+
+def targets(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The performance targets (README, Measured) that this run's phases
+    measured, each with its value and whether it was met."""
+    found: dict[str, dict[str, Any]] = {}
+    echo, memory, redis = out.get("echo"), out.get("memory"), out.get("redis")
+    if echo is not None and memory is not None:
+        found["memory_rate_vs_echo"] = _target(
+            round(memory["actions_per_s"] / max(echo["msgs_per_s"], 1e-9), 3), 0.25, True
+        )
+        found["memory_p99_vs_echo"] = _target(
+            round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2), 3, False
+        )
+    if memory is not None and redis is not None and "error" not in redis:
+        found["redis_rate_vs_memory"] = _target(
+            round(redis["actions_per_s"] / max(memory["actions_per_s"], 1e-9), 3), 0.8, True
+        )
+    fairness = out.get("fairness")
+    if fairness is not None:
+        found["easy_move_gap_p99_ms"] = _target(fairness["easy_move_gap_p99_ms"], 50, False)
+        found["hard_decision_p99_ms"] = _target(fairness["hard_decision_p99_ms"], 1000, False)
+    knee = out.get("knee")
+    if knee is not None and not knee.get("fixed"):
+        found["knee_tables"] = _target(knee["tables"], 80, True)
+    return found
+
+
+def _phases(text: str) -> tuple[str, ...]:
+    """``--phases``: a comma-separated subset of ``PHASES``."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in PHASES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"phases are a comma-separated list of {', '.join(PHASES)}"
+        )
+    return names
 
 
 def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
     """Add ``hearts bench server`` to the ``bench`` subcommands."""
     p: argparse.ArgumentParser = bench_subparsers.add_parser(
-        "server", help="table server actions/s and latency against a WebSocket echo baseline"
+        "server",
+        help="table server actions/s and latency against a WebSocket echo baseline, "
+        "bots' fairness, the most tables one process runs, idle connections' memory",
     )
     p.add_argument("--tables", type=int, default=8, help="tables of four clients (default 8)")
     p.add_argument("--seconds", type=float, default=5.0, help="measured time per phase")
+    p.add_argument(
+        "--phases",
+        type=_phases,
+        default=PHASES,
+        metavar="LIST",
+        help=f"which phases to run, comma-separated (default all: {','.join(PHASES)})",
+    )
     p.add_argument(
         "--redis",
         metavar="URL",
@@ -537,18 +689,66 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
         default="normal",
         help="the sqlite phase's SQLite synchronous setting (default normal, as hearts serve)",
     )
+    p.add_argument(
+        "--hard-tables",
+        type=int,
+        default=10,
+        metavar="N",
+        help="fairness phase: tables of three Hard bots beside the Easy table (default 10)",
+    )
+    p.add_argument(
+        "--fairness-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="fairness phase: measured time (default 10; Hard decisions take up to 0.9 s)",
+    )
+    p.add_argument(
+        "--knee-tables",
+        type=int,
+        default=None,
+        metavar="N",
+        help="knee phase: measure N tables instead of searching (to profile a given load)",
+    )
+    p.add_argument(
+        "--knee-start",
+        type=int,
+        default=8,
+        metavar="N",
+        help="knee phase: the first probe's tables, doubled until one misses (default 8)",
+    )
+    p.add_argument(
+        "--knee-budget",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="knee phase: seconds the search may take (default 120)",
+    )
+    p.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        metavar="N",
+        help="idle mode: open N seated idle connections and measure the server's memory "
+        "per connection, and a live table without and beside them (no other phase runs)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--profile", metavar="DIR", help="write cProfile stats of each server here")
+    p.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="write cProfile stats of each server here (knee: one file per probe)",
+    )
     return p
 
 
 def _print_table(out: dict[str, Any]) -> None:
-    echo = out["echo"]
     print(f"hearts bench server: {out['tables']} tables of 4 clients, {out['seconds']} s each")
-    print(
-        f"  echo    {echo['msgs_per_s']:>10.1f} msgs/s     "
-        f"p50 {echo['p50_ms']:8.3f} ms  p99 {echo['p99_ms']:8.3f} ms"
-    )
+    echo = out.get("echo")
+    if echo is not None:
+        print(
+            f"  echo    {echo['msgs_per_s']:>10.1f} msgs/s     "
+            f"p50 {echo['p50_ms']:8.3f} ms  p99 {echo['p99_ms']:8.3f} ms"
+        )
     for kind in ("memory", "sqlite", "redis"):
         figures = out.get(kind)
         if figures is None:
@@ -560,19 +760,82 @@ def _print_table(out: dict[str, Any]) -> None:
             f"  {kind:<7} {figures['actions_per_s']:>10.1f} actions/s  "
             f"p50 {figures['p50_ms']:8.3f} ms  p99 {figures['p99_ms']:8.3f} ms"
         )
-    bar = out["bar"]
+    bar = out.get("bar")
+    if bar is not None:
+        print(
+            f"  bar: memory p99 = {bar['p99_ratio']}x echo "
+            f"(< 10: {'ok' if bar['p99_ok'] else 'MISSED'}), "
+            f"echo/actions = {bar['throughput_ratio']} (<= 8: "
+            f"{'ok' if bar['throughput_ok'] else 'MISSED'})"
+        )
+    fairness = out.get("fairness")
+    if fairness is not None:
+        print(
+            f"  fairness: an Easy table beside {fairness['hard_tables']} tables of Hard bots, "
+            f"{fairness['seconds']} s"
+        )
+        print(
+            f"    Easy move gap p50 {fairness['easy_move_gap_p50_ms']:8.3f} ms  "
+            f"p99 {fairness['easy_move_gap_p99_ms']:8.3f} ms  "
+            f"({fairness['easy_moves']} moves; first card after "
+            f"{fairness['easy_first_card_ms']} ms)"
+        )
+        print(
+            f"    Hard decision p99 {fairness['hard_decision_p99_ms']:8.3f} ms  "
+            f"max {fairness['hard_decision_max_ms']:8.3f} ms  "
+            f"({fairness['hard_decisions']} decisions; waited for a worker "
+            f"p50 {fairness['hard_queue_wait_p50_ms']:.0f} ms)"
+        )
+    knee = out.get("knee")
+    if knee is not None:
+        _print_knee(knee)
+    for name, target in out.get("targets", {}).items():
+        print(
+            f"  target {name}: {target['value']} ({target['target']}: "
+            f"{'ok' if target['ok'] else 'MISSED'})"
+        )
+
+
+def _print_knee(knee: dict[str, Any]) -> None:
+    if knee.get("fixed"):
+        print(
+            f"  knee probe: {knee['tables']} tables of an instant client and 3 Easy bots: "
+            f"own move p50 {knee['own_move_p50_ms']:.3f} ms  p99 {knee['own_move_p99_ms']:.3f} "
+            f"ms, {knee['plays_per_s']:.1f} plays/s "
+            f"(p99 <= {knee['limit_ms']:g} ms: {'ok' if knee['met'] else 'MISSED'})"
+        )
+        return
     print(
-        f"  bar: memory p99 = {bar['p99_ratio']}x echo (< 10: {'ok' if bar['p99_ok'] else 'MISSED'}), "
-        f"echo/actions = {bar['throughput_ratio']} (<= 8: "
-        f"{'ok' if bar['throughput_ok'] else 'MISSED'})"
+        f"  knee: {knee['tables']} tables of an instant client and 3 Easy bots with own-move "
+        f"p99 <= {knee['limit_ms']:g} ms ({knee['plays_per_s']:.1f} plays/s; first missed "
+        f"at {knee['first_missed']}; search {knee['search_seconds']} s"
+        f"{'' if knee['complete'] else ', cut short by its time bound'})"
     )
+    for probe in knee["probes"]:
+        print(
+            f"    {probe['tables']:>5} tables: own move p50 {probe['own_move_p50_ms']:8.3f} ms  "
+            f"p99 {probe['own_move_p99_ms']:8.3f} ms  {probe['plays_per_s']:8.1f} plays/s"
+        )
 
 
 def run_bench_server(args: argparse.Namespace) -> int:
-    """Entry of ``hearts bench server``; 0 when the bar is met, 1 otherwise."""
+    """Entry of ``hearts bench server``; 0 when the bar is met (or, without
+    the echo and memory phases, when every phase ran), 1 otherwise."""
     if args.tables < 1 or args.seconds <= 0:
         print("hearts bench server: --tables and --seconds must be positive", file=sys.stderr)
         return 2
+    if args.hard_tables < 0 or args.fairness_seconds <= 0 or args.knee_start < 1:
+        print(
+            "hearts bench server: --hard-tables must not be negative, --fairness-seconds "
+            "and --knee-start must be positive",
+            file=sys.stderr,
+        )
+        return 2
+    if args.idle < 0 or (args.knee_tables is not None and args.knee_tables < 1):
+        print("hearts bench server: --idle and --knee-tables must be positive", file=sys.stderr)
+        return 2
+    if args.idle:
+        return _run_idle_mode(args)
     if args.processes != 1:
         return _run_cluster_mode(args)
     out = asyncio.run(
@@ -583,13 +846,35 @@ def run_bench_server(args: argparse.Namespace) -> int:
             args.profile,
             data=args.data,
             synchronous=args.synchronous,
+            phases=args.phases,
+            hard_tables=args.hard_tables,
+            fairness_seconds=args.fairness_seconds,
+            knee_tables=args.knee_tables,
+            knee_start=args.knee_start,
+            knee_budget=args.knee_budget,
         )
     )
     if args.json:
         print(json.dumps(out))
     else:
         _print_table(out)
-    return 0 if out["bar"]["p99_ok"] and out["bar"]["throughput_ok"] else 1
+    bar = out.get("bar")
+    if bar is None:
+        return 0
+    return 0 if bar["p99_ok"] and bar["throughput_ok"] else 1
+
+
+def _run_idle_mode(args: argparse.Namespace) -> int:
+    """``--idle N``: 0 when every idle connection stayed open, 1 otherwise."""
+    from .bench_idle import bench_idle, print_idle
+
+    _raise_file_limit()
+    out = asyncio.run(bench_idle(args.idle, args.seconds))
+    if args.json:
+        print(json.dumps({"idle": out}))
+    else:
+        print_idle(out)
+    return 0 if out["still_open"] == args.idle else 1
 
 
 def _run_cluster_mode(args: argparse.Namespace) -> int:
