@@ -29,7 +29,7 @@ import random
 import threading
 import time
 from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -112,13 +112,7 @@ class BotRunner:
     def __init__(self, workers: int | None = None, budget_ms: int = 900) -> None:
         self.budget_ms = budget_ms
         self.workers = workers if workers is not None else max(1, os.cpu_count() or 1)
-        # spawn: a clean interpreter per worker (forking a process that runs an
-        # event loop and threads is unsafe).
-        self._pool: Executor = ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent,
-        )
+        self._pool: Executor = self._new_pool()
         # Hard decisions waiting, per table; when each table with decisions
         # waiting or running was last served (a dispatch number; -1: not
         # yet); how many each has running.
@@ -127,6 +121,23 @@ class BotRunner:
         self._running: dict[str, int] = {}
         self._dispatched = 0
         self._busy = 0
+
+    def _new_pool(self) -> Executor:
+        # spawn: a clean interpreter per worker (forking a process that runs an
+        # event loop and threads is unsafe).
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,
+        )
+
+    def _replace_broken_pool(self, broken: Executor) -> None:
+        """A worker died (killed, out of memory): the pool refuses all work
+        from then on, so the decisions still to come get a fresh one."""
+        if self._pool is broken:
+            log.error("a bot worker died; starting a new pool")
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
 
     async def decide(self, view: SeatView, level: str, seed: int, table: str = "") -> Decided:
         """The bot's move (a simple legal move if the bot fails). ``table``
@@ -174,15 +185,25 @@ class BotRunner:
             self._running[table] = self._running.get(table, 0) + 1
             self._busy += 1
             waited = time.perf_counter() - waiting.queued_at
-            job = loop.run_in_executor(
-                self._pool,
-                decide_in_worker,
-                waiting.view,
-                waiting.level,
-                waiting.seed,
-                self.budget_ms,
-            )
-            job.add_done_callback(functools.partial(self._finished, table, waiting, waited))
+            pool = self._pool
+            try:
+                job = loop.run_in_executor(
+                    pool,
+                    decide_in_worker,
+                    waiting.view,
+                    waiting.level,
+                    waiting.seed,
+                    self.budget_ms,
+                )
+            except Exception as exc:  # the pool refused it: the table must not wait for ever
+                if isinstance(exc, BrokenExecutor):
+                    self._replace_broken_pool(pool)
+                self._busy -= 1
+                self._running[table] -= 1
+                self._forget_if_idle(table)
+                waiting.future.set_exception(exc)
+                continue
+            job.add_done_callback(functools.partial(self._finished, table, waiting, waited, pool))
 
     def _forget_if_idle(self, table: str) -> None:
         # A table with nothing waiting or running starts afresh next time:
@@ -192,11 +213,18 @@ class BotRunner:
             self._running.pop(table, None)
 
     def _finished(
-        self, table: str, waiting: _Waiting, waited: float, done: asyncio.Future[Decided]
+        self,
+        table: str,
+        waiting: _Waiting,
+        waited: float,
+        pool: Executor,
+        done: asyncio.Future[Decided],
     ) -> None:
         self._busy -= 1
         self._running[table] -= 1
         self._forget_if_idle(table)
+        if not done.cancelled() and isinstance(done.exception(), BrokenExecutor):
+            self._replace_broken_pool(pool)
         if not waiting.future.done():
             if done.cancelled():
                 waiting.future.cancel()

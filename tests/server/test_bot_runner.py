@@ -5,6 +5,8 @@ a table's bot never waits behind more than one decision of another table."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -57,3 +59,27 @@ async def test_hard_decisions_take_turns_across_tables(one_worker: BotRunner) ->
     assert finished.index("B") <= 1, finished
     decided = await one_worker.decide(views[5], "hard", 5, "C")
     assert decided.computed > 0 and decided.waited >= 0
+
+
+async def test_a_dead_worker_costs_one_simple_move_not_the_table() -> None:
+    """A worker killed (out of memory, by hand) breaks its pool: the
+    decisions it took get a simple legal move, and the next ones run on a
+    new pool instead of failing for ever (a table whose bot never moves
+    would hang)."""
+    runner = BotRunner(workers=1, budget_ms=50)
+    try:
+        view = _views(1)[0]
+        first = await runner.decide(view, "hard", 1, "T")
+        assert first.computed > 0
+        pool = runner._pool
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        # Until the pool notices, a decision may still be handed to it; either
+        # way every decision ends with a legal move.
+        decided = [await runner.decide(view, "hard", seed, "T") for seed in range(2, 6)]
+        assert all(d.move.card in view.legal for d in decided)
+        assert runner._pool is not pool
+        after = await runner.decide(view, "hard", 9, "T")
+        assert after.computed > 0 and after.move.card in view.legal  # searched by a live worker
+    finally:
+        runner.close()
