@@ -28,9 +28,11 @@ it, as in the other phases) and three bots.
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from .bench_server import (
@@ -183,6 +185,7 @@ async def knee_probe(tables: int, seconds: float, profile: str | None = None) ->
     clients' own-move latency and the plays per second."""
     server = ServerProcess("bots", None, profile)
     url = f"ws://127.0.0.1:{await server.start()}/ws"
+    cpu: list[float | None] = []
     try:
         window = Window()
         plays = PlayCount(window)
@@ -192,18 +195,43 @@ async def knee_probe(tables: int, seconds: float, profile: str | None = None) ->
             for seat in seats:
                 await seat.ws.send(_request("start_game"))
 
-        await _measure(seats, window, seconds, kick)
+        def at_start() -> None:
+            cpu.append(cpu_seconds(server.process.pid))
+
+        async def at_end() -> None:
+            at_start()
+
+        await _measure(seats, window, seconds, kick, at_end, at_start)
     finally:
         await server.stop()
     p50, p99 = percentiles_ms(window.latencies)
-    return {
+    elapsed = window.end - window.start
+    out: dict[str, Any] = {
         "tables": tables,
         "own_move_p50_ms": p50,
         "own_move_p99_ms": p99,
-        "plays_per_s": round(plays.count / (window.end - window.start), 1),
+        "plays_per_s": round(plays.count / elapsed, 1),
         "samples": len(window.latencies),
         "errors": window.errors,
     }
+    if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None and plays.count:
+        # What a play costs the server's process in CPU, whatever else the
+        # machine runs; and how busy it was (1.0: a whole core).
+        out["server_cpu_us_per_play"] = round((cpu[1] - cpu[0]) / plays.count * 1e6, 1)
+        out["server_busy"] = round((cpu[1] - cpu[0]) / elapsed, 2)
+    return out
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) process ``pid`` used so far, from /proc."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 Probe = Callable[[int, float], Awaitable[dict[str, Any]]]

@@ -391,13 +391,16 @@ async def _measure(
     seconds: float,
     kick: Callable[[], Awaitable[None]],
     at_end: Callable[[], Awaitable[None]] | None = None,
+    at_start: Callable[[], None] | None = None,
 ) -> None:
     """Run every seat, start play with ``kick``, measure ``seconds`` after a
-    warm-up, call ``at_end`` (everything still connected), then stop and
-    close."""
+    warm-up (``at_start`` called as the window opens), call ``at_end``
+    (everything still connected), then stop and close."""
     tasks = [asyncio.create_task(s.run()) for s in seats]
     await kick()
     await asyncio.sleep(WARMUP_SECONDS)  # warm-up: not measured
+    if at_start is not None:
+        at_start()
     window.start = time.perf_counter()
     await asyncio.sleep(seconds)  # the measured interval itself
     window.end = time.perf_counter()
