@@ -15,26 +15,37 @@ import functools
 import time
 from typing import Any
 
+from pydantic import BaseModel
+
 from engine.cards import card_text, cards_of
 from engine.hand import Hand, Phase
 from engine.rules import Rules
 from protocol import server_messages as sm
 from protocol.common import RulesModel
-from protocol.view import (
-    HandResult,
-    KickedPlayer,
-    Knocker,
-    PlayedCard,
-    SeatInfo,
-    SeatView,
-    TrickRecord,
-)
+from protocol.view import SeatInfo, SeatView, TrickRecord
 
 from .table_state import TableState
 
-# Views are built from the server's own state, after every action, for every
-# seat: the models are constructed without re-validating what we built
-# (model_construct), which is most of a view's cost. Tests validate views.
+# Views are built from the server's own state after every action, in their
+# wire form (``SeatView.model_dump(mode="json")``: plain dicts, lists and
+# scalars, keys in the models' field order) without any pydantic model: the
+# fan-out encodes them as they are, and the ``SeatView`` a bot gets is
+# validated from the same dict. One builder for both, so what a bot sees and
+# what a client is sent cannot differ; tests/server/test_redaction_wire.py
+# holds the bytes to those of the models.
+
+
+def _template(model: type[BaseModel]) -> dict[str, Any]:
+    """Every field of ``model`` in order, with its default (None for the
+    required ones, which the builder always sets)."""
+    return {
+        name: None if f.is_required() else f.get_default(call_default_factory=True)
+        for name, f in model.model_fields.items()
+    }
+
+
+_VIEW = _template(SeatView)
+_SEAT = _template(SeatInfo)
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,162 +53,177 @@ def _rules_model(rules: Rules) -> RulesModel:
     return RulesModel.from_rules(rules)
 
 
-def _texts(mask: int) -> tuple[str, ...]:
-    return tuple(card_text(c) for c in cards_of(mask))
+@functools.lru_cache(maxsize=64)
+def _rules_wire(rules: Rules) -> dict[str, Any]:
+    wire: dict[str, Any] = _rules_model(rules).model_dump(mode="json")
+    return wire
 
 
-def seat_info(table: TableState, i: int) -> SeatInfo:
-    """The public description of seat ``i``."""
+def _texts(mask: int) -> list[str]:
+    return [card_text(c) for c in cards_of(mask)]
+
+
+def seat_info(table: TableState, i: int, points: list[int] | None = None) -> dict[str, Any]:
+    """The public description of seat ``i`` (a ``SeatInfo``'s wire form).
+    ``points`` is the hand's ``points_taken()`` when the caller has it."""
     seat = table.seats[i]
     hand = table.game.hand if table.game else None
     deadline = table.cover_deadlines.get(i)
-    return SeatInfo.model_construct(
-        seat=i,
-        kind=seat.kind,
-        name=seat.name,
-        bot_level=seat.bot_level if seat.kind == "bot" else None,
-        host=i == table.host_seat,
-        connected=seat.connected or seat.kind == "bot",
-        away=seat.away,
-        bot_covering=seat.covering,
-        cards_left=hand.hands[i].bit_count() if hand else 0,
-        points_hand=hand.points_taken()[i] if hand else 0,
-        passed=bool(hand and hand.phase is Phase.PASS and hand.passes[i] is not None),
-        ready=seat.ready,
-        cover_in=None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1),
-    )
+    info = dict(_SEAT)
+    info["seat"] = i
+    info["kind"] = seat.kind
+    info["name"] = seat.name
+    info["bot_level"] = seat.bot_level if seat.kind == "bot" else None
+    info["host"] = i == table.host_seat
+    info["connected"] = seat.connected or seat.kind == "bot"
+    info["away"] = seat.away
+    info["bot_covering"] = seat.covering
+    if hand is not None:
+        info["cards_left"] = hand.hands[i].bit_count()
+        info["points_hand"] = (points if points is not None else hand.points_taken())[i]
+        info["passed"] = hand.phase is Phase.PASS and hand.passes[i] is not None
+    info["ready"] = seat.ready
+    if deadline is not None:
+        info["cover_in"] = round(max(0.0, deadline - time.monotonic()), 1)
+    return info
 
 
-def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> tuple[PlayedCard, ...]:
-    return tuple(
-        PlayedCard.model_construct(seat=(leader + k) % n, card=card_text(c))
-        for k, c in enumerate(cards)
-    )
+def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> list[dict[str, Any]]:
+    return [{"seat": (leader + k) % n, "card": card_text(c)} for k, c in enumerate(cards)]
 
 
-def _tricks(table: TableState, hand: Hand) -> tuple[TrickRecord, ...]:
+def _tricks(table: TableState, hand: Hand) -> list[dict[str, Any]]:
     """This hand's finished tricks on the wire, reusing those already built."""
+    return _finished_tricks(table, hand)[0]
+
+
+def _finished_tricks(
+    table: TableState, hand: Hand
+) -> tuple[list[dict[str, Any]], list[TrickRecord]]:
+    """This hand's finished tricks on the wire, and the models of those a
+    view was validated with so far: finished tricks never change, so each is
+    built once and validated once (most of a bot's view's validation)."""
     cache = table.trick_cache
     key = (table.games_played, hand.hand_number)
-    built: tuple[TrickRecord, ...] = cache.get(key, ())
+    built, models = cache.get(key, ([], []))
     if len(built) > len(hand.history):
-        built = ()
+        built, models = [], []
     if len(built) < len(hand.history):
         n = table.players
-        built += tuple(
-            TrickRecord.model_construct(
-                leader=leader,
-                cards=_played(leader, cards, n),
-                winner=winner,
-                points=sum(hand.rules.tables.penalty[c] for c in cards),
-            )
+        built = built + [
+            {
+                "leader": leader,
+                "cards": _played(leader, cards, n),
+                "winner": winner,
+                "points": sum(hand.rules.tables.penalty[c] for c in cards),
+            }
             for leader, cards, winner in hand.history[len(built) :]
-        )
+        ]
         cache.clear()
-        cache[key] = built
-    return built
+        cache[key] = (built, models)
+    return built, models
+
+
+def _trick_models(table: TableState) -> tuple[TrickRecord, ...]:
+    """The models of the current hand's finished tricks (see ``_finished_tricks``)."""
+    hand = table.game.hand if table.game else None
+    if hand is None:
+        return ()
+    built, models = _finished_tricks(table, hand)
+    models.extend(TrickRecord.model_validate(t) for t in built[len(models) :])
+    return tuple(models)
 
 
 def public_view(table: TableState) -> dict[str, Any]:
-    """The part of every seat's view that is the same for all seats (and is
-    all a spectator gets). ``seat_view`` adds one seat's private part; build
-    this once when many views of one moment are needed (a fan-out)."""
+    """A spectator's view in its wire form: the part of every seat's view
+    that is the same for all seats. ``wire_views`` and ``seat_view`` add one
+    seat's private part; build this once when many views of one moment are
+    needed (a fan-out, bots deciding). Never mutate it: its parts are shared
+    (finished tricks are cached between views)."""
     game = table.game
     hand: Hand | None = game.hand if game else None
     n = table.players
-    view: dict[str, Any] = {
-        "table_id": table.table_id,
-        "code": table.code,
-        "name": table.name,
-        "public": table.public,
-        "rules": _rules_model(table.rules),
-        "seq": table.seq,
-        "seat": None,
-        "host_seat": table.host_seat,
-        "seats": tuple(seat_info(table, i) for i in range(n)),
-        "status": table.status,
-        "paused": table.is_paused(),
-        "kicked": tuple(
-            KickedPlayer.model_construct(player_id=pid, name=name) for pid, name in table.kicked
-        ),
-        "approval": table.approval,
-    }
+    points = hand.points_taken() if hand is not None else None
+    view = dict(_VIEW)
+    view["table_id"] = table.table_id
+    view["code"] = table.code
+    view["name"] = table.name
+    view["public"] = table.public
+    view["rules"] = _rules_wire(table.rules)
+    view["seq"] = table.seq
+    view["host_seat"] = table.host_seat
+    view["seats"] = [seat_info(table, i, points) for i in range(n)]
+    view["status"] = table.status
+    view["paused"] = table.is_paused()
+    view["kicked"] = [{"player_id": pid, "name": name} for pid, name in table.kicked]
+    view["approval"] = table.approval
     if game is not None:
-        view["totals"] = tuple(game.totals)
-        view["hands"] = tuple(
-            HandResult.model_construct(
-                hand_number=k + 1,
-                points=pts,
-                shooter=game.shooters[k] if k < len(game.shooters) else None,
-                moon_choice=game.moon_choices[k] if k < len(game.moon_choices) else None,
-            )
-            for k, pts in enumerate(game.hand_scores)
-        )
-        view["winner"] = game.winner
-    if hand is not None:
-        view.update(
+        view["totals"] = list(game.totals)
+        view["hands"] = [
             {
-                "hand_number": hand.hand_number,
-                "phase": hand.phase.value,
-                "pass_direction": hand.direction,
-                "turn": hand.turn if hand.phase is Phase.PLAY else None,
-                "trick_leader": hand.leader if hand.phase is Phase.PLAY else None,
-                "trick": _played(hand.leader, hand.trick, n),
-                "tricks": _tricks(table, hand),
-                "hearts_broken": hand.broken,
-                "points_hand": tuple(hand.points_taken()),
-                "moon_shooter": hand.shooter
-                if hand.phase in (Phase.MOON_CHOICE, Phase.DONE)
-                else None,
+                "hand_number": k + 1,
+                "points": list(pts),
+                "shooter": game.shooters[k] if k < len(game.shooters) else None,
+                "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
             }
-        )
+            for k, pts in enumerate(game.hand_scores)
+        ]
+        view["winner"] = game.winner
+    if hand is not None and points is not None:
+        playing = hand.phase is Phase.PLAY
+        view["hand_number"] = hand.hand_number
+        view["phase"] = hand.phase.value
+        view["pass_direction"] = hand.direction
+        view["turn"] = hand.turn if playing else None
+        view["trick_leader"] = hand.leader if playing else None
+        view["trick"] = _played(hand.leader, hand.trick, n)
+        view["tricks"] = _tricks(table, hand)
+        view["hearts_broken"] = hand.broken
+        view["points_hand"] = points
+        if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
+            view["moon_shooter"] = hand.shooter
     return view
 
 
 def seat_view(
     table: TableState, seat: int | None, public: dict[str, Any] | None = None
 ) -> SeatView:
-    """Everything ``seat`` may know now (``None``: a spectator). ``public``
-    is ``public_view(table)`` of this same moment, when the caller has it."""
-    view = dict(public if public is not None else public_view(table))
-    view["seat"] = seat
-    view.update(_private_part(table, seat, wire=False))
-    return SeatView.model_construct(**view)
+    """Everything ``seat`` may know now (``None``: a spectator), as a model
+    (validated from the wire form: what a bot gets is what a client would
+    be sent). ``public`` is ``public_view(table)`` of this same moment, when
+    the caller has it."""
+    wire = wire_views(table, {seat}, public)[seat]
+    # Validated, with what never changes given as models already (accepted
+    # as they are: pydantic does not revalidate instances).
+    wire["tricks"] = _trick_models(table)
+    wire["rules"] = _rules_model(table.rules)
+    return SeatView.model_validate(wire)
 
 
 def wire_views(
     table: TableState, seats: set[int | None], public: dict[str, Any] | None = None
 ) -> dict[int | None, dict[str, Any]]:
-    """The wire form (``SeatView.model_dump(mode="json")``) of ``seat_view``
-    for each of ``seats``, built for a fan-out: the public part is dumped
-    once (as a spectator's view) and each seat's private part, plain values
-    already, is laid over a copy. Same content and key order as dumping each
-    seat's model (a test compares the encoded bytes); what a seat gets is
-    still decided only by ``seat_view``'s rules, here and there."""
-    base = seat_view(table, None, public).model_dump(mode="json")
+    """The wire form (``SeatView.model_dump(mode="json")``) of each of
+    ``seats``' views: the public part (``public_view``, built once) with the
+    seat and its private part laid over a copy."""
+    base = public if public is not None else public_view(table)
     out: dict[int | None, dict[str, Any]] = {}
     for seat in seats:
         view = dict(base)
         view["seat"] = seat
-        view.update(_private_part(table, seat, wire=True))
+        view.update(_private_part(table, seat))
         out[seat] = view
     return out
 
 
-def _private_part(table: TableState, seat: int | None, wire: bool) -> dict[str, Any]:
+def _private_part(table: TableState, seat: int | None) -> dict[str, Any]:
     """What only ``seat`` may see: its cards, its pass, what it received, its
-    legal moves; the host also sees who knocks. ``wire``: plain values (the
-    JSON form) instead of models."""
+    legal moves; the host also sees who knocks."""
     part: dict[str, Any] = {}
     if seat is None:
         return part
     if seat == table.host_seat and table.knocks:
-        part["knocks"] = tuple(
-            {"player_id": pid, "name": name}
-            if wire
-            else Knocker.model_construct(player_id=pid, name=name)
-            for pid, name in table.knocks.items()
-        )
+        part["knocks"] = [{"player_id": pid, "name": name} for pid, name in table.knocks.items()]
     hand = table.game.hand if table.game else None
     if hand is not None:
         part.update(_hand_part(hand, seat))

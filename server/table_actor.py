@@ -274,15 +274,17 @@ class TableActor:
         self._sync_grace()
         if reply is not None and job.conn is not None:
             job.conn.send(reply)
-        if events:
-            self._fan_out(events)
+        # The public part of this moment's views, shared by the fan-out and
+        # the bots' views: built at most once per job (only this task changes
+        # the table, and nothing below does).
+        public = self._fan_out(events) if events else None
         for action in after:
             action()
         if job.kind == "attach" and job.extra["mode"] == "resume" and job.conn is not None:
             await self._replay_to(job.conn, self._watchers.get(job.conn), job.message.last_seq)
         if events:
             await self._side_effects(events)
-        self._duties()
+        self._duties(public)
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         for e in events:
@@ -371,11 +373,13 @@ class TableActor:
 
     # -- fan-out ---------------------------------------------------------
 
-    def _fan_out(self, events: list[dict[str, Any]]) -> None:
-        # Each seat's frames are built and encoded once, however many
-        # connections show that seat; public events are encoded once for all.
+    def _fan_out(self, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Send each watcher its redacted events, then a snapshot. Each
+        seat's frames are built and encoded once, however many connections
+        show that seat; public events are encoded once for all. Returns the
+        public part of the views it built (None if nobody watches)."""
         if not self._watchers:
-            return
+            return None
         public = public_view(self.state)
         shared: list[bytes | None] = [
             None if e["type"] in PRIVATE_EVENTS else _encode_opt(redact_event(e, None))
@@ -395,9 +399,11 @@ class TableActor:
                 by_seat[seat] = frames
             for frame in frames:
                 conn.send_frame(frame)
+        return public
 
     def _snapshot_to(self, conn: Watcher, seat: int | None) -> None:
-        conn.send(sm.Snapshot(seq=self.state.seq, view=seat_view(self.state, seat)))
+        view = wire_views(self.state, {seat})[seat]
+        conn.send_frame(encode_snapshot(self.state.seq, view))
 
     def _chat_history_to(self, conn: Watcher) -> None:
         # Chat is public at the table: every seat and spectator gets it all.
@@ -477,13 +483,17 @@ class TableActor:
 
     # -- duties: bots and timers -------------------------------------------
 
-    def _duties(self) -> None:
+    def _duties(self, public: dict[str, Any] | None = None) -> None:
+        """Ask the bots whose turn it is, start timers. ``public`` is
+        ``public_view`` of the table as it is now, if the caller has it."""
         state = self.state
         for seat in intents.seats_to_decide(state):
             if seat in self._thinking:
                 continue
             self._thinking.add(seat)
-            view = seat_view(state, seat)
+            if public is None:
+                public = public_view(state)
+            view = seat_view(state, seat, public)
             level = state.seats[seat].decision_level
             seed = hash((state.seed, state.games_played, state.seq, seat)) & 0xFFFFFFFF
             task = asyncio.create_task(self._think(seat, view, level, seed))

@@ -34,7 +34,7 @@ Events = list[dict[str, Any]]
 def _seat_event(table: TableState, seat: int, change: str) -> dict[str, Any]:
     return {
         "type": "seat_changed",
-        "seat": seat_info(table, seat).model_dump(mode="json"),
+        "seat": seat_info(table, seat),
         "change": change,
     }
 
