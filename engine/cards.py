@@ -65,11 +65,20 @@ RANKS_IN: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# The wire text of every card, and the card of every wire text: views,
+# records and bots turn cards into text and back thousands of times a second.
+CARD_TEXTS: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+_CARD_OF_TEXT: dict[str, int] = {text: c for c, text in enumerate(CARD_TEXTS)}
+
+
 def card(text: str) -> int:
     """Parse ``"QS"``, ``"TD"``, ``"10D"`` or ``"Q♠"`` into a card int.
 
     Raises ``ValueError`` with a readable sentence for anything else.
     """
+    found = _CARD_OF_TEXT.get(text) if isinstance(text, str) else None
+    if found is not None:  # the wire form, by far the most common
+        return found
     if not isinstance(text, str) or not 2 <= len(text) <= 3:
         raise ValueError(f"unknown card {text!r}")
     rank_text, suit_text = text[:-1].upper(), text[-1].upper()
@@ -86,7 +95,7 @@ def card(text: str) -> int:
 
 def card_text(c: int) -> str:
     """The wire text of a card: ``"QS"``, ``"TD"``."""
-    return RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13]
+    return CARD_TEXTS[c]
 
 
 def card_label(c: int) -> str:
