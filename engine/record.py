@@ -13,6 +13,7 @@ replay stops where the record stops. The same replay restores a stored table
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .cards import card, card_text, cards_of, mask_of
@@ -22,16 +23,23 @@ from .hand import Hand, Phase
 from .rules import Rules, RulesError
 
 
+@functools.lru_cache(maxsize=256)
+def _texts_of(masks: tuple[int | None, ...]) -> tuple[tuple[str, ...] | None, ...]:
+    # A hand's deal and passes never change while it is played, and a
+    # server writes its record with every commit: each is spelled out once.
+    return tuple(None if m is None else tuple(card_text(c) for c in cards_of(m)) for m in masks)
+
+
 def hand_record(hand: Hand) -> dict[str, Any]:
     """The JSON record of ``hand`` as far as it has been played."""
     rec: dict[str, Any] = {
         "rules": hand.rules.to_json(),
         "hand": hand.hand_number,
-        "deal": [[card_text(c) for c in cards_of(m)] for m in hand.dealt],
+        "deal": [list(texts or ()) for texts in _texts_of(tuple(hand.dealt))],
     }
     if hand.offset and hand.rules.pass_count and any(p is not None for p in hand.passes):
         rec["passes"] = [
-            None if p is None else [card_text(c) for c in cards_of(p)] for p in hand.passes
+            None if texts is None else list(texts) for texts in _texts_of(tuple(hand.passes))
         ]
     rec["plays"] = [card_text(c) for c in hand.plays]
     if hand.rules.moon == "choice" and hand.moon_choice is not None:
