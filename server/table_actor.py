@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+import orjson
 from pydantic import BaseModel
 
 from engine.cards import QUEEN_SPADES
@@ -291,7 +292,7 @@ class TableActor:
             self.state.seq += 1
             e["seq"] = self.state.seq
         blob = self.state.to_bytes()
-        bodies = [json.dumps(e, separators=(",", ":")).encode() for e in events]
+        bodies = [orjson.dumps(e) for e in events]
         # A game in progress must be run even with nobody connected (bots
         # play on, grace timers run out): the store indexes such tables so
         # a restart or a takeover finds them without reading every table.

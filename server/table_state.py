@@ -16,6 +16,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import orjson
+
 from engine.game import Game
 from engine.hand import Phase
 from engine.record import game_from_json, game_to_json
@@ -216,8 +218,10 @@ class TableState:
         }
 
     def to_bytes(self) -> bytes:
-        """The blob the store keeps."""
-        return json.dumps(self.to_json(), separators=(",", ":")).encode()
+        """The blob the store keeps: compact JSON in UTF-8. Encoded with
+        orjson, since every commit stores it (the standard library's encoder
+        took a tenth of a busy server's time)."""
+        return orjson.dumps(self.to_json())
 
     @classmethod
     def peek(cls, blob: bytes) -> TableState:
