@@ -19,10 +19,11 @@ scraped, from the lobby's actors, so they are never stale.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self._children: dict[tuple[int, str], Any] = {}
         self._lobby: Lobby | None = None
         self.registry.register(_TableCollector(lambda: self._lobby))
         self.actions = Counter(
@@ -106,6 +108,16 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.0),
             registry=self.registry,
         )
+
+    def child(self, metric: MetricWrapperBase, label: str) -> Any:
+        """``metric.labels(label)``, kept: a table counts each job and each
+        bot decision, and a lookup takes prometheus_client's lock, checks
+        the label and hashes it every time (2-4% of a busy server)."""
+        key = (id(metric), label)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(label)
+        return found
 
     def watch(self, lobby: Lobby) -> None:
         """Describe this lobby's tables."""

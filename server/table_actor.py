@@ -247,7 +247,7 @@ class TableActor:
             return
         events, reply, after = outcome
         if self.metrics is not None:
-            self.metrics.actions.labels(job.kind).inc()
+            self.metrics.child(self.metrics.actions, job.kind).inc()
         if events:
             try:
                 await self._commit(events)
@@ -365,7 +365,7 @@ class TableActor:
 
     def _reply_error(self, job: Job, code: str, message: str) -> None:
         if self.metrics is not None:
-            self.metrics.errors.labels(code).inc()
+            self.metrics.child(self.metrics.errors, code).inc()
         if job.conn is not None and job.message is not None:
             job.conn.send(sm.Error(id=job.message.id, code=code, message=message))
 
@@ -547,8 +547,8 @@ class TableActor:
     async def _think(self, seat: int, view: Any, level: str, seed: int) -> None:
         decided = await self.bots.decide(view, level, seed, self.table_id)
         if self.metrics is not None:
-            self.metrics.bot_think.labels(level).observe(decided.computed)
-            self.metrics.bot_queue_wait.labels(level).observe(decided.waited)
+            self.metrics.child(self.metrics.bot_think, level).observe(decided.computed)
+            self.metrics.child(self.metrics.bot_queue_wait, level).observe(decided.waited)
         self.post(Job("bot_move", seat=seat, extra={"move": decided.move}))
 
     # -- jobs ----------------------------------------------------------------
