@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-import orjson
 from pydantic import BaseModel
 
 from engine.cards import QUEEN_SPADES
@@ -43,7 +42,7 @@ from .errors import AuthError, NotAllowed
 from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view, wire_views
 from .remote import OwnerGone
 from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
-from .table_state import TableState
+from .table_state import TableState, json_bytes
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -292,7 +291,7 @@ class TableActor:
             self.state.seq += 1
             e["seq"] = self.state.seq
         blob = self.state.to_bytes()
-        bodies = [orjson.dumps(e) for e in events]
+        bodies = [json_bytes(e) for e in events]
         # A game in progress must be run even with nobody connected (bots
         # play on, grace timers run out): the store indexes such tables so
         # a restart or a takeover finds them without reading every table.
