@@ -40,6 +40,7 @@ from protocol.errors import BadVersion, ProtocolError
 from .config import ServerConfig
 from .errors import HelloRepeated, HelloRequired, LimitError, NotAllowed, NotFound, Throttled
 from .lobby import Lobby, TableHandle
+from .mailbox import Mailbox
 from .remote import OwnerGone
 from .store.base import StoreError
 from .table_actor import Job, TableActor
@@ -114,8 +115,8 @@ class Connection:
         self._said_hello = False
         # Bounded by ``_queued`` (bytes), not by frame count: a resume's
         # replay is hundreds of small frames at once, a stalled client's
-        # backlog is snapshots.
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
+        # backlog is snapshots. A light queue: there is one per connection.
+        self._queue: Mailbox[bytes] = Mailbox()
         self._queued = 0
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         # Each refusal over the rate spends a strike; strikes come back at
@@ -229,6 +230,9 @@ class Connection:
                 await self.ws.send(frame)
             except ConnectionClosed:
                 return
+            # Not held while waiting for the next: an idle connection would
+            # keep its last snapshot alive.
+            del frame
 
     async def _hang_up(self, code: int, reason: str, after_replies: bool = False) -> None:
         """Close with ``code`` (after the queued replies, if asked), or abort

@@ -39,6 +39,7 @@ from . import table_intents as intents
 from .bot_runner import BotMove, BotRunner
 from .config import ServerConfig
 from .errors import AuthError, NotAllowed
+from .mailbox import Mailbox
 from .redaction import PRIVATE_EVENTS, public_view, redact_event, seat_view, wire_views
 from .remote import OwnerGone
 from .store.base import StatsDelta, StoreConflict, StoreError, TableStore
@@ -129,7 +130,7 @@ class TableActor:
         self.bots = bots
         self.config = config
         self._blob = state.to_bytes()
-        self._inbox: asyncio.Queue[Job] = asyncio.Queue()
+        self._inbox: Mailbox[Job] = Mailbox()
         self._stopped = False
         self._watchers: dict[Watcher, int | None] = {}
         self._thinking: set[int] = set()
