@@ -27,7 +27,7 @@ import socket
 import time
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
 from engine.errors import ClientError
@@ -126,7 +126,11 @@ class Connection:
         self._tables_created = 0
         self._closing = False
         self._closer: asyncio.Task[None] | None = None
-        self._flushed = asyncio.Event()  # the writer reached the hang-up marker
+        # While frames wait to be sent (a connection with nothing to send
+        # has no writer task).
+        self._writer: asyncio.Task[None] | None = None
+        # Set when the writer reaches the hang-up marker (made with it).
+        self._flushed: asyncio.Event | None = None
 
     # -- the Watcher protocol ------------------------------------------------
 
@@ -146,8 +150,22 @@ class Connection:
         if self._queued + len(frame) > self.config.send_queue_bytes:
             self._drop_slow()
             return
+        if (
+            self._writer is None
+            and self._queue.empty()
+            and self.ws.transport.get_write_buffer_size() == 0
+        ):
+            # Nothing waits before it and the socket takes it: written at
+            # once (websockets' broadcast writes without waiting), no task.
+            broadcast((self.ws,), frame)
+            return
         self._queued += len(frame)
         self._queue.put_nowait(frame)
+        self._start_writer()
+
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write())
 
     def _drop_slow(self) -> None:
         """The send queue is full: the client reads nothing (or far less than
@@ -205,7 +223,6 @@ class Connection:
     async def run(self) -> None:
         """Serve the connection until it closes."""
         self._bound_send_buffer()
-        writer = asyncio.create_task(self._write())
         self.lobby.register_client(self.conn_id, self)
         try:
             async for frame in self.ws:
@@ -213,33 +230,37 @@ class Connection:
         except ConnectionClosed:
             pass
         finally:
-            writer.cancel()
-            await asyncio.gather(writer, return_exceptions=True)
+            writer = self._writer
+            if writer is not None:
+                writer.cancel()
+                await asyncio.gather(writer, return_exceptions=True)
             self.lobby.unregister_client(self.conn_id)
             if self.actor is not None:
                 self.actor.post(Job("detach", conn=self))
 
     async def _write(self) -> None:
-        while True:
-            frame = await self._queue.get()
-            self._queued -= len(frame)
-            if not frame:  # the hang-up marker: everything before it is sent
-                self._flushed.set()
-                return
-            try:
+        """Send what is queued, in order, waiting while the client is slow
+        to read; end when the queue is empty."""
+        try:
+            while not self._queue.empty():
+                frame = self._queue.get_nowait()
+                self._queued -= len(frame)
+                if not frame:  # the hang-up marker: everything before it is sent
+                    if self._flushed is not None:
+                        self._flushed.set()
+                    return
                 await self.ws.send(frame)
-            except ConnectionClosed:
-                return
-            # Not held while waiting for the next: an idle connection would
-            # keep its last snapshot alive.
-            del frame
+        except ConnectionClosed:
+            return
+        finally:
+            self._writer = None
 
     async def _hang_up(self, code: int, reason: str, after_replies: bool = False) -> None:
         """Close with ``code`` (after the queued replies, if asked), or abort
         the socket when that takes more than ``close_timeout``: the handshake
         waits on a client that may read nothing."""
         deadline = asyncio.get_running_loop().time() + self.config.close_timeout
-        if after_replies:
+        if after_replies and self._flushed is not None:
             try:
                 async with asyncio.timeout_at(deadline):
                     await self._flushed.wait()
@@ -254,7 +275,9 @@ class Connection:
         arrive meanwhile are read and ignored, so the client's closing
         handshake is not stuck behind unread frames."""
         self._closing = True
+        self._flushed = asyncio.Event()
         self._queue.put_nowait(b"")
+        self._start_writer()
         self._closer = asyncio.create_task(self._hang_up(code, reason, after_replies=True))
 
     def _over_rate(self, frame: bytes | str) -> None:
