@@ -1,9 +1,9 @@
 """``hearts bench server``: how fast the table server plays, against a plain
 WebSocket echo baseline measured the same way on the same machine.
 
-Four phases, each with its server in a child process (spawned, so it has a
-core of its own on a two-core machine; the clients share this process's
-event loop):
+The first four phases, each with its server in a child process (spawned, so
+it has a core of its own on a two-core machine; the clients share this
+process's event loop):
 
 * **memory**, **sqlite** and **redis**: the table server
   (``server.app.start_server``) with the memory store, the SQLite store (a
@@ -21,11 +21,21 @@ event loop):
   flight per table); *msgs/s* counts client frames, *latency* runs from the
   send to the last of the four copies arriving.
 
+Then two phases with the server's real bots (``bench_bots``): **fairness**
+(an Easy table beside ten tables of Hard bots) and **knee** (the most tables
+of an instant client and three Easy bots one process runs with own-move p99
+<= 100 ms). ``--phases`` picks phases; ``--idle N`` instead measures memory
+per idle seated connection (``bench_idle``); ``--processes N`` the scale-out
+(``bench_cluster``).
+
 The bar (set when the server was first measured): memory p99 under 10x echo
-p99, and actions/s at least an eighth of echo msgs/s. ``--profile DIR``
+p99, and actions/s at least an eighth of echo msgs/s; the exit status says
+whether it was met. ``targets`` (JSON, and the last lines of the table)
+reports the performance targets of README's Measured section that the run's
+phases measured, each with its value and whether it was met. ``--profile DIR``
 writes cProfile stats of each server process (``memory.prof``,
-``sqlite.prof``, ``redis.prof``) for ``python -m
-pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its
+``sqlite.prof``, ``redis.prof``, ``fairness.prof``, ``knee-<tables>.prof``)
+for ``python -m pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its
 ``hearts:*`` keys are deleted before and after the run.
 """
 
