@@ -29,7 +29,14 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from .bench_bots import PlayCount, bot_table, percentiles_ms
 from .bench_cluster import resident_kib
-from .bench_server import PROTOCOL_VERSION, ServerProcess, Window, _measure, _request
+from .bench_server import (
+    PROTOCOL_VERSION,
+    ServerProcess,
+    Window,
+    _measure,
+    _request,
+    load_average,
+)
 
 # Tables seated at once while opening (each four connections).
 OPEN_CONCURRENCY = 32
@@ -103,6 +110,7 @@ async def open_idle(url: str, connections: int) -> list[ClientConnection]:
 async def bench_idle(connections: int, seconds: float) -> dict[str, Any]:
     """Server memory per idle seated connection, and a live table's own
     moves without and with them."""
+    load = load_average()
     server = ServerProcess("bots")
     url = f"ws://127.0.0.1:{await server.start()}/ws"
     pid = server.process.pid
@@ -123,6 +131,7 @@ async def bench_idle(connections: int, seconds: float) -> dict[str, Any]:
                 await asyncio.gather(*(ws.close() for ws in idle[start : start + 500]))
         await server.stop()
     out: dict[str, Any] = {
+        "load": {"start": load, "end": load_average()},
         "connections": connections,
         "still_open": still,
         "open_seconds": round(opened_in, 1),
@@ -142,6 +151,11 @@ def print_idle(out: dict[str, Any]) -> None:
         f"hearts bench server --idle {out['connections']}: seated idle connections, "
         f"opened in {out['open_seconds']} s, {out['still_open']} still open at the end"
     )
+    load = out["load"]
+    if load["start"] is not None and load["end"] is not None:
+        print(
+            f"  machine load average {load['start'][0]} at the start, {load['end'][0]} at the end"
+        )
     if "kib_per_connection" in out:
         print(
             f"  server memory {out['server_kib_before']} KiB -> {out['server_kib_after']} KiB: "

@@ -47,6 +47,7 @@ import contextlib
 import itertools
 import json
 import multiprocessing
+import os
 import shutil
 import statistics
 import sys
@@ -582,7 +583,7 @@ async def run_all(
     def prof(name: str) -> str | None:
         return f"{profile_dir}/{name}.prof" if profile_dir else None
 
-    out: dict[str, Any] = {"tables": tables, "seconds": seconds}
+    out: dict[str, Any] = {"tables": tables, "seconds": seconds, "load": {"start": load_average()}}
     if "echo" in phases:
         out["echo"] = await _phase("echo", tables, seconds, None, None)
     if "memory" in phases:
@@ -613,7 +614,17 @@ async def run_all(
             "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
         }
     out["targets"] = targets(out)
+    out["load"]["end"] = load_average()
     return out
+
+
+def load_average() -> list[float] | None:
+    """The machine's 1, 5 and 15 minute load averages (None where the
+    system has none): other work on the machine moves every figure."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def _target(value: float, limit: float, at_least: bool) -> dict[str, Any]:
@@ -756,6 +767,11 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
 
 def _print_table(out: dict[str, Any]) -> None:
     print(f"hearts bench server: {out['tables']} tables of 4 clients, {out['seconds']} s each")
+    load = out.get("load", {})
+    if load.get("start") is not None and load.get("end") is not None:
+        print(
+            f"  machine load average {load['start'][0]} at the start, {load['end'][0]} at the end"
+        )
     echo = out.get("echo")
     if echo is not None:
         print(

@@ -40,6 +40,7 @@ async def test_bench_phases_report_figures(tmp_path: Path) -> None:
     assert set(out["bar"]) == {"p99_ratio", "p99_ok", "throughput_ratio", "throughput_ok"}
     assert set(out["targets"]) == {"memory_rate_vs_echo", "memory_p99_vs_echo"}
     assert "fairness" not in out and "knee" not in out
+    assert len(out["load"]["start"]) == 3 and len(out["load"]["end"]) == 3
 
 
 def test_bench_arguments(capsys: pytest.CaptureFixture[str]) -> None:
