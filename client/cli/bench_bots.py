@@ -244,11 +244,12 @@ async def find_knee(
     probe: Probe | None = None,
     limit_ms: float = KNEE_LIMIT_MS,
     max_tables: int = KNEE_MAX_TABLES,
+    clock: Callable[[], float] = time.monotonic,
 ) -> dict[str, Any]:
     """The most tables whose own-move p99 is within ``limit_ms``: doubling
-    from ``start``, then bisecting, within ``budget`` seconds."""
+    from ``start``, then bisecting, within ``budget`` seconds of ``clock``."""
     run: Probe = probe if probe is not None else knee_probe
-    began = time.monotonic()
+    began = clock()
     probes: list[dict[str, Any]] = []
     best: dict[str, Any] | None = None
     missed: int | None = None
@@ -256,12 +257,12 @@ async def find_knee(
     tables = max(1, start)
     complete = True
     while True:
-        if probes and time.monotonic() - began + longest > budget:
+        if probes and clock() - began + longest > budget:
             complete = False  # the next probe would not fit
             break
-        probe_began = time.monotonic()
+        probe_began = clock()
         figures = await run(tables, seconds)
-        longest = max(longest, time.monotonic() - probe_began)
+        longest = max(longest, clock() - probe_began)
         probes.append(figures)
         if figures["own_move_p99_ms"] <= limit_ms and not figures["errors"]:
             if best is None or tables > best["tables"]:
@@ -285,7 +286,7 @@ async def find_knee(
         "limit_ms": limit_ms,
         "first_missed": missed,
         "complete": complete,
-        "search_seconds": round(time.monotonic() - began, 1),
+        "search_seconds": round(clock() - began, 1),
         "probes": probes,
     }
 

@@ -4,7 +4,6 @@ tool keeps working: the figures it prints are there and plausible."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -132,10 +131,12 @@ async def test_knee_search_doubles_then_bisects() -> None:
 
 async def test_knee_search_stops_within_its_budget() -> None:
     """A probe that would not fit in what is left of the budget is not
-    started, and the result says the search was cut short."""
+    started, and the result says the search was cut short (each made-up
+    probe takes 0.2 s of a made-up clock; the budget is 0.5 s)."""
+    now = [0.0]
 
     async def slow_probe(tables: int, seconds: float) -> dict[str, Any]:
-        await asyncio.sleep(0.2)  # stands for a probe's measured interval
+        now[0] += 0.2
         return {
             "tables": tables,
             "own_move_p50_ms": 1.0,
@@ -144,9 +145,10 @@ async def test_knee_search_stops_within_its_budget() -> None:
             "errors": 0,
         }
 
-    knee = await find_knee(1.0, start=1, budget=0.5, probe=slow_probe)
+    knee = await find_knee(1.0, start=1, budget=0.5, probe=slow_probe, clock=lambda: now[0])
     assert not knee["complete"] and len(knee["probes"]) == 2
     assert knee["tables"] == 2 and knee["first_missed"] is None
+    assert knee["search_seconds"] == 0.4
 
 
 async def test_bench_idle_connections() -> None:
