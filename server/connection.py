@@ -1,8 +1,10 @@
 """One client connection: read frames, turn them into jobs, send replies.
 
-Each connection has its own send queue, bounded in bytes, drained by its own
-writer task, so a slow client never stalls a table: when its queue is full
-the client has stopped reading, and it is dropped within ``close_timeout``
+A frame is written to the socket at once when nothing waits before it and
+the socket's buffer is empty; otherwise it goes on the connection's own send
+queue, bounded in bytes, drained by a writer task that runs while frames
+wait. So a slow client never stalls a table: when its queue is full the
+client has stopped reading, and it is dropped within ``close_timeout``
 (logged, counted in /metrics; it can resume with its seat token).
 
 Frames are checked in this order: rate (token bucket), size, msgpack,
