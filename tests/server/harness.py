@@ -406,6 +406,8 @@ async def session_play(
     after each accepted request waits for a view that shows its effect (the
     reply comes before the snapshot), so it never sends a stale request;
     with ``act_first`` it first acts on that view before any new message.
+    It never acts on a view that satisfies ``done``: the snapshot it returns
+    is one the caller can still act on.
     """
     last: tuple[cm.Request, int] | None = None
 
@@ -414,6 +416,8 @@ async def session_play(
         view = session.last_view
         if view is None or not needs_action(view):
             return
+        if done(view):
+            return  # the caller stops at this view: acting now would make it stale
         if last is not None and not reflects(view, *last):
             return  # our previous request's snapshot has not arrived yet
         request = choose(view, rng, session.next_id())
