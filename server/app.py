@@ -103,7 +103,7 @@ async def _start_on(
         cluster = Cluster(store.redis, store.prefix, config.lease_ms)
     metrics = Metrics()
     lobby = Lobby(store, bots, config, cluster, metrics)
-    metrics.watch(lobby)
+    metrics.watch(lobby.table_gauges)
     try:
         if cluster is not None:
             cluster.on_lost = lobby.lost

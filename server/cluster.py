@@ -42,10 +42,12 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgpack
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from common.retry import Backoff
+
+from .bus import BusMessage, decode, decode_batch, encode_batch
 from .store.base import StoreError
 
 log = logging.getLogger("hearts.cluster")
@@ -68,7 +70,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[BusMessage], Awaitable[None]]
 
 
 class Cluster:
@@ -85,7 +87,7 @@ class Cluster:
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._handler: Handler | None = None
-        self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._outboxes: dict[str, asyncio.Queue[BusMessage]] = {}
         self._drains: dict[str, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -203,7 +205,7 @@ class Cluster:
         task.add_done_callback(self._tasks.discard)
 
     async def _listen_forever(self, ready: asyncio.Future[None]) -> None:
-        delay = 0.1
+        backoff = Backoff(0.1, 2.0)
         while not self._stopping:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -214,30 +216,30 @@ class Cluster:
                     # Whatever was published to us while we were away is
                     # lost: our forwarded clients must resync.
                     self.on_resubscribed()
-                delay = 0.1
+                backoff.reset()
                 async for item in pubsub.listen():
                     if item.get("type") != "message":
                         continue
                     try:
-                        batch = msgpack.unpackb(item["data"], raw=False)
-                    except Exception:  # one bad message must not stop the bus
+                        batch = decode_batch(item["data"])
+                    except ValueError:  # one bad message must not stop the bus
                         log.exception("unreadable bus message")
                         continue
-                    for payload in batch if isinstance(batch, list) else [batch]:
+                    for payload in batch:
                         try:
+                            message = decode(payload)
                             if self._handler is not None:
-                                await self._handler(payload)
+                                await self._handler(message)
                         except Exception:  # one bad message must not stop the bus
                             log.exception("bus message failed")
             except (RedisError, OSError) as exc:
                 log.warning("bus connection lost (%s); reconnecting", exc)
-                await asyncio.sleep(delay)  # back off while Redis restarts
-                delay = min(delay * 2, 2.0)
+                await asyncio.sleep(backoff.next())  # back off while Redis restarts
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
-    def publish(self, process_id: str, payload: dict[str, Any]) -> None:
+    def publish(self, process_id: str, message: BusMessage) -> None:
         """Queue a message for another process (order kept per destination)."""
         queue = self._outboxes.get(process_id)
         if queue is None:
@@ -247,7 +249,7 @@ class Cluster:
             self._drains[process_id] = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        queue.put_nowait(payload)
+        queue.put_nowait(message)
 
     def forget_process(self, process_id: str) -> None:
         """A process is gone for good (ids are new at every start): drop
@@ -257,17 +259,15 @@ class Cluster:
         if task is not None:
             task.cancel()
 
-    async def _drain(self, process_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _drain(self, process_id: str, queue: asyncio.Queue[BusMessage]) -> None:
         channel = self.channel(process_id)
         while not self._stopping:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(queue.get_nowait())
-            # A lone message goes as a bare map (what processes of the
-            # previous release read), several as one list.
-            data = msgpack.packb(batch[0] if len(batch) == 1 else batch, use_bin_type=True)
+            data = encode_batch(batch)
             try:
-                attempt = 0
+                backoff = Backoff(0.1, 2.0)
                 while True:
                     try:
                         await self.redis.publish(channel, data)
@@ -277,8 +277,7 @@ class Cluster:
                         # would leave a seat "connected" for ever).
                         if self._stopping:
                             break
-                        await asyncio.sleep(min(2.0, 0.1 * 2**attempt))
-                        attempt += 1
+                        await asyncio.sleep(backoff.next())
             finally:
                 for _ in batch:
                     queue.task_done()

@@ -27,6 +27,7 @@ import math
 import secrets
 import socket
 import time
+from typing import Literal
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection, broadcast
@@ -40,12 +41,19 @@ from protocol.common import PROTOCOL_VERSION
 from protocol.errors import BadVersion, ProtocolError
 
 from .config import ServerConfig
-from .errors import HelloRepeated, HelloRequired, LimitError, NotAllowed, NotFound, Throttled
-from .lobby import Lobby, TableHandle
+from .errors import (
+    HelloRepeated,
+    HelloRequired,
+    LimitError,
+    NotAllowed,
+    NotFound,
+    OwnerGone,
+    Throttled,
+)
+from .jobs import Attach, Detach, Knock, Request, TableHandle
+from .lobby import Lobby
 from .mailbox import Mailbox
-from .remote import OwnerGone
 from .store.base import StoreError
-from .table_actor import Job, TableActor
 from .table_state import table_id_of_invite
 
 log = logging.getLogger("hearts.connection")
@@ -182,14 +190,14 @@ class Connection:
             self.lobby.metrics.clients_dropped.labels("slow_consumer").inc()
         self.close(1008, "too slow: send queue full")
 
-    def attached(self, actor: TableActor, seat: int | None) -> None:
+    def attached(self, table: TableHandle, seat: int | None) -> None:
         """The table attached us at ``seat``."""
-        self.actor = actor
+        self.actor = table
         self.seat = seat
 
-    def removed(self, actor: TableActor) -> None:
+    def removed(self, table: TableHandle) -> None:
         """The table removed us (kicked): no table any more."""
-        if self.actor is actor:
+        if self.actor is table:
             self.actor = None
             self.seat = None
 
@@ -238,7 +246,7 @@ class Connection:
                 await asyncio.gather(writer, return_exceptions=True)
             self.lobby.unregister_client(self.conn_id)
             if self.actor is not None:
-                self.actor.post(Job("detach", conn=self))
+                self.actor.post(Detach(self))
 
     async def _write(self) -> None:
         """Send what is queued, in order, waiting while the client is slow
@@ -370,12 +378,12 @@ class Connection:
             case cm.Resume():
                 actor = await self.lobby.actor_for_id(msg.table_id)
                 await self._switch_to(actor)
-                await actor.call(Job("attach", conn=self, message=msg, extra={"mode": "resume"}))
+                await actor.call(Attach(self, msg, "resume"))
             case cm.Watch():
                 await self._enter(msg, "watch")
             case cm.Knock():
-                actor = await self._find_by_code(msg.code)
-                await actor.call(Job("knock", conn=self, message=msg))
+                table = await self._find_by_code(msg.code)
+                await table.call(Knock(self, msg))
             case cm.Leave():
                 await self._leave_table()
                 self.send(sm.Ok(id=msg.id))
@@ -400,7 +408,7 @@ class Connection:
             case _:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
-                await self.actor.call(Job("request", conn=self, message=msg))
+                await self.actor.call(Request(self, msg))
 
     def _hello(self, msg: cm.Hello) -> None:
         if self._said_hello and not self._may_rename(msg):
@@ -440,7 +448,7 @@ class Connection:
             and player_id_of(msg.player_token) == self.player_id
         )
 
-    async def _enter(self, msg: cm.JoinTable | cm.Watch, mode: str) -> None:
+    async def _enter(self, msg: cm.JoinTable | cm.Watch, mode: Literal["join", "watch"]) -> None:
         """Join or watch a table found by its invite link or its code. A
         link that names no table, or whose secret is wrong, counts as a
         failed lookup of this address, like a wrong code."""
@@ -454,7 +462,7 @@ class Connection:
             actor = await self.lobby.actor_for_id(table_id)
             self._count_lookup("found")
         await self._switch_to(actor)
-        await actor.call(Job("attach", conn=self, message=msg, extra={"mode": mode}))
+        await actor.call(Attach(self, msg, mode))
 
     async def _find_by_code(self, code: str) -> TableHandle:
         """The table an invite code names, within this address's budget of
@@ -490,4 +498,4 @@ class Connection:
     async def _leave_table(self) -> None:
         if self.actor is not None:
             actor, self.actor, self.seat = self.actor, None, None
-            await actor.call(Job("detach", conn=self))
+            await actor.call(Detach(self))

@@ -14,6 +14,7 @@
     ├── LimitError        rate_limited, too_many_tables, slow_consumer
     │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
     ServerFault
+    ├── OwnerGone         owner_gone        the table moved to another process: resume
     └── StoreError, StoreConflict           (server.store.base)
 
 Client errors carry a stable ``code`` and a sentence; server faults reach
@@ -22,7 +23,7 @@ clients only as ``internal_error`` ("something went wrong on our side").
 
 from __future__ import annotations
 
-from engine.errors import ClientError
+from engine.errors import ClientError, ServerFault
 
 
 class HelloRequired(ClientError):
@@ -104,3 +105,10 @@ class BadRules(ClientError):
     """Rules options that cannot be played together."""
 
     code = "bad_rules"
+
+
+class OwnerGone(ServerFault):
+    """The process that ran the table stopped, or stopped answering: the
+    client resumes, and whichever process it reaches takes the table."""
+
+    code = "owner_gone"

@@ -3,9 +3,9 @@ public ones, and keeping one actor per table this process runs.
 
 With a ``Cluster`` (several processes on one Redis, see server.cluster) a
 table is run here only while this process holds its lease; a table owned
-elsewhere is reached through a ``RemoteTable``, and the lobby answers the
-bus: jobs for tables it owns, frames for clients it holds. A watchdog takes
-over tables whose owner died and moves clients off tables that moved.
+elsewhere is reached through a ``RemoteTable``, and the bus is answered by
+the lobby's ``Forwarding`` (server.forwarding). A watchdog takes over tables
+whose owner died and moves clients off tables that moved.
 """
 
 from __future__ import annotations
@@ -20,20 +20,21 @@ from typing import Any
 from engine.rules import RulesError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from protocol.codec import decode_client
 
 from .address_guard import AddressGuard
 from .bot_runner import BotRunner
+from .bus import BusMessage
 from .cluster import Cluster
 from .config import ServerConfig
-from .errors import BadRules, NotFound
-from .metrics import Metrics
-from .remote import OwnerGone, RemoteTable, RemoteWatcher
+from .errors import BadRules, NotFound, OwnerGone
+from .forwarding import Client, Forwarding
+from .jobs import Attach, Watcher
+from .metrics import Metrics, TableGauge
+from .remote import RemoteTable
 from .store.base import StoreConflict, StoreError, TableStore
-from .table_actor import RUNNING_STATUSES, Job, TableActor, Watcher
+from .table_actor import TableActor
+from .table_commit import RUNNING_STATUSES
 from .table_state import BOT_NAMES, Seat, TableState, hash_token
-
-TableHandle = TableActor | RemoteTable
 
 log = logging.getLogger("hearts.lobby")
 
@@ -81,12 +82,8 @@ class Lobby:
         )
         self._actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()
-        # Scale-out bookkeeping: our clients by id (for frames from owners),
-        # other processes' clients attached here, calls awaiting "done".
-        self._clients: dict[str, Watcher] = {}
-        self._remote_watchers: dict[tuple[str, str], RemoteWatcher] = {}
-        self._calls: dict[str, asyncio.Future[None]] = {}
-        self._remotes: dict[str, RemoteTable] = {}
+        # Scale-out: this process's end of the bus (None: one process).
+        self.forwarding = Forwarding(cluster, self._actors) if cluster is not None else None
         self._watchdog: asyncio.Task[None] | None = None
         # Set when the process starts handing its tables over: it takes no
         # table (new or forwarded) any more, and /readyz says so.
@@ -97,6 +94,10 @@ class Lobby:
     def actors(self) -> dict[str, TableActor]:
         """Running actors by table id (read-only use)."""
         return self._actors
+
+    def table_gauges(self) -> list[TableGauge]:
+        """What /metrics says of each table this process runs."""
+        return [TableGauge(a.state.status, a.connected_seats()) for a in self._actors.values()]
 
     async def create_table(self, conn: Watcher, msg: cm.CreateTable) -> TableActor:
         """Create a table with ``conn`` as host at seat 0."""
@@ -144,9 +145,7 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
-        await actor.call(
-            Job("attach", conn=conn, message=msg, extra={"mode": "host", "token": token})
-        )
+        await actor.call(Attach(conn, msg, "host", token))
         await self.refresh_listing(actor)
         return actor
 
@@ -158,7 +157,7 @@ class Lobby:
             self.store,
             self.bots,
             self.config,
-            lobby=self,
+            host=self,
             owner=owner,
             metrics=self.metrics,
         )
@@ -166,7 +165,7 @@ class Lobby:
         actor.start(loaded)
         return actor
 
-    async def actor_for_id(self, table_id: str) -> TableHandle:
+    async def actor_for_id(self, table_id: str) -> TableActor | RemoteTable:
         """The table's actor here, or a handle to its owner elsewhere; a table
         nobody runs is loaded from the store (and its lease taken)."""
         if self.closing:
@@ -182,15 +181,8 @@ class Lobby:
             if self.cluster is not None and not await self.cluster.acquire(table_id):
                 owner = await self.cluster.owner(table_id)
                 if owner is not None and owner != self.cluster.process_id:
-                    remote = self._remotes.get(table_id)
-                    if remote is None or remote.owner != owner:
-                        # Clients attached through the old handle point at a
-                        # process that no longer runs the table: move them too.
-                        self._forget_remote(table_id)
-                        log.info("table %s is run by process %s: forwarding", table_id, owner)
-                        remote = RemoteTable(table_id, owner, self.cluster, self._calls)
-                        self._remotes[table_id] = remote
-                    return remote
+                    assert self.forwarding is not None  # made with the cluster
+                    return self.forwarding.remote(table_id, owner)
                 if not await self.cluster.acquire(table_id):
                     raise StoreConflict("the table is changing hands; try again")
             loaded = await self._load_leased(table_id)
@@ -221,7 +213,7 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.release(table_id)
 
-    async def actor_for_code(self, code: str) -> TableHandle:
+    async def actor_for_code(self, code: str) -> TableActor | RemoteTable:
         """The table an invite code names."""
         table_id = await self.store.table_id_for_code(normalize_code(code))
         if table_id is None:
@@ -299,13 +291,15 @@ class Lobby:
 
     # -- scale-out -------------------------------------------------------------
 
-    def register_client(self, conn_id: str, conn: Watcher) -> None:
+    def register_client(self, conn_id: str, conn: Client) -> None:
         """A client of this process (frames from owners find it by id)."""
-        self._clients[conn_id] = conn
+        if self.forwarding is not None:
+            self.forwarding.register_client(conn_id, conn)
 
     def unregister_client(self, conn_id: str) -> None:
         """The client is gone."""
-        self._clients.pop(conn_id, None)
+        if self.forwarding is not None:
+            self.forwarding.unregister_client(conn_id)
 
     def start_watchdog(self) -> None:
         """Take over orphaned tables and move clients off tables that moved."""
@@ -313,21 +307,17 @@ class Lobby:
             self._watchdog = asyncio.create_task(self._watch_forever())
 
     async def _watch_forever(self) -> None:
-        assert self.cluster is not None  # started only with a cluster
+        assert self.cluster is not None and self.forwarding is not None  # started with a cluster
         while True:
             await asyncio.sleep(self.cluster.lease_ms / 2000)  # twice per lease lifetime
             try:
                 taken = await self.resume_all()
                 if taken:
                     log.info("took over %d tables", taken)
-                owners = await self.cluster.owners(list(self._remotes))
-                for table_id, owner in owners.items():
-                    remote = self._remotes.get(table_id)
-                    if remote is not None and owner != remote.owner:
-                        del self._remotes[table_id]
-                        self._drop_clients_of(remote)
-                await self._detach_dead_forwarders()
-                self._prune_remotes()
+                owners = await self.cluster.owners(self.forwarding.remote_tables())
+                self.forwarding.owners_changed(owners)
+                await self.forwarding.detach_dead_forwarders()
+                self.forwarding.prune()
             except StoreError as exc:
                 log.warning("watchdog: store unavailable: %s", exc)
             except Exception:  # the watchdog must survive anything
@@ -354,59 +344,17 @@ class Lobby:
             await self._release(actor.table_id)
         await actor.stop()  # outside the lock: nothing else waits on it
 
-    async def _detach_dead_forwarders(self) -> None:
-        """Clients that reached our tables through a process that has died
-        never send their detach: detach them here, so their seats go away,
-        the grace period runs and a bot covers (else the table would wait
-        for them for ever)."""
-        assert self.cluster is not None  # the watchdog runs only with a cluster
-        senders = sorted({sender for sender, _ in self._remote_watchers})
-        if not senders:
-            return
-        alive = await self.cluster.alive(senders)
-        for key, watcher in list(self._remote_watchers.items()):
-            if key[0] in alive:
-                continue
-            del self._remote_watchers[key]
-            for actor in self._actors.values():
-                if actor.has_watcher(watcher):
-                    actor.post(Job("detach", conn=watcher))
-        for dead in set(senders) - alive:
-            log.info("process %s is gone: its clients here are detached", dead)
-            self.cluster.forget_process(dead)
-
-    def _prune_remotes(self) -> None:
-        """Forget forwarding handles nobody uses any more (finished tables)."""
-        used = {id(getattr(conn, "actor", None)) for conn in self._clients.values()}
-        for table_id, remote in list(self._remotes.items()):
-            if id(remote) not in used and not remote.busy():
-                del self._remotes[table_id]
-
     def _forget_remote(self, table_id: str) -> None:
         """We run the table now: clients attached through the old owner
         reconnect and resume here."""
-        remote = self._remotes.pop(table_id, None)
-        if remote is not None:
-            self._drop_clients_of(remote)
+        if self.forwarding is not None:
+            self.forwarding.forget(table_id)
 
     def resync_forwarded_clients(self) -> None:
         """The bus was down (frames to us may be lost): every client reaching
-        a table through another process resumes, which replays what it
-        missed from the table's log; calls still waiting fail at once."""
-        remotes = list(self._remotes.values())
-        if remotes:
-            log.info("bus reconnected: %d forwarded tables resync their clients", len(remotes))
-        self._drop_clients_of(*remotes)
-
-    def _drop_clients_of(self, *remotes: RemoteTable) -> None:
-        """Fail the calls through these handles and close their clients (one
-        pass over the clients, however many handles)."""
-        for remote in remotes:
-            remote.abandon()
-        dropped = {id(remote) for remote in remotes}
-        for conn in list(self._clients.values()):
-            if id(getattr(conn, "actor", None)) in dropped:
-                conn.close()
+        a table through another process resumes."""
+        if self.forwarding is not None:
+            self.forwarding.resync_all()
 
     async def commit_refused(self, actor: TableActor) -> None:
         """The store refused a commit: we lost the lease, or the version moved."""
@@ -430,91 +378,10 @@ class Lobby:
             # renewal loop, which must not stall on one table.
             self._in_background(actor.stop())
 
-    async def on_bus(self, payload: dict[str, object]) -> None:
+    async def on_bus(self, message: BusMessage) -> None:
         """A message from another process (server.cluster)."""
-        op = payload.get("op")
-        if op == "job":
-            self._bus_job(payload)
-        elif op == "frame":
-            conn = self._clients.get(str(payload["conn"]))
-            frame = payload["frame"]
-            if conn is not None and isinstance(frame, bytes):
-                conn.send_frame(frame)
-        elif op == "attached":
-            conn = self._clients.get(str(payload["conn"]))
-            table_id, owner = str(payload["table"]), payload.get("owner")
-            remote = self._remotes.get(table_id)
-            if remote is None and conn is not None and isinstance(owner, str):
-                # The handle was pruned while the attach was on its way.
-                remote = RemoteTable(table_id, owner, self.cluster, self._calls)  # type: ignore[arg-type]
-                self._remotes[table_id] = remote
-            if conn is not None and remote is not None and owner not in (None, remote.owner):
-                conn.close()  # attached by a process that no longer runs the table
-            elif conn is not None and remote is not None:
-                conn.actor = remote  # type: ignore[attr-defined]
-                conn.seat = payload["seat"]  # type: ignore[attr-defined]
-        elif op == "removed":
-            conn = self._clients.get(str(payload["conn"]))
-            remote = self._remotes.get(str(payload["table"]))
-            if conn is not None and remote is not None:
-                conn.removed(remote)  # type: ignore[arg-type]
-        elif op == "close":
-            conn = self._clients.get(str(payload["conn"]))
-            if conn is not None:
-                conn.close()
-        elif op == "done":
-            future = self._calls.get(str(payload["call"]))
-            if future is not None and not future.done():
-                if payload.get("gone"):
-                    future.set_exception(OwnerGone("the table moved to another server"))
-                else:
-                    future.set_result(None)
-
-    def _bus_job(self, payload: dict[str, object]) -> None:
-        assert self.cluster is not None  # the bus exists only with a cluster
-        sender, conn_id = str(payload["from"]), str(payload["conn"])
-        actor = self._actors.get(str(payload["table"]))
-        key = (sender, conn_id)
-        watcher = self._remote_watchers.get(key)
-        # Not ours (any more), or a client we had detached (its process
-        # looked dead): the sender's client must resume (a closing process
-        # still takes jobs for the tables it has not handed over yet).
-        if actor is None or (watcher is None and payload.get("kind") == "request"):
-            self._remote_watchers.pop(key, None)
-            self.cluster.publish(sender, {"op": "close", "conn": conn_id})
-            call = payload.get("call")
-            if call is not None:
-                self.cluster.publish(sender, {"op": "done", "call": call, "gone": True})
-            return
-        if watcher is None:
-            watcher = RemoteWatcher(
-                sender, conn_id, str(payload["name"]), str(payload["player_id"]), self.cluster
-            )
-            self._remote_watchers[key] = watcher
-        raw = payload.get("message")
-        message = decode_client(raw) if isinstance(raw, bytes) else None
-        extra = payload.get("extra")
-        job = Job(
-            str(payload["kind"]),
-            conn=watcher,
-            message=message,
-            extra=dict(extra) if isinstance(extra, dict) else {},
-        )
-        if job.kind == "detach":
-            self._remote_watchers.pop(key, None)
-        call = payload.get("call")
-        job.done = asyncio.get_running_loop().create_future()
-        actor.post(job)  # in order with everything else the actor does
-        if call is not None:
-            cluster = self.cluster
-
-            def answer(done: asyncio.Future[None]) -> None:
-                # A job its actor never finished (stopped: the table moved)
-                # fails at the caller too, whose client then resumes.
-                gone = done.cancelled() or done.exception() is not None
-                cluster.publish(sender, {"op": "done", "call": call, "gone": gone})
-
-            job.done.add_done_callback(answer)
+        if self.forwarding is not None:
+            await self.forwarding.on_message(message)
 
     async def close(self) -> None:
         """Stop every actor and hand its table over: the lease is given back

@@ -2,7 +2,9 @@
 
 Each server has its own registry (no global state): tests can run several
 servers in one process. Gauges that describe tables are computed when
-scraped, from the lobby's actors, so they are never stale.
+scraped, from the tables the lobby runs (``Metrics.watch``), so they are
+never stale. This module imports nothing else of the server: everything
+else may count here.
 
 | metric | kind | labels |
 | --- | --- | --- |
@@ -19,39 +21,46 @@ scraped, from the lobby's actors, so they are never stale.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from .lobby import Lobby
-
 _STATUSES = ("waiting", "playing", "between_hands", "game_over")
 
 
+class TableGauge(NamedTuple):
+    """What the gauges count of one table this process runs."""
+
+    status: str
+    connected_seats: int
+
+
+TableSource = Callable[[], Iterable[TableGauge]]
+
+
 class _TableCollector(Collector):
-    def __init__(self, lobby: Callable[[], Lobby | None]) -> None:
-        self._lobby = lobby
+    def __init__(self, tables: Callable[[], TableSource | None]) -> None:
+        self._tables = tables
 
     def collect(self) -> Iterable[Metric]:
-        lobby = self._lobby()
-        actors = list(lobby.actors.values()) if lobby is not None else []
+        source = self._tables()
+        tables = list(source()) if source is not None else []
         by_status = GaugeMetricFamily(
             "hearts_tables", "Tables run by this process", labels=["status"]
         )
         for status in _STATUSES:
-            by_status.add_metric([status], sum(a.state.status == status for a in actors))
+            by_status.add_metric([status], sum(t.status == status for t in tables))
         yield by_status
         yield GaugeMetricFamily(
-            "hearts_tables_owned", "Tables this process owns now", value=len(actors)
+            "hearts_tables_owned", "Tables this process owns now", value=len(tables)
         )
         yield GaugeMetricFamily(
             "hearts_connected_seats",
             "Seats with a live connection to a table of this process",
-            value=sum(a.connected_seats() for a in actors),
+            value=sum(t.connected_seats for t in tables),
         )
 
 
@@ -61,8 +70,8 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         self._children: dict[tuple[int, str], Any] = {}
-        self._lobby: Lobby | None = None
-        self.registry.register(_TableCollector(lambda: self._lobby))
+        self._tables: TableSource | None = None
+        self.registry.register(_TableCollector(lambda: self._tables))
         self.actions = Counter(
             "hearts_actions", "Jobs applied by table actors", ["kind"], registry=self.registry
         )
@@ -119,9 +128,9 @@ class Metrics:
             found = self._children[key] = metric.labels(label)
         return found
 
-    def watch(self, lobby: Lobby) -> None:
-        """Describe this lobby's tables."""
-        self._lobby = lobby
+    def watch(self, tables: TableSource) -> None:
+        """Describe the tables ``tables()`` gives when scraped (the lobby's)."""
+        self._tables = tables
 
     def render(self) -> bytes:
         """The text exposition format."""

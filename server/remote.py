@@ -13,22 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from engine.errors import ServerFault
 from protocol.codec import encode
 
-if TYPE_CHECKING:
-    from .cluster import Cluster
-    from .table_actor import Job, TableActor
-
-
-class OwnerGone(ServerFault):
-    """The process that owned the table stopped answering."""
-
-    code = "owner_gone"
+from .bus import Attached, Close, ForwardedJob, Frame, Removed
+from .cluster import Cluster
+from .errors import OwnerGone
+from .jobs import Attach, Detach, Job, Knock, Request, TableHandle
 
 
 class RemoteTable:
@@ -43,24 +36,19 @@ class RemoteTable:
         self._calls = calls
         self._pending: set[str] = set()
 
-    def _payload(self, job: Job, call_id: str | None) -> dict[str, Any]:
-        conn = job.conn
-        return {
-            "op": "job",
-            "table": self.table_id,
-            "from": self._cluster.process_id,
-            "conn": getattr(conn, "conn_id", ""),
-            "name": getattr(conn, "name", ""),
-            "player_id": getattr(conn, "player_id", ""),
-            "kind": job.kind,
-            "message": encode(job.message) if job.message is not None else None,
-            "extra": {k: v for k, v in job.extra.items() if k != "token"},
-            "call": call_id,
-        }
+    def _forward(self, job: Job, call_id: str | None) -> None:
+        match job:
+            case Attach() | Knock() | Request() | Detach():
+                self._cluster.publish(
+                    self.owner,
+                    ForwardedJob.of(job, self.table_id, self._cluster.process_id, call_id),
+                )
+            case _:
+                raise TypeError(f"a {job.kind} job is the owner's own, never forwarded")
 
     def post(self, job: Job) -> None:
         """Send a job without waiting for it."""
-        self._cluster.publish(self.owner, self._payload(job, None))
+        self._forward(job, None)
 
     async def call(self, job: Job) -> None:
         """Send a job and wait until the owner has applied it; ``OwnerGone``
@@ -69,7 +57,7 @@ class RemoteTable:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
         self._pending.add(call_id)
-        self._cluster.publish(self.owner, self._payload(job, call_id))
+        self._forward(job, call_id)
         try:
             await asyncio.wait_for(future, timeout=2 * self._cluster.lease_ms / 1000)
         except TimeoutError:
@@ -108,35 +96,23 @@ class RemoteWatcher:
 
     def send(self, message: BaseModel) -> None:
         """Forward a (redacted) message to the client's process."""
-        self._cluster.publish(
-            self.process_id, {"op": "frame", "conn": self.conn_id, "frame": encode(message)}
-        )
+        self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
         """Forward an encoded (redacted) frame to the client's process."""
-        self._cluster.publish(
-            self.process_id, {"op": "frame", "conn": self.conn_id, "frame": frame}
-        )
+        self._cluster.publish(self.process_id, Frame(self.conn_id, frame))
 
-    def attached(self, actor: TableActor, seat: int | None) -> None:
+    def attached(self, table: TableHandle, seat: int | None) -> None:
         """Tell the client's process where its client sits now."""
         self._cluster.publish(
             self.process_id,
-            {
-                "op": "attached",
-                "conn": self.conn_id,
-                "table": actor.table_id,
-                "seat": seat,
-                "owner": self._cluster.process_id,
-            },
+            Attached(self.conn_id, table.table_id, seat, self._cluster.process_id),
         )
 
-    def removed(self, actor: TableActor) -> None:
+    def removed(self, table: TableHandle) -> None:
         """Tell the client's process that its client left the table (kicked)."""
-        self._cluster.publish(
-            self.process_id, {"op": "removed", "conn": self.conn_id, "table": actor.table_id}
-        )
+        self._cluster.publish(self.process_id, Removed(self.conn_id, table.table_id))
 
     def close(self) -> None:
         """Ask the client's process to close the socket (the client resumes)."""
-        self._cluster.publish(self.process_id, {"op": "close", "conn": self.conn_id})
+        self._cluster.publish(self.process_id, Close(self.conn_id))

@@ -43,7 +43,7 @@ async def test_a_table_whose_only_human_dropped_pauses_until_they_return(
         assert paused.seats[0].cover_in is None  # alone, no countdown runs
         actor = server.lobby.actors[seated.table_id]
         assert intents.seats_to_decide(actor.state) == []
-        assert not any(key.startswith("grace") for key in actor._timers)
+        assert not any(key.startswith("grace") for key in actor._duties.armed())
 
         back = await _resume(server.url, host)
         view = await back.snapshot_where(lambda v: not v.paused)

@@ -10,9 +10,24 @@ import msgpack
 import pytest
 from redis.asyncio import Redis
 
+from protocol import client_messages as cm
 from server.cluster import Cluster
-from server.remote import OwnerGone, RemoteTable
-from server.table_actor import Job
+from server.errors import OwnerGone
+from server.jobs import Attach
+from server.remote import RemoteTable
+
+
+class _Client:
+    """The few things a forwarded job carries of its connection."""
+
+    name = "Ann"
+    player_id = "p1"
+    conn_id = "c1"
+
+    def send(self, message: object) -> None:
+        raise AssertionError("a forwarding handle sends nothing to its client")
+
+    send_frame = attached = removed = close = send
 
 
 async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: str) -> None:
@@ -25,7 +40,10 @@ async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: st
     calls: dict[str, asyncio.Future[None]] = {}
     remote = RemoteTable("table1", "owner1", cluster, calls)
     try:
-        job = Job("request", extra={"mode": "resume", "token": "secret-seat-token"})
+        # A host's attach, with the seat token the lobby made: the one job
+        # that carries a token beside its message.
+        create = cm.CreateTable(id=1)
+        job = Attach(_Client(), create, "host", "secret-seat-token")  # type: ignore[arg-type]
         call = asyncio.create_task(remote.call(job))
         message = None
         while message is None:
@@ -35,8 +53,10 @@ async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: st
         assert isinstance(payload, dict)
         assert payload["op"] == "job" and payload["table"] == "table1"
         assert payload["from"] == cluster.process_id and payload["call"] in calls
-        # Seat tokens stay in the process that received them.
-        assert payload["extra"] == {"mode": "resume"}
+        # Seat tokens stay in the process that made them.
+        assert payload["extra"] == {"mode": "host"}
+        assert b"secret-seat-token" not in message["data"]
+        assert (payload["kind"], payload["conn"], payload["name"]) == ("attach", "c1", "Ann")
         remote.abandon()
         with pytest.raises(OwnerGone):
             await asyncio.wait_for(call, 5)
