@@ -3,7 +3,7 @@ commands, tests, benchmarks).
 
 It connects, says hello, numbers requests, matches replies to requests, keeps
 the last event number, and when the connection drops it reconnects with
-backoff, says hello again with the same player token, resumes its seat with
+jittered backoff (common.retry), says hello again with the same player token, resumes its seat with
 the seat token and re-sends requests still waiting for a reply under their
 original ids (the server does not apply a repeated id twice). A request
 refused as ``rate_limited`` is sent again after the server's ``retry_after``,
@@ -44,6 +44,7 @@ from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from common.retry import Backoff
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
@@ -555,7 +556,7 @@ class ClientSession:
         if rejoin is not None:
             if self._rejoin_failures:
                 # Backoff between refused rejoins (not synchronisation).
-                await asyncio.sleep(min(self.max_backoff, 0.1 * 2 ** min(self._rejoin_failures, 8)))
+                await asyncio.sleep(self._backoff().delay(self._rejoin_failures))
             future: asyncio.Future[BaseModel] = asyncio.get_running_loop().create_future()
             self._rejoin_id = str(rejoin.id)
             self._pending[self._rejoin_id] = _Pending(rejoin, future)
@@ -577,9 +578,14 @@ class ClientSession:
                 await self._reconnect()
         self._events.put_nowait(None)
 
+    def _backoff(self) -> Backoff:
+        """The schedule of this session's retries: from 0.1 s, doubling, at
+        most ``max_backoff``, jittered (clients dropped together, by a
+        server restart, do not all come back at once)."""
+        return Backoff(0.1, max(0.1, self.max_backoff))
+
     async def _reconnect(self) -> None:
-        delay = 0.1
-        waited = 0.0
+        backoff = self._backoff()
         while not self._closed:
             try:
                 await self._open()
@@ -590,12 +596,10 @@ class ClientSession:
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
                 self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
-                if waited > self.give_up_after:
+                if backoff.waited > self.give_up_after:
                     self._closed = True
                     return
-                await asyncio.sleep(delay)  # backoff between attempts (not synchronisation)
-                waited += delay
-                delay = min(self.max_backoff, delay * 2)
+                await asyncio.sleep(backoff.next())  # between attempts (not synchronisation)
             except RequestFailed as exc:
                 if exc.code in GONE_FOR_GOOD:
                     self._seat_lost(sm.Error(code=exc.code, message=exc.message))
@@ -603,10 +607,8 @@ class ClientSession:
                 # Any other refusal of hello (rate limit, a server busy
                 # restarting): wait and try again, never kill the reader.
                 log.warning("reconnect refused (%s); retrying", exc.code)
-                await asyncio.sleep(delay)
-                waited += delay
-                delay = min(self.max_backoff, delay * 2)
-                if waited > self.give_up_after:
+                await asyncio.sleep(backoff.next())
+                if backoff.waited > self.give_up_after:
                     self._closed = True
                     return
 
