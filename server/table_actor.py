@@ -20,19 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Protocol, assert_never
-
-from pydantic import BaseModel
 
 from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
 from . import table_intents as intents
+from . import table_jobs
 from .bot_runner import BotRunner
 from .config import ServerConfig
-from .errors import AuthError, OwnerGone
+from .errors import OwnerGone
 from .jobs import (
     Attach,
     AutoDeal,
@@ -51,16 +49,14 @@ from .metrics import Metrics
 from .store.base import StoreConflict, StoreError, TableStore
 from .table_commit import RUNNING_STATUSES, TableCommits
 from .table_duties import TableDuties
-from .table_fan_out import fan_out, replay, send_chat_history, send_snapshot
+from .table_fan_out import fan_out, replay, send_snapshot
 from .table_intents import Events
+from .table_jobs import Outcome
 from .table_requests import AfterCommit, apply_request
 from .table_state import TableState
 from .table_watchers import TableWatchers
 
 log = logging.getLogger("hearts.table")
-
-Outcome = tuple[Events, BaseModel | None, AfterCommit]
-"""What a job produced: events to commit, the reply, actions after the commit."""
 
 Posted = tuple[Job, "asyncio.Future[None] | None"]
 """A job in the inbox, with the future of a caller waiting for it."""
@@ -335,149 +331,34 @@ class TableActor:
                 log.warning("table %s: could not set its expiry: %s", self.table_id, exc)
 
     # -- the jobs ----------------------------------------------------------
-    # Each returns (events, reply, after-commit actions) or raises ClientError.
 
     def _handle(self, job: Job) -> Outcome:
+        """What ``job`` does to the table (state changed, events to commit),
+        or ``ClientError`` with nothing changed."""
+        state, watchers = self.state, self._watchers
         match job:
             case Request(conn, message):
-                events, self._relink = apply_request(self.state, self._watchers, conn, message)
+                events, self._relink = apply_request(state, watchers, conn, message)
                 return events, sm.Ok(id=message.id), []
-            case BotMoved():
-                return self._bot_moved(job), None, []
             case Attach():
-                return self._attach(job)
-            case Detach(conn):
-                return self._detach(conn), None, []
+                return table_jobs.attach(state, watchers, job)
             case Knock():
-                return self._knock(job)
+                return table_jobs.knock(state, watchers, job)
+            case Detach(conn):
+                return table_jobs.detach(state, watchers, conn), None, []
+            case BotMoved(seat, move):
+                self._duties.decided(seat)
+                return table_jobs.bot_moved(state, seat, move), None, []
             case GraceOver(seat):
-                return intents.start_covering(self.state, seat), None, []
+                return intents.start_covering(state, seat), None, []
             case AutoDeal(hand):
-                return self._auto_deal(hand), None, []
+                return table_jobs.auto_deal(state, hand), None, []
             case Tick():
-                return self._tick(), None, []
+                return table_jobs.tick(state, watchers), None, []
             case ResumeDuties():
-                return self._resume_duties(), None, []
+                return table_jobs.resume_duties(state), None, []
             case _:
                 assert_never(job)
-
-    def _resume_duties(self) -> Events:
-        # After a restart: humans are not connected until they resume.
-        # The table stays paused until one of them does (grace timers run
-        # only while a human is here: TableDuties.sync_grace).
-        events: Events = []
-        for i, s in enumerate(self.state.seats):
-            if s.kind == "human" and s.connected:
-                events += intents.set_connected(self.state, i, False)
-        return events
-
-    def _tick(self) -> Events:
-        """Put right what a refused commit left behind: a seat marked
-        connected whose connections are gone (or the other way round) is
-        corrected, and ``_process`` then runs the duties (a bot whose move
-        was not saved decides again)."""
-        attached = self._watchers.occupied()
-        events: Events = []
-        for i, s in enumerate(self.state.seats):
-            if s.kind == "human" and s.connected != (i in attached):
-                events += intents.set_connected(self.state, i, i in attached)
-        return events
-
-    def _bot_moved(self, job: BotMoved) -> Events:
-        seat, move = job.seat, job.move
-        self._duties.decided(seat)
-        if seat not in intents.seats_to_decide(self.state):
-            return []  # stale: the human came back or the phase moved on
-        try:
-            if move.kind == "pass":
-                events = intents.pass_cards(self.state, seat, move.cards)
-                intents.bot_acted(self.state, seat, "pass", move.cards)
-            elif move.kind == "moon":
-                events = intents.choose_moon(self.state, seat, move.choice)
-                intents.bot_acted(self.state, seat, "moon", move.choice)
-            else:
-                events = intents.play_card(self.state, seat, move.card)
-                intents.bot_acted(self.state, seat, "play", move.card)
-        except ClientError as exc:
-            log.warning("table %s: bot move refused (%s); recomputing", self.table_id, exc)
-            return []
-        return events
-
-    def _auto_deal(self, hand: int) -> Events:
-        game = self.state.game
-        if self.state.status != "between_hands" or not game or game.hand_number != hand:
-            return []
-        return intents.deal(self.state)
-
-    def _attach(self, job: Attach) -> Outcome:
-        """A connection comes: the host (with the token the lobby made), a
-        new player, a player resuming with a seat token, or a spectator."""
-        conn, msg = job.conn, job.message
-        events: Events = []
-        token = ""
-        seat: int | None
-        match job.mode, msg:
-            case "join", cm.JoinTable():
-                intents.admit(self.state, conn.player_id, msg.invite)
-                seat, token, events = intents.sit(self.state, conn.name, conn.player_id, msg.seat)
-            case "host", cm.CreateTable():
-                seat, token = 0, job.token
-            case "watch", cm.Watch():
-                intents.admit(self.state, conn.player_id, msg.invite)
-                seat = None
-            case "resume", cm.Resume():
-                seat = self.state.seat_of_token(msg.seat_token)
-                if seat is None:
-                    raise AuthError("that seat token does not belong to this table")
-                events = intents.set_connected(self.state, seat, True)
-            case _:
-                raise ValueError(f"cannot {job.mode} with a {msg.type} message")
-        reply = sm.Seated(
-            id=msg.id,
-            table_id=self.table_id,
-            code=self.state.code,
-            seat=seat,
-            seat_token=token,
-            join_path=self._join_path(seat),
-        )
-
-        def attach() -> None:
-            self._watchers.attach(conn, seat)
-            if job.mode != "resume":  # a resume gets its missed events, then a snapshot
-                send_chat_history(self.state, conn)
-                send_snapshot(self.state, conn, seat)
-
-        return events, reply, [attach]
-
-    def _join_path(self, seat: int | None) -> str:
-        """The link a player shares: with the invite secret for players
-        (whoever has it sits at once), the bare code for spectators."""
-        path = f"/t/{self.state.code}"
-        if seat is not None and self.state.invite:
-            path += f"#k={self.state.invite_link()}"
-        return path
-
-    def _knock(self, job: Knock) -> Outcome:
-        """A player with the code asks the host to let them in (the knock is
-        stored and the host's view shows it). One already let in is told so
-        at once."""
-        conn = job.conn
-        events = intents.knock(self.state, conn.player_id, conn.name)
-        self._watchers.knocking(conn)
-        after: list[Callable[[], None]] = []
-        if conn.player_id in self.state.admitted:
-            after.append(lambda: self._watchers.answer_knock(conn.player_id, self.state.code, True))
-        return events, sm.Ok(id=job.message.id), after
-
-    def _detach(self, conn: Watcher) -> Events:
-        if conn not in self._watchers:
-            return []
-        seat = self._watchers.detach(conn)
-        if seat is None or seat in self._watchers.seats():
-            return []  # another connection still holds the seat
-        # A grace countdown starts (sync_grace) if another human is here;
-        # alone, the table pauses.
-        return intents.set_connected(self.state, seat, False)
 
     # -- for the lobby and the metrics --------------------------------------
 
