@@ -23,7 +23,8 @@ a time, its **owner**:
   queue. Messages to one process go through one queue and one publisher task,
   so they keep their order; whatever has queued up while the previous PUBLISH
   was in flight goes out as one batch (one round trip for many frames, which
-  is what keeps forwarding cheap when a table is busy).
+  is what keeps forwarding cheap when a table is busy). What travels is
+  defined, encoded and decoded in server.bus; server.forwarding answers it.
 
 Pub/sub is the mechanism because it is in Redis already, costs no polling,
 and what it may lose is what a dead process would lose anyway: a process that
