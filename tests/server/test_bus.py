@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-from pydantic import BaseModel
 
 from protocol import client_messages as cm
 from protocol.codec import encode
@@ -23,37 +22,15 @@ from server.bus import (
     decode_batch,
     encode_batch,
 )
-from server.jobs import Attach, Detach, Knock, Request, TableHandle
+from server.jobs import Attach, Detach, Knock, Request
 
-
-class _Client:
-    """The connection a forwarded job names (only its identity travels)."""
-
-    name = "Ann"
-    player_id = "p1"
-    conn_id = "c1"
-
-    def send(self, message: BaseModel) -> None:
-        raise AssertionError("nothing is sent while a job is encoded")
-
-    def send_frame(self, frame: bytes) -> None:
-        raise AssertionError("nothing is sent while a job is encoded")
-
-    def attached(self, table: TableHandle, seat: int | None) -> None:
-        raise AssertionError("nothing is attached while a job is encoded")
-
-    def removed(self, table: TableHandle) -> None:
-        raise AssertionError("nothing is removed while a job is encoded")
-
-    def close(self) -> None:
-        raise AssertionError("nothing is closed while a job is encoded")
-
+from .absent_client import AbsentClient
 
 PLAY = cm.PlayCard(id=7, card="QS")
 
 WIRE: list[tuple[BusMessage, dict[str, object]]] = [
     (
-        ForwardedJob.of(Request(_Client(), PLAY), "t1", "procA", "call1"),
+        ForwardedJob.of(Request(AbsentClient(), PLAY), "t1", "procA", "call1"),
         {
             "op": "job",
             "table": "t1",
@@ -103,7 +80,7 @@ def test_several_messages_travel_as_one_list_in_order() -> None:
 
 
 def test_a_forwarded_job_comes_back_as_the_same_job_from_the_stand_in() -> None:
-    client = _Client()
+    client = AbsentClient()
     resume = cm.Resume(id=3, table_id="t1", seat_token="seat-secret-0123456789", last_seq=12)
     knock = cm.Knock(id=4, code="ABCDEF")
     for job in (
@@ -119,7 +96,7 @@ def test_a_forwarded_job_comes_back_as_the_same_job_from_the_stand_in() -> None:
 
 
 def test_a_hosts_seat_token_never_travels() -> None:
-    job = Attach(_Client(), cm.CreateTable(id=1), "host", "host-seat-secret")
+    job = Attach(AbsentClient(), cm.CreateTable(id=1), "host", "host-seat-secret")
     data = encode_batch([ForwardedJob.of(job, "t1", "procA", None)])
     assert b"host-seat-secret" not in data
     forwarded = decode(decode_batch(data)[0])
@@ -127,7 +104,7 @@ def test_a_hosts_seat_token_never_travels() -> None:
     # Hosting is local (the lobby that made the table runs it): an owner
     # never takes a forwarded host attach.
     with pytest.raises(ValueError, match="no client sends"):
-        forwarded.job(_Client())
+        forwarded.job(AbsentClient())
 
 
 @pytest.mark.parametrize(

@@ -16,18 +16,7 @@ from server.errors import OwnerGone
 from server.jobs import Attach
 from server.remote import RemoteTable
 
-
-class _Client:
-    """The few things a forwarded job carries of its connection."""
-
-    name = "Ann"
-    player_id = "p1"
-    conn_id = "c1"
-
-    def send(self, message: object) -> None:
-        raise AssertionError("a forwarding handle sends nothing to its client")
-
-    send_frame = attached = removed = close = send
+from ..absent_client import AbsentClient
 
 
 async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: str) -> None:
@@ -43,7 +32,7 @@ async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: st
         # A host's attach, with the seat token the lobby made: the one job
         # that carries a token beside its message.
         create = cm.CreateTable(id=1)
-        job = Attach(_Client(), create, "host", "secret-seat-token")  # type: ignore[arg-type]
+        job = Attach(AbsentClient(), create, "host", "secret-seat-token")
         call = asyncio.create_task(remote.call(job))
         message = None
         while message is None:
