@@ -52,7 +52,7 @@ from .table_duties import TableDuties
 from .table_fan_out import fan_out, replay, send_snapshot
 from .table_intents import Events
 from .table_jobs import Outcome
-from .table_requests import AfterCommit, apply_request
+from .table_requests import apply_request
 from .table_state import TableState
 from .table_watchers import TableWatchers
 
@@ -124,9 +124,6 @@ class TableActor:
         self._watchers = TableWatchers(self)
         self._duties = TableDuties(state.table_id, self.post, bots, config, metrics)
         self._task: asyncio.Task[None] | None = None
-        # Who-is-attached-where changes of the job in hand, applied only once
-        # its commit succeeded and before its fan-out (see _process).
-        self._relink: AfterCommit = []
 
     @property
     def table_id(self) -> str:
@@ -228,9 +225,8 @@ class TableActor:
     # -- one job: intent, commit, reply, fan-out, duties -------------------
 
     async def _process(self, job: Job) -> None:
-        self._relink = []
         try:
-            events, reply, after = self._handle(job)
+            events, reply, relink, after = self._handle(job)
         except ClientError as exc:
             self._reply_error(job, exc.code, exc.message)
             return
@@ -238,7 +234,9 @@ class TableActor:
             self.metrics.child(self.metrics.actions, job.kind).inc()
         if events and not await self._commit(job, events):
             return
-        relink, self._relink = self._relink, []
+        # Who is attached where changes only now, the commit done: were it
+        # changed first, a refused commit would roll the table back but
+        # leave a connection on a seat it does not hold.
         for change in relink:
             change()
         self._duties.sync_grace(self.state)
@@ -282,7 +280,7 @@ class TableActor:
             self._rollback()
             self._reply_error(job, exc.code, "the table could not be saved; try again")
             # What was not saved is tried again: a bot's move, a seat whose
-            # connection dropped meanwhile (see _tick).
+            # connection dropped meanwhile (see table_jobs.tick).
             self._duties.retry_later()
             return False
         return True
@@ -338,25 +336,25 @@ class TableActor:
         state, watchers = self.state, self._watchers
         match job:
             case Request(conn, message):
-                events, self._relink = apply_request(state, watchers, conn, message)
-                return events, sm.Ok(id=message.id), []
+                events, relink = apply_request(state, watchers, conn, message)
+                return Outcome(events, sm.Ok(id=message.id), relink=tuple(relink))
             case Attach():
                 return table_jobs.attach(state, watchers, job)
             case Knock():
                 return table_jobs.knock(state, watchers, job)
             case Detach(conn):
-                return table_jobs.detach(state, watchers, conn), None, []
+                return Outcome(table_jobs.detach(state, watchers, conn))
             case BotMoved(seat, move):
                 self._duties.decided(seat)
-                return table_jobs.bot_moved(state, seat, move), None, []
+                return Outcome(table_jobs.bot_moved(state, seat, move))
             case GraceOver(seat):
-                return intents.start_covering(state, seat), None, []
+                return Outcome(intents.start_covering(state, seat))
             case AutoDeal(hand):
-                return table_jobs.auto_deal(state, hand), None, []
+                return Outcome(table_jobs.auto_deal(state, hand))
             case Tick():
-                return table_jobs.tick(state, watchers), None, []
+                return Outcome(table_jobs.tick(state, watchers))
             case ResumeDuties():
-                return table_jobs.resume_duties(state), None, []
+                return Outcome(table_jobs.resume_duties(state))
             case _:
                 assert_never(job)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import NamedTuple
 
 from pydantic import BaseModel
 
@@ -26,14 +27,21 @@ from .errors import AuthError
 from .jobs import Attach, Knock, Watcher
 from .table_fan_out import send_chat_history, send_snapshot
 from .table_intents import Events
-from .table_requests import AfterCommit
 from .table_state import TableState
 from .table_watchers import TableWatchers
 
 log = logging.getLogger("hearts.table")
 
-Outcome = tuple[Events, BaseModel | None, AfterCommit]
-"""What a job produced: events to commit, the reply, actions after the commit."""
+
+class Outcome(NamedTuple):
+    """What a job produced. After its events are committed: ``relink``
+    changes who is attached where (before the fan-out, which must see it),
+    ``reply`` goes to the requester, the events fan out, then ``after`` runs."""
+
+    events: Events
+    reply: BaseModel | None = None
+    relink: tuple[Callable[[], None], ...] = ()
+    after: tuple[Callable[[], None], ...] = ()
 
 
 def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
@@ -74,7 +82,7 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
             send_chat_history(state, conn)
             send_snapshot(state, conn, seat)
 
-    return events, reply, [attach]
+    return Outcome(events, reply, after=(attach,))
 
 
 def join_path(state: TableState, seat: int | None) -> str:
@@ -93,10 +101,10 @@ def knock(state: TableState, watchers: TableWatchers, job: Knock) -> Outcome:
     conn = job.conn
     events = intents.knock(state, conn.player_id, conn.name)
     watchers.knocking(conn)
-    after: list[Callable[[], None]] = []
+    after: tuple[Callable[[], None], ...] = ()
     if conn.player_id in state.admitted:
-        after.append(lambda: watchers.answer_knock(conn.player_id, state.code, True))
-    return events, sm.Ok(id=job.message.id), after
+        after = (lambda: watchers.answer_knock(conn.player_id, state.code, True),)
+    return Outcome(events, sm.Ok(id=job.message.id), after=after)
 
 
 def detach(state: TableState, watchers: TableWatchers, conn: Watcher) -> Events:
