@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App
 
 from client.invite import TableRef, share_link
@@ -51,8 +52,10 @@ from .screens.knock import KnockScreen
 from .screens.table import TableScreen
 from .screens.table_list import How, ListAnswer, Refusal, TableListScreen, Throttled
 from .settings import Settings
+from .stats import Stats, game_result
 from .table_client import TableClient
 from .widgets.lobby import format_code
+from .widgets.too_small import cover_if_small
 
 if TYPE_CHECKING:
     from server.app import RunningServer
@@ -73,19 +76,24 @@ class HeartsApp(App[None]):
         settings: Settings | None = None,
         settings_path: Path | None = None,
         pacing: Pacing | None = None,
+        stats_path: Path | None = None,
     ) -> None:
         super().__init__()
         self.launch = launch
         self.settings = settings or Settings()
         self.settings_path = settings_path
+        self.stats_path = stats_path
+        self.stats = Stats.load(stats_path)
         self.t = Translator(self.settings.language)
         self.model = TableModel()
         self.table: TableClient | None = None
         self.server: RunningServer | None = None
         self.fixed_pacing = pacing
-        self.table_screen = TableScreen(self.model, self.t)
+        self.table_screen = TableScreen(self.model, self.t, self)
         self._closed = False
         self._countdowns: tuple[int | None, ...] = ()
+        self._status: str | None = None  # the table's status at the last redraw
+        self._asked = False  # the table waited for our card or pass at the last redraw
 
     # -- life cycle ------------------------------------------------------------
 
@@ -94,6 +102,16 @@ class HeartsApp(App[None]):
         self.push_screen(self.table_screen)
         self.set_interval(POLL_SECONDS, self._poll)
         self.run_worker(self._start(), name="start")
+        self.call_after_refresh(cover_if_small, self, self.t)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Cover the screen while the terminal is too small for the table."""
+        cover_if_small(self, self.t)
+
+    @property
+    def quick_game(self) -> bool:
+        """``hearts play``: a game against bots; leaving ends it."""
+        return self.launch.mode == "play"
 
     async def on_unmount(self) -> None:
         """Close the connection and the in-process server."""
@@ -132,8 +150,21 @@ class HeartsApp(App[None]):
         return FAST if self.settings.fast else NORMAL
 
     def changed(self) -> None:
-        """The model changed: redraw."""
+        """The model changed: redraw, count a game that just ended, ring the
+        bell when the table starts waiting for us."""
         self.table_screen.sync()
+        view = self.model.view
+        status = view.status if view is not None else None
+        if status == "game_over" and self._status in ("playing", "between_hands"):
+            result = game_result(view) if view is not None else None
+            if result is not None:
+                self.stats.record(result)
+                self.stats.save(self.stats_path)
+        self._status = status
+        asked = self.model.my_turn() or self.model.passing()
+        if asked and not self._asked and self.settings.bell:
+            self.bell()
+        self._asked = asked
 
     def settings_changed(self) -> None:
         """The settings dialog changed something: save and redraw."""
@@ -142,6 +173,8 @@ class HeartsApp(App[None]):
         self.changed()
 
     def _poll(self) -> None:
+        # A dialog opened while the terminal is too small is covered too.
+        cover_if_small(self, self.t)
         if self.table is not None:
             self.table.poll_connection()
         # Away seats count down to a bot between snapshots: redraw as the
@@ -333,6 +366,11 @@ class HeartsApp(App[None]):
             if answer is None:
                 await self.shutdown_and_exit()
                 return False
+            if answer == "bots":
+                session.session_file = launch.session_file  # a seat of ours: keep it
+                seated = await self._play_bots(session)
+                self._at_table(session, seated.code if seated is not None else "")
+                return True
             form = HostSetupScreen(self.t, launch.table_name, launch.seats, launch.rules)
             spec = await self.push_screen_wait(form)
             if spec is not None:
@@ -404,6 +442,14 @@ class HeartsApp(App[None]):
         except (SessionClosed, TimeoutError):
             return Msg("error.no_reply")
         return None
+
+    async def _play_bots(self, session: ClientSession) -> sm.Seated | None:
+        """A private table with three Medium bots, started at once."""
+        launch = self.launch
+        spec = TableSpec(launch.table_name, ("medium", "medium", "medium"), launch.rules, False)
+        seated = await self._create(session, spec)
+        await session.request(cm.StartGame(id=session.next_id()))
+        return seated
 
     async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
         reply = await session.request(

@@ -16,6 +16,7 @@ RANKS: Final = "23456789TJQKA"
 SYMBOLS: Final[Mapping[str, str]] = MappingProxyType({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
 RED_SUITS: Final = frozenset("DH")
 QUEEN_OF_SPADES: Final = "QS"
+KEYS: Final = "abcdefghijklm"  # the letters under the cards of a hand
 
 
 def suit_of(card: str) -> str:

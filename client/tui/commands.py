@@ -106,6 +106,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
 def _settings_and_app(args: argparse.Namespace, launch: Launch) -> int:
     from .app import HeartsApp
     from .settings import Settings, default_settings_file
+    from .stats import default_stats_file
 
     _quiet_logging(getattr(args, "log", None))
     path = default_settings_file()
@@ -114,7 +115,7 @@ def _settings_and_app(args: argparse.Namespace, launch: Launch) -> int:
         settings.language = args.lang
     if getattr(args, "fast", False):
         settings.fast = True
-    app = HeartsApp(launch, settings, settings_path=path)
+    app = HeartsApp(launch, settings, settings_path=path, stats_path=default_stats_file())
     app.run()
     return app.return_code or 0
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from protocol import server_messages as sm
 from protocol.view import PlayedCard, SeatView
 
-from .cards import QUEEN_OF_SPADES, label, sorted_hand
+from .cards import KEYS, QUEEN_OF_SPADES, label, sorted_hand
 from .i18n import Msg, Series, Term
 from .seats import compass_key, my_seat, uses_compass_name
 from .table_log import TableLog
@@ -68,7 +68,12 @@ class TableModel:
     trick_points: int = 0
     holding: bool = False
     selected: list[str] = field(default_factory=list)
-    cursor: int = 0
+    cursor: int = 0  # a position in ``hand()``
+    # Each card's letter, given when the hand is dealt (and again once the
+    # passed cards arrive) and kept while cards leave it: a letter never
+    # moves to another card during the play.
+    keys: dict[str, str] = field(default_factory=dict)
+    keys_hand: int = 0  # the hand number the letters were given for
     connection: ConnectionState = "connecting"
     notice: Notice | None = None
     log: TableLog = field(default_factory=TableLog)
@@ -100,8 +105,19 @@ class TableModel:
         """Our cards in display order."""
         return sorted_hand(self.view.hand) if self.view is not None else []
 
+    def key_of(self, card: str) -> str:
+        """The letter under ``card`` (" " for a card without one)."""
+        return self.keys.get(card, " ")
+
+    def card_for_key(self, key: str) -> str | None:
+        """The card of ours under the letter ``key``, if one is still there."""
+        for card, letter in self.keys.items():
+            if letter == key and self.view is not None and card in self.view.hand:
+                return card
+        return None
+
     def card_at(self, index: int) -> str | None:
-        """The card under key number ``index`` (0 for ``a``), if any."""
+        """The card at position ``index`` of the hand as shown, if any."""
         cards = self.hand()
         return cards[index] if 0 <= index < len(cards) else None
 
@@ -252,6 +268,15 @@ class TableModel:
         else:
             self.selected = []
         self.cursor = min(self.cursor, max(0, len(view.hand) - 1))
+        self._letter_hand(view)
+
+    def _letter_hand(self, view: SeatView) -> None:
+        """Give the hand its letters, left to right, when it is new (a deal,
+        or the passed cards arriving); otherwise keep them."""
+        if view.hand_number == self.keys_hand and all(c in self.keys for c in view.hand):
+            return
+        self.keys = dict(zip(sorted_hand(view.hand), KEYS, strict=False))
+        self.keys_hand = view.hand_number
 
     def _announce_knocks(self, view: SeatView) -> None:
         """A player newly knocking (host only): said once, in the log and a

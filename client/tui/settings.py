@@ -1,4 +1,5 @@
-"""The player's settings: fast play and language, kept in a small JSON file
+"""The player's settings: fast play, language, auto-play of any single legal
+card and the bell on your turn, kept in a small JSON file
 (``$XDG_CONFIG_HOME/hearts/tui.json``) so the next game starts the same."""
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ class Settings:
 
     language: Language = "en"
     fast: bool = False
+    # Play a card by itself whenever it is the only legal one (the last card
+    # of the hand is always played by itself).
+    auto_single: bool = False
+    bell: bool = False  # ring the terminal bell when it is your turn
 
     @classmethod
     def load(cls, path: Path | None) -> Settings:
@@ -37,8 +42,9 @@ class Settings:
         if isinstance(data, dict):
             if data.get("language") in LANGUAGES:
                 settings.language = data["language"]
-            if isinstance(data.get("fast"), bool):
-                settings.fast = data["fast"]
+            for name in ("fast", "auto_single", "bell"):
+                if isinstance(data.get(name), bool):
+                    setattr(settings, name, data[name])
         return settings
 
     def save(self, path: Path | None) -> None:

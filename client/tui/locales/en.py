@@ -185,9 +185,6 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "chat.title": "Chat",
         "chat.scroll": "PgUp PgDn ↑↓ · Esc back",
         "chat.empty": "No messages yet: type below, Enter sends.",
-        "keys.table": "a–m card · ←→ Space · Enter · t score · / chat · o settings · ? help · q quit",
-        "keys.watch": "t score · / chat · PgUp PgDn chat history · o settings · ? help · q leave",
-        "keys.chat": "Enter sends · PgUp PgDn ↑↓ scroll · Esc: back to the table",
         # side panel
         "side.tricks": "Tricks",
         "side.scores": "Score",
@@ -275,7 +272,6 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.empty": "No public table waits for players: r looks again, / types a code, n hosts.",
         "list.count": "Tables waiting for players: {n}.",
         "list.code": "Code or link:",
-        "list.keys": "↑↓ choose · Enter join · w watch · n new table · r refresh · / code · Esc quit",
         "list.rules": "Rules: {rules}",
         "list.joining": "Joining {code}…",
         "list.opening": "Opening {code} to watch…",
@@ -299,7 +295,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "help.chat": "the chat: the whole conversation; Enter sends",
         "help.scroll": "page through the chat",
         "help.escape": "leave the chat, clear the message",
-        "help.settings": "settings: fast play, language",
+        "help.settings": "settings: fast play, language, auto-play, bell",
         "help.help": "this help",
         "help.quit": "leave the table, or give up your seat and watch",
         "help.marks": "Cards you may not play are dimmed, struck and hatched ░. "
@@ -341,5 +337,139 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "fatal.no_seat": "There is no saved seat to resume. Start with `hearts host` or `hearts join CODE`.",
         "fatal.resume_refused": "{server} refused your saved seat: {reason}. Your session file is unchanged; if you played on another server, run `hearts resume --server URL`.",
         "fatal.unreachable": "Cannot reach the server at {url} ({error}). Start one with `hearts serve`, or play alone with `hearts play`.",
+        # the title bar: our points this hand
+        "top.mine": "Your points: {n}",
+        # the terminal is too small
+        "small.title": "The terminal is {width}×{height}: too small for the table.",
+        "small.body": "Hearts needs at least {width}×{height}. Make the window larger to go on.",
+        "small.keys": "Ctrl+Q quits",
+        # the key line: the keys that work now
+        "key.cards_pick": "a–m pick",
+        "key.cards_play": "a–m play",
+        "key.cursor": "←→ Space",
+        "key.pass": "p pass",
+        "key.next": "Enter next hand",
+        "key.start": "Enter start",
+        "key.seats": "1 2 3 seats",
+        "key.knock": "y x knock",
+        "key.rematch": "r rematch",
+        "key.side": "t tricks/score",
+        "key.chat": "/ chat",
+        "key.history": "PgUp PgDn history",
+        "key.settings": "o settings",
+        "key.rules": "F2 rules",
+        "key.stats": "F3 stats",
+        "key.help": "? help",
+        "key.leave": "q leave",
+        "key.quit": "Ctrl+Q quit",
+        "key.send": "Enter sends",
+        "key.scroll": "PgUp PgDn ↑↓ scroll",
+        "key.back": "Esc back to the table",
+        "list.key_choose": "↑↓ choose",
+        "list.key_join": "Enter join",
+        "list.key_watch": "w watch",
+        "list.key_bots": "b play vs bots",
+        "list.key_new": "n new table",
+        "list.key_refresh": "r refresh",
+        "list.key_code": "/ code",
+        "list.key_back": "Esc back",
+        # auto-play, settings, help
+        "log.auto_played": "You played {card}: it was your only card to play.",
+        "settings.auto_single": "Play a card by itself when it is the only one you may play",
+        "settings.bell": "Ring the terminal bell when it is your turn",
+        "help.rules_stats": "the rules and tips · your statistics",
+        "help.ctrl_q": "quit at once (on every screen)",
+        # the rules pages
+        "rules.title": "Rules and tips",
+        "rules.tab_game": "The game",
+        "rules.tab_options": "Table options",
+        "rules.tab_tips": "Tips",
+        "rules.keys": "1 2 3 or ←→ pages · ↑↓ PgUp PgDn scroll · Esc back · Ctrl+Q quit",
+        "rules.game": (
+            "# The aim\n"
+            "Take as few points as you can. Each heart you take is 1 point, the queen of spades (Q♠) 13: 26 in every hand. When someone reaches 100 points the game ends after that hand and the lowest total wins.\n"
+            "\n"
+            "# The deal\n"
+            "Four players, 52 cards, 13 each. Aces are high, twos low, and there are no trumps. You sit South; West is on your left and plays after you, North across, East on your right.\n"
+            "\n"
+            "# Passing\n"
+            "Before the play everyone passes three cards at once: hand 1 to the left, hand 2 to the right, hand 3 across, and hand 4 nobody passes; then it repeats. You choose yours before you see what you get. The cards passed to you are marked ● until the first trick ends.\n"
+            "\n"
+            "# The play\n"
+            "Whoever holds 2♣ leads it. Everyone follows suit if they can; with no card of that suit you may play any card. The highest card of the suit led wins the trick, and its winner leads the next one.\n"
+            "- On the first trick no hearts and no Q♠, unless your hand holds nothing else.\n"
+            '- You may not lead a heart until a heart has been played ("hearts are broken"), unless you hold only hearts.\n'
+            "\n"
+            "# Shooting the moon\n"
+            "Take every heart and Q♠ in one hand and you score 0 while each other player scores 26.\n"
+            "\n"
+            "# At this table\n"
+            "A card you may not play is refused with the reason and nothing changes. The host may change passing, moon scoring, the first trick, the end of the game and add a bonus card: see Table options (2)."
+        ),
+        "rules.options_intro": "The host chooses these when creating the table; ✓ marks this table's choice.",
+        "rules.this_table": "This table: {rules}.",
+        "rules.bonus_here": "The bonus card {card} takes 10 points off whoever takes it.",
+        "rules.opt.pass_cycle": "Passing",
+        "rules.opt.pass_cycle.standard": "left, right, across, no passing, then again (the standard game)",
+        "rules.opt.pass_cycle.lacr": "left, across, right, no passing, then again",
+        "rules.opt.pass_cycle.left": "always to the left",
+        "rules.opt.pass_cycle.right": "always to the right",
+        "rules.opt.pass_cycle.none": "no passing at all",
+        "rules.opt.moon": "Shooting the moon",
+        "rules.opt.moon.add": "every other player scores +26, the shooter 0",
+        "rules.opt.moon.subtract": "the shooter scores −26, the others 0",
+        "rules.opt.moon.choice": "the shooter chooses one of the two when the hand ends",
+        "rules.opt.first_trick": "The first trick",
+        "rules.opt.first_trick.no_points": "no hearts and no Q♠ (unless you hold nothing else)",
+        "rules.opt.first_trick.no_queen": "only Q♠ is banned; hearts may be played",
+        "rules.opt.first_trick.anything": "anything goes",
+        "rules.opt.queen_breaks_hearts": "Does Q♠ break hearts?",
+        "rules.opt.queen_breaks_hearts.no": "no: only a heart played breaks hearts",
+        "rules.opt.queen_breaks_hearts.yes": "yes: once Q♠ is played hearts may be led",
+        "rules.opt.end": "The end of the game",
+        "rules.opt.end.points": "after the hand in which someone reaches the target total (100 or 50); the lowest total wins, a tie for it plays another hand",
+        "rules.opt.end.hands": "after a fixed number of hands; the lowest total wins, a tie for it plays another hand",
+        "rules.opt.bonus_card": "Bonus card",
+        "rules.opt.bonus_card.none": "none",
+        "rules.opt.bonus_card.JD": "J♦ takes 10 points off whoever wins it",
+        "rules.opt.bonus_card.TD": "10♦ takes 10 points off whoever wins it",
+        "rules.tips": (
+            "# Passing\n"
+            "- Pass Q♠, K♠ and A♠ unless you hold several low spades to protect them.\n"
+            "- Empty a short suit (a void) so you can throw hearts and Q♠ when it is led.\n"
+            "- High hearts are dangerous; low hearts and low cards of every suit are safe.\n"
+            "- Remember what you passed: the player who got it may hold those cards against you.\n"
+            "\n"
+            "# Playing\n"
+            "- Get rid of high cards early, while the tricks carry no points.\n"
+            "- Lead low spades to drive out Q♠ when you do not hold it.\n"
+            "- When you cannot follow suit, throw Q♠ or your highest heart on someone else's trick.\n"
+            "- Count the hearts and spades played; the trick history (t) shows every trick.\n"
+            "- Stop a moon: if one player takes all the points so far, take a heart yourself.\n"
+            "\n"
+            "# In this client\n"
+            "- Each card keeps its letter for the whole hand: the letters do not move as you play.\n"
+            "- The last card is played by itself; the settings (o) can play any forced card.\n"
+            "- Your points this hand are in the title bar; t switches to the score table."
+        ),
+        # statistics
+        "stats.title": "Your statistics",
+        "stats.none": "No finished game yet: every game you play to the end is counted here.",
+        "stats.by_difficulty": "By difficulty",
+        "stats.by_variant": "By variant",
+        "stats.col_games": "Games",
+        "stats.col_wins": "Wins",
+        "stats.col_average": "Avg pts",
+        "stats.col_moons": "Moons",
+        "stats.all": "All games",
+        "stats.standard": "Standard rules",
+        "stats.unknown_variant": "Other rules",
+        "stats.difficulty.easy": "Easy bots",
+        "stats.difficulty.medium": "Medium bots",
+        "stats.difficulty.hard": "Hard bots",
+        "stats.difficulty.mixed": "Bots of mixed levels",
+        "stats.difficulty.people": "With other people",
+        "stats.note": "Avg pts: your average final total (lower is better). Moons: moons you shot.",
+        "stats.close": "Esc closes · Ctrl+Q quits",
     }
 )

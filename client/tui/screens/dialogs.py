@@ -35,7 +35,9 @@ HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("Esc", "help.escape"),
     ("o", "help.settings"),
     ("? F1", "help.help"),
+    ("F2 F3", "help.rules_stats"),
     ("q", "help.quit"),
+    ("Ctrl+Q", "help.ctrl_q"),
 )
 
 
@@ -51,7 +53,7 @@ class Dialog(ModalScreen[None]):
     Dialog .title { text-style: bold; width: 1fr; content-align: center middle; }
     Dialog .buttons { height: auto; align: center middle; }
     Dialog Button { margin: 0 1; }
-    Dialog #help-keys { height: auto; max-height: 16; }
+    Dialog #help-keys { height: auto; max-height: 18; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
 
@@ -66,6 +68,10 @@ class Dialog(ModalScreen[None]):
 
 class HelpScreen(Dialog):
     """Every key of the table screen."""
+
+    DEFAULT_CSS = """
+    HelpScreen > Vertical { width: 78; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1,enter", "close", show=False),
@@ -88,8 +94,50 @@ class HelpScreen(Dialog):
             yield Static(Text(t("help.close"), style=Style(dim=True)))
 
 
+def show_state(button: Checkbox | RadioButton, on: str) -> None:
+    """Draw a toggle's state in its glyph, not only in colour: ``on`` when
+    it is on, a blank when it is off."""
+    # BUTTON_INNER is the glyph Textual draws between the brackets.
+    button.BUTTON_INNER = on if button.value else " "
+    button.refresh()
+
+
+class OnOff(Checkbox):
+    """A checkbox showing ``✓`` when on and nothing when off."""
+
+    def on_mount(self) -> None:
+        """Draw the state it starts with."""
+        show_state(self, "✓")
+
+    def watch_value(self) -> None:
+        """Redraw the glyph, then tell the dialog (``Checkbox.Changed``)."""
+        show_state(self, "✓")
+        super().watch_value()
+
+
+class Choice(RadioButton):
+    """A radio button showing ``●`` when chosen and nothing otherwise."""
+
+    def on_mount(self) -> None:
+        """Draw the state it starts with."""
+        show_state(self, "●")
+
+    def watch_value(self) -> None:
+        """Redraw the glyph, then tell the set (``RadioButton.Changed``)."""
+        show_state(self, "●")
+        super().watch_value()
+
+
+SETTING_BOXES: Final = (
+    ("fast", "settings.fast"),
+    ("auto_single", "settings.auto_single"),
+    ("bell", "settings.bell"),
+)
+
+
 class SettingsScreen(Dialog):
-    """Fast play and language; changes apply at once."""
+    """Fast play, auto-play of a single legal card, the bell on your turn,
+    and the language; changes apply at once."""
 
     def __init__(self, t: Translator, settings: Settings, on_change: Callable[[], None]) -> None:
         super().__init__(t)
@@ -97,23 +145,29 @@ class SettingsScreen(Dialog):
         self.on_change = on_change
 
     def compose(self) -> ComposeResult:
-        """A checkbox and a set of radio buttons."""
+        """Three checkboxes and a set of radio buttons."""
         t = self.t
         with Vertical():
             yield Static(t("settings.title"), classes="title")
-            yield Checkbox(t("settings.fast"), self.settings.fast, id="fast")
+            for name, key in SETTING_BOXES:
+                yield OnOff(t(key), bool(getattr(self.settings, name)), id=name, compact=True)
             yield Static(t("settings.language"))
-            with RadioSet(id="language"):
+            with RadioSet(id="language", compact=True):
                 for code in LANGUAGES:
-                    yield RadioButton(
-                        LANGUAGE_NAMES[code], value=code == self.settings.language, name=code
+                    yield Choice(
+                        LANGUAGE_NAMES[code],
+                        value=code == self.settings.language,
+                        name=code,
+                        compact=True,
                     )
             yield Static(Text(t("settings.close"), style=Style(dim=True)))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Fast play on or off."""
-        self.settings.fast = event.value
-        self.on_change()
+        """A setting on or off."""
+        name = event.checkbox.id
+        if name in {n for n, _ in SETTING_BOXES}:
+            setattr(self.settings, name, event.value)
+            self.on_change()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         """Another language."""

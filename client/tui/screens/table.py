@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Literal, cast
+from typing import ClassVar, Literal
 
 from rich.style import Style
 from rich.text import Text
@@ -25,11 +25,14 @@ from textual.widgets import Button, ContentSwitcher, Input, Static
 from protocol import client_messages as cm
 from protocol.view import SeatInfo
 
+from ..cards import label
 from ..explain import pass_refusal, play_refusal
 from ..i18n import Msg, Translator
+from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
 from ..seats import POSITIONS, compass_key, seat_at
+from ..table_host import TableHost
 from ..widgets.bars import ChatLog, TopBar
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.hand import KEYS, HandView
@@ -45,10 +48,9 @@ from .dialogs import (
     QuitAnswer,
     SettingsScreen,
 )
+from .rules import RulesScreen
 from .seat_menu import SeatChoice, SeatMenu, run_seat_choice
-
-if TYPE_CHECKING:
-    from ..app import HeartsApp
+from .stats import StatsScreen
 
 
 class TableScreen(Screen[None]):
@@ -78,25 +80,24 @@ class TableScreen(Screen[None]):
         Binding("down", "chat_line(1)", show=False),
         Binding("escape", "escape", show=False),
         Binding("question_mark,f1", "help", show=False),
+        Binding("f2", "rules", show=False),
+        Binding("f3", "stats", show=False),
         Binding("o", "settings", show=False),
         Binding("q", "quit_table", show=False),
     ]
 
-    def __init__(self, model: TableModel, t: Translator) -> None:
+    def __init__(self, model: TableModel, t: Translator, host: TableHost) -> None:
         super().__init__()
         self.model = model
         self.t = t
+        self.hearts = host  # the app, as far as the screen needs it
         self._moon: MoonScreen | None = None
         self._over: GameOverScreen | None = None
         self._over_closed = False
         self._phase_key: tuple[str, int] = ("", 0)
         self._ready = False
         self._chatting = False  # the chat line has the focus: the chat view shows
-
-    @property
-    def hearts(self) -> HeartsApp:
-        """The app, typed."""
-        return cast("HeartsApp", self.app)
+        self._auto_played: tuple[int, int] | None = None  # (hand, cards left) played by itself
 
     def compose(self) -> ComposeResult:
         """The layout (see hearts.tcss)."""
@@ -154,6 +155,7 @@ class TableScreen(Screen[None]):
         self._over = None
         self._over_closed = False
         self._phase_key = ("", 0)
+        self._auto_played = None
 
     def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
@@ -185,14 +187,35 @@ class TableScreen(Screen[None]):
             self.query_one(widget).refresh()
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#notice", Static).update(self._notice())
-        keys = "keys.chat" if self._chatting else "keys.watch" if watching else "keys.table"
-        self.query_one("#keys", Static).update(Text(t(keys), style=Style(dim=True)))
+        keys = fit_keys(t, table_keys(model, self._chatting), self.size.width)
+        self.query_one("#keys", Static).update(Text(keys, style=Style(dim=True)))
         placeholder = "chat.placeholder_watch" if watching else "chat.placeholder"
         self.query_one("#chat", Input).placeholder = t(placeholder)
         self._sync_buttons()
         self._sync_dialogs()
         for msg in model.take_notifications():
             self.app.notify(t.text(msg), timeout=10)
+        self._auto_play()
+
+    def _auto_play(self) -> None:
+        """Play a forced card by itself: always the last card of the hand,
+        and any card that is the only legal one when the player asked for
+        it (settings). Once per turn: a refused card is not sent again."""
+        model, view = self.model, self.model.view
+        if view is None or not model.my_turn():
+            self._auto_played = None
+            return
+        if model.busy or model.lingering() or len(view.legal) != 1:
+            return
+        if len(view.hand) > 1 and not self.hearts.settings.auto_single:
+            return
+        turn = (view.hand_number, len(view.hand))
+        if turn == self._auto_played or self.hearts.table is None:
+            return
+        self._auto_played = turn
+        card = view.legal[0]
+        model.log.event(Msg("log.auto_played", {"card": label(card)}))
+        self._send(lambda rid: cm.PlayCard(id=rid, card=card))
 
     def _sync_buttons(self) -> None:
         model, view, t = self.model, self.model.view, self.t
@@ -315,12 +338,12 @@ class TableScreen(Screen[None]):
         """The card under a letter key."""
         if self._watching():
             return
-        card = self.model.card_at(index)
+        card = self.model.card_for_key(KEYS[index])
         if card is None:
             if self.model.view is not None and self.model.view.hand:
                 self._refuse(Msg("why.no_card", {"key": KEYS[index]}))
             return
-        self.model.cursor = index
+        self.model.cursor = self.model.hand().index(card)
         self.choose(card)
 
     def action_cursor(self, step: int) -> None:
@@ -499,8 +522,17 @@ class TableScreen(Screen[None]):
         """Every key."""
         self.app.push_screen(HelpScreen(self.t))
 
+    def action_rules(self) -> None:
+        """The rules of the game, of this table's options, and tips."""
+        view = self.model.view
+        self.app.push_screen(RulesScreen(self.t, view.rules if view is not None else None))
+
+    def action_stats(self) -> None:
+        """The player's statistics."""
+        self.app.push_screen(StatsScreen(self.t, self.hearts.stats))
+
     def action_settings(self) -> None:
-        """Fast play and language."""
+        """Fast play, language, auto-play, the bell."""
         self.app.push_screen(
             SettingsScreen(self.t, self.hearts.settings, self.hearts.settings_changed)
         )
@@ -511,7 +543,7 @@ class TableScreen(Screen[None]):
         if not seated:
             body = "quit.body_watch"
         else:
-            body = "quit.body_play" if self.hearts.launch.mode == "play" else "quit.body"
+            body = "quit.body_play" if self.hearts.quick_game else "quit.body"
 
         def answered(answer: QuitAnswer | None) -> None:
             if answer == "leave":

@@ -5,7 +5,8 @@ removed comes back to (the reason said above the list).
 The list comes from ``list_tables`` (tables still waiting for players); ``r``
 asks again. Enter joins the highlighted table, ``w`` watches it; a code (or
 a table's link) typed in the field is joined with Enter (or the Join and
-Watch buttons); ``n`` hosts a new table instead. A refusal (the table
+Watch buttons); ``n`` hosts a new table instead, ``b`` plays at once against
+three Medium bots. A refusal (the table
 filled up, the code is wrong) is said under the list and the player picks
 again; the screen closes once a table has us.
 
@@ -39,11 +40,24 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 
 from ..i18n import Msg, Translator
+from ..key_line import Segment, fit_keys
 from ..widgets.lobby import format_code, rules_text
 
 How = Literal["join", "watch"]
-# How the list closes: a table has us, the player wants to host one, or left.
-ListAnswer = Literal["seated", "create"] | None
+# How the list closes: a table has us, the player wants to host one, or to
+# play against bots at once, or left.
+ListAnswer = Literal["seated", "create", "bots"] | None
+LIST_KEYS: Final = (
+    Segment("list.key_choose", optional=True),
+    Segment("list.key_join"),
+    Segment("list.key_watch"),
+    Segment("list.key_bots"),
+    Segment("list.key_new"),
+    Segment("list.key_refresh", optional=True),
+    Segment("list.key_code", optional=True),
+    Segment("list.key_back"),
+    Segment("key.quit"),
+)
 NAME_WIDTH: Final = 26
 HOST_WIDTH: Final = 16
 MAX_TYPED: Final = 300  # a code, or a whole invite link pasted in
@@ -103,6 +117,7 @@ class TableListScreen(Screen[ListAnswer]):
         Binding("r,f5", "refresh", show=False),
         Binding("w", "watch", show=False),
         Binding("n", "create", show=False),
+        Binding("b", "bots", show=False),
         Binding("slash,c", "type_code", show=False),
         Binding("escape", "back", show=False),
     ]
@@ -149,10 +164,16 @@ class TableListScreen(Screen[ListAnswer]):
             yield Button(t("btn.join"), id="join", compact=True, variant="primary")
             yield Button(t("btn.watch"), id="watch", compact=True)
         yield Static(id="list-notice")
-        yield Static(Text(t("list.keys"), style=Style(dim=True)), id="list-keys")
+        yield Static(id="list-keys")
+
+    def on_resize(self) -> None:
+        """The keys that fit the width."""
+        keys = fit_keys(self.t, LIST_KEYS, self.size.width)
+        self.query_one("#list-keys", Static).update(Text(keys, style=Style(dim=True)))
 
     def on_mount(self) -> None:
         """Ask for the tables."""
+        self.on_resize()
         table = self.query_one("#tables", DataTable)
         t = self.t
         for key, width in (
@@ -244,6 +265,12 @@ class TableListScreen(Screen[ListAnswer]):
         """Host a new table instead (the app shows the form)."""
         if not self.busy:
             self.dismiss("create")
+
+    def action_bots(self) -> None:
+        """Play at once against three Medium bots (the app creates and
+        starts the table)."""
+        if not self.busy:
+            self.dismiss("bots")
 
     def action_type_code(self) -> None:
         """Go to the invite code field."""

@@ -54,8 +54,18 @@ def title_parts(t: Translator, view: SeatView | None) -> list[str]:
     return parts
 
 
+def my_points(t: Translator, view: SeatView | None) -> Text:
+    """Our points taken this hand, while a hand is played or just over
+    (nothing for a spectator or before the game)."""
+    if view is None or view.seat is None or view.status not in ("playing", "between_hands"):
+        return Text()
+    points = view.seats[view.seat].points_hand
+    return Text(f" {t('top.mine', n=points)} ", style=Style(bold=True, color="yellow"))
+
+
 class TopBar(Widget):
-    """The title line, with the connection state on the right."""
+    """The title line; on the right our points this hand and the
+    connection state."""
 
     DEFAULT_CSS = """
     TopBar { height: 1; background: $primary-background; }
@@ -67,11 +77,12 @@ class TopBar(Widget):
         self.t = t
 
     def render(self) -> Text:
-        """Title on the left, connection on the right."""
+        """Title on the left, our points and the connection on the right."""
         t = self.t
         left = Text(" " + " · ".join(title_parts(t, self.model.view)), style=Style(bold=True))
         state = self.model.connection
-        right = Text(f" {t('conn.' + state)} ", style=CONNECTION_STYLES[state])
+        right = my_points(t, self.model.view)
+        right.append_text(Text(f" {t('conn.' + state)} ", style=CONNECTION_STYLES[state]))
         room = self.size.width - right.cell_len
         if left.cell_len > room:
             left.truncate(max(0, room), overflow="ellipsis")

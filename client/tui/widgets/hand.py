@@ -1,4 +1,5 @@
-"""Your hand along the bottom: sorted by suit, a key letter under each card.
+"""Your hand along the bottom: sorted by suit, a key letter under each card
+(a card keeps its letter for the whole hand: see ``TableModel.keys``).
 
 Four rows: the raised row (cards picked to pass stand one row higher), two
 rows of card faces and the key letters. A click on a card or its letter
@@ -7,6 +8,7 @@ posts ``HandView.CardChosen``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -16,11 +18,12 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from ..cards import suit_of
+from ..cards import KEYS, suit_of
 from ..model import TableModel
 from .card_art import CARD_WIDTH, CardLook, blank, card_rows
 
-KEYS: Final = "abcdefghijklm"
+__all__ = ["KEYS", "HandView", "Slot", "hand_layout"]
+
 GAP: Final = 1
 SUIT_GAP: Final = 2
 
@@ -34,8 +37,9 @@ class Slot:
     key: str
 
 
-def hand_layout(cards: list[str], width: int) -> list[Slot]:
-    """Columns of the cards, centred in ``width``, a wider gap between suits."""
+def hand_layout(cards: list[str], width: int, keys: Mapping[str, str] | None = None) -> list[Slot]:
+    """Columns of the cards, centred in ``width``, a wider gap between suits;
+    each card's letter from ``keys`` (by position when not given)."""
     xs: list[int] = []
     x = 0
     for i, card in enumerate(cards):
@@ -44,7 +48,9 @@ def hand_layout(cards: list[str], width: int) -> list[Slot]:
         xs.append(x)
         x += CARD_WIDTH
     left = max(0, (width - x) // 2)
-    return [Slot(c, left + xs[i], KEYS[i] if i < len(KEYS) else " ") for i, c in enumerate(cards)]
+    if keys is None:
+        keys = dict(zip(cards, KEYS, strict=False))
+    return [Slot(c, left + xs[i], keys.get(c, " ")) for i, c in enumerate(cards)]
 
 
 class HandView(Widget, can_focus=True):
@@ -67,7 +73,7 @@ class HandView(Widget, can_focus=True):
 
     def slots(self) -> list[Slot]:
         """The current layout (also used to map clicks)."""
-        return hand_layout(self.model.hand(), self.size.width)
+        return hand_layout(self.model.hand(), self.size.width, self.model.keys)
 
     def render(self) -> Text:
         """Four rows: raised faces, faces, faces, key letters."""

@@ -2,11 +2,14 @@
 
 Name (★ for the host), human or bot and its level, online or away (or a
 bot covering), for an away player the live countdown to a bot ("bot in
-42 s"), cards left, points taken this hand, and whether the seat has passed,
-is ready or is to play. The panel's border lights up on its turn.
+42 s"), the cards left as a fan of card backs with their count, points taken
+this hand, and whether the seat has passed, is ready or is to play. The
+panel's border lights up on its turn.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from rich.style import Style
 from rich.text import Text
@@ -17,6 +20,18 @@ from protocol.view import SeatInfo, SeatView
 from ..i18n import Translator
 from ..model import TableModel
 from ..seats import Position, compass_key, seat_at, uses_compass_name
+
+BACK: Final = Style(color="#dbe4f6", bgcolor="#274b96")  # a card's back
+BACK_EDGE: Final = "▏"  # the left edge of a card under the next one
+BACK_TOP: Final = "▏▒"  # the card on top of the fan, its pattern showing
+
+
+def fanned_backs(count: int) -> Text:
+    """``count`` cards face down, fanned: each card's edge, the top card
+    whole (as many columns as cards, and one more)."""
+    if count <= 0:
+        return Text()
+    return Text(BACK_EDGE * (count - 1) + BACK_TOP, style=BACK)
 
 
 def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
@@ -99,7 +114,9 @@ class SeatPanel(Static):
         name = Text(seat_name(t, view, info), style=Style(bold=True))
         if info.host:
             name.append(" ★", style=Style(color="yellow"))
-        cards = Text(t("seat.cards", n=info.cards_left)) if view.status != "waiting" else Text()
+        playing = view.status != "waiting"
+        fan = fanned_backs(info.cards_left) if playing else Text()
+        cards = Text(t("seat.cards", n=info.cards_left)) if playing else Text()
         points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
         kind = Text(kind_text(t, info), style=Style(dim=True))
         mark = status_mark(t, view, info)
@@ -108,8 +125,11 @@ class SeatPanel(Static):
         if self.position in ("across", "bottom"):  # a wide panel: two lines
             line1 = Text(" · ").join(p for p in (name, kind, here, coming) if p.plain)
             line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
+            if fan.plain:
+                line2 = fan + Text(" ") + line2
             self.update(Text("\n").join([line1, line2]))
         else:
-            # The countdown takes a line of its own only while it runs.
-            lines = [name, kind, here, *([coming] if coming.plain else []), cards, points, mark]
+            # Lines with nothing to say are left out: the fan and the counts
+            # stay in sight in an 80×24 terminal.
+            lines = [name, *(p for p in (kind, here, coming, fan) if p.plain), cards, points, mark]
             self.update(Text("\n").join(lines))

@@ -17,7 +17,6 @@ from client.tui.app import HeartsApp
 from client.tui.launch import Launch
 from client.tui.pacing import INSTANT, Pacing
 from client.tui.settings import Settings
-from client.tui.widgets.hand import KEYS
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
@@ -139,9 +138,9 @@ def first_legal_key(app: HeartsApp) -> str:
     """The key of the first card we may play now."""
     view = app.model.view
     assert view is not None
-    for index, card in enumerate(app.model.hand()):
+    for card in app.model.hand():
         if card in view.legal:
-            return KEYS[index]
+            return app.model.key_of(card)
     raise AssertionError("no legal card")
 
 
@@ -149,9 +148,9 @@ def first_illegal_key(app: HeartsApp) -> str | None:
     """The key of a card we may not play now, if there is one."""
     view = app.model.view
     assert view is not None
-    for index, card in enumerate(app.model.hand()):
+    for card in app.model.hand():
         if card not in view.legal:
-            return KEYS[index]
+            return app.model.key_of(card)
     return None
 
 

@@ -261,7 +261,10 @@ async def test_the_invite_link_seats_at_once_and_a_spectator_knocks_to_watch(
         await wait_for(pilot, lambda: isinstance(watcher.screen, KnockScreen), "the dialog")
         await pilot.press("k")
         assert await host.answer_first(True) == "Fan"
-        await wait_for(pilot, watcher.model.spectating, "watching")
+        # Watching, and the lobby's link set once the answer is in.
+        await wait_for(
+            pilot, lambda: watcher.model.spectating() and bool(watcher.model.join_url), "watching"
+        )
         # A spectator's link has no secret: friends are given the code.
         assert watcher.model.join_url == f"http://127.0.0.1:{server.port}/t/{created.code}"
 

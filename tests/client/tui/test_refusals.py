@@ -53,8 +53,8 @@ async def test_refused_keys_show_their_reason(server: RunningServer) -> None:
             view = model.view
             assert view is not None and view.status == "playing", "the hand ended first"
             if not model.my_turn():
-                if not refused_out_of_turn and not model.lingering():
-                    await pilot.press("a")
+                if not refused_out_of_turn and not model.lingering() and model.hand():
+                    await pilot.press(model.key_of(model.hand()[0]))  # a card still held
                     notice = model.notice
                     if notice is not None and notice.msg.key == "why.not_your_turn":
                         assert "✕ Not your turn: " in screen_text(app)

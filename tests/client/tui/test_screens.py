@@ -64,7 +64,20 @@ async def test_help_lists_every_key(server: RunningServer) -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         text = save_svg(app, "help-80x24")
-        for key in ("a … m", "Enter", "p", "n", "t", "/", "Esc", "o", "q", "? F1"):
+        for key in (
+            "a … m",
+            "Enter",
+            "p",
+            "n",
+            "t",
+            "/",
+            "Esc",
+            "o",
+            "q",
+            "? F1",
+            "F2 F3",
+            "Ctrl+Q",
+        ):
             assert f" {key}  " in text, key
         assert "hatched ░" in text
         await pilot.press("escape")

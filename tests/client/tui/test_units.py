@@ -336,8 +336,6 @@ def test_bottom_lines_fit_80_columns(language: str) -> None:
     from rich.cells import cell_len
 
     t = Translator(language)  # type: ignore[arg-type]
-    for keys in ("keys.table", "keys.watch", "keys.chat", "list.keys"):
-        assert cell_len(t(keys)) <= 80, keys
     for line in ("chat.placeholder", "chat.placeholder_watch", "list.empty", "notice.kicked"):
         assert cell_len(t(line)) <= 78, line
     # The public tables' notice line counts a throttled address's wait down.

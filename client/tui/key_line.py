@@ -1,0 +1,87 @@
+"""The key line at the bottom: the keys that work on this screen now.
+
+A line is a list of segments ("a–m play", "q leave", "Ctrl+Q quit"), each a
+catalog key; the ones marked optional are dropped, last first, when the line
+is wider than the terminal, so what is due now and how to leave always show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from rich.cells import cell_len
+
+from .i18n import Translator
+from .model import TableModel
+
+SEPARATOR = " · "
+
+
+class Segment(NamedTuple):
+    """One key and what it does; ``optional`` ones may be left out."""
+
+    key: str
+    optional: bool = False
+
+
+HELP = Segment("key.help")
+LEAVE = Segment("key.leave")
+QUIT = Segment("key.quit")
+CHAT = Segment("key.chat")
+SIDE = Segment("key.side", optional=True)
+SETTINGS = Segment("key.settings", optional=True)
+RULES = Segment("key.rules", optional=True)
+STATS = Segment("key.stats", optional=True)
+CURSOR = Segment("key.cursor", optional=True)
+ALWAYS = (HELP, LEAVE, QUIT)
+
+
+def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
+    """The table screen's keys for what the table waits for now."""
+    view = model.view
+    if chatting:
+        return [Segment("key.send"), Segment("key.scroll"), Segment("key.back"), QUIT]
+    if view is None:
+        return [SETTINGS, RULES, STATS, *ALWAYS]
+    if model.spectating():
+        history = Segment("key.history", optional=True)
+        return [Segment("key.side"), CHAT, history, SETTINGS, RULES, *ALWAYS]
+    host = view.seat == view.host_seat
+    knock = [Segment("key.knock")] if host and view.knocks else []
+    me = view.seats[view.seat] if view.seat is not None else None
+    if view.status == "waiting":
+        if host:
+            return [
+                Segment("key.seats"),
+                Segment("key.start"),
+                *knock,
+                CHAT,
+                SETTINGS,
+                RULES,
+                *ALWAYS,
+            ]
+        return [CHAT, SETTINGS, RULES, STATS, *ALWAYS]
+    if model.passing():
+        picks = [Segment("key.cards_pick"), CURSOR, Segment("key.pass")]
+        return [*picks, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
+    if model.my_turn():
+        return [Segment("key.cards_play"), CURSOR, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
+    if view.status == "between_hands" and not (me is not None and me.ready):
+        return [Segment("key.next"), *knock, Segment("key.side"), CHAT, STATS, *ALWAYS]
+    if view.status == "game_over":
+        rematch = [Segment("key.rematch")] if host else []
+        return [*rematch, *knock, Segment("key.side"), CHAT, STATS, *ALWAYS]
+    return [*knock, Segment("key.side"), CHAT, SETTINGS, RULES, STATS, *ALWAYS]
+
+
+def fit_keys(t: Translator, segments: Sequence[Segment], width: int) -> str:
+    """The segments joined, leaving out optional ones (last first) until the
+    line fits ``width`` columns."""
+    kept = list(segments)
+    while True:
+        line = SEPARATOR.join(t(s.key) for s in kept)
+        optional = [i for i, s in enumerate(kept) if s.optional]
+        if cell_len(line) <= width or not optional:
+            return line
+        del kept[optional[-1]]
