@@ -211,7 +211,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "lobby.moon_subtract": "moon: shooter −26",
         "lobby.moon_choice": "moon: shooter chooses",
         "lobby.end_points": "to {n} points",
-        "lobby.end_hands": "{n} hands",
+        "lobby.end_hands": {"one": "{n} hand", "other": "{n} hands"},
         "lobby.queen_breaks": "Q♠ breaks hearts",
         "lobby.first_trick_no_queen": "first trick: only Q♠ banned",
         "lobby.first_trick_anything": "first trick: anything goes",

@@ -154,3 +154,26 @@ async def test_leaving_the_list_ends_the_app(server: RunningServer) -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert app.model.view is None
+
+
+async def test_one_key_plays_against_bots(server: RunningServer, tmp_path: Path) -> None:
+    """``b`` on the public tables: a private table with three Medium bots,
+    already started, and the seat saved to resume."""
+    session_file = tmp_path / "session.json"
+    app = make_app(Launch(mode="join", server=server.url, name="Solo", session_file=session_file))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableListScreen), "the list")
+        keys = screen_text(app).splitlines()[-1]
+        assert "b play vs bots" in keys and "Ctrl+Q quit" in keys
+        await pilot.press("b")
+        await wait_for(
+            pilot,
+            lambda: bool(app.model.view and app.model.view.status == "playing"),
+            "the game",
+        )
+        view = app.model.view
+        assert view is not None and view.seat is not None and not view.public
+        others = [info for info in view.seats if info.seat != view.seat]
+        assert [(info.kind, info.bot_level) for info in others] == [("bot", "medium")] * 3
+        saved = json.loads(session_file.read_text(encoding="utf-8"))
+        assert saved.get("seat_token")
