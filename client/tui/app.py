@@ -41,6 +41,7 @@ from client.session import (
 )
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.common import SeatSpec
 
 from .i18n import Msg, Translator
 from .launch import Launch, join_url, start_local_server
@@ -254,9 +255,8 @@ class HeartsApp(App[None]):
         launch = self.launch
         seated: sm.Seated | None = None
         if launch.mode == "play":
-            spec = TableSpec(launch.table_name, launch.seats, launch.rules, False)
+            spec = TableSpec(launch.table_name, launch.seats, launch.rules, False, start=True)
             seated = await self._create(session, spec)
-            await session.request(cm.StartGame(id=session.next_id()))
         elif launch.mode == "host":
             spec = TableSpec(
                 launch.table_name, launch.seats, launch.rules, launch.public, launch.approval
@@ -366,13 +366,14 @@ class HeartsApp(App[None]):
             if answer is None:
                 await self.shutdown_and_exit()
                 return False
-            if answer == "bots":
-                session.session_file = launch.session_file  # a seat of ours: keep it
-                seated = await self._play_bots(session)
-                self._at_table(session, seated.code if seated is not None else "")
-                return True
-            form = HostSetupScreen(self.t, launch.table_name, launch.seats, launch.rules)
-            spec = await self.push_screen_wait(form)
+            if answer == "bots":  # a private table with three Medium bots, started
+                bots: tuple[SeatSpec, SeatSpec, SeatSpec] = ("medium", "medium", "medium")
+                spec: TableSpec | None = TableSpec(
+                    launch.table_name, bots, launch.rules, public=False, start=True
+                )
+            else:
+                form = HostSetupScreen(self.t, launch.table_name, launch.seats, launch.rules)
+                spec = await self.push_screen_wait(form)
             if spec is not None:
                 session.session_file = launch.session_file  # a seat of ours: keep it
                 seated = await self._create(session, spec)
@@ -443,15 +444,9 @@ class HeartsApp(App[None]):
             return Msg("error.no_reply")
         return None
 
-    async def _play_bots(self, session: ClientSession) -> sm.Seated | None:
-        """A private table with three Medium bots, started at once."""
-        launch = self.launch
-        spec = TableSpec(launch.table_name, ("medium", "medium", "medium"), launch.rules, False)
-        seated = await self._create(session, spec)
-        await session.request(cm.StartGame(id=session.next_id()))
-        return seated
-
     async def _create(self, session: ClientSession, spec: TableSpec) -> sm.Seated | None:
+        """Create the table ``spec`` describes (and start it, to play
+        against bots at once)."""
         reply = await session.request(
             cm.CreateTable(
                 id=session.next_id(),
@@ -462,6 +457,8 @@ class HeartsApp(App[None]):
                 approval=spec.approval,
             )
         )
+        if spec.start:
+            await session.request(cm.StartGame(id=session.next_id()))
         return reply if isinstance(reply, sm.Seated) else None
 
     async def _fatal(self, message: str) -> None:

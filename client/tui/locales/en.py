@@ -99,6 +99,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "btn.quit": "Quit",
         "btn.create": "Create table",
         "btn.cancel": "Cancel",
+        "btn.bots": "Play vs bots (Ctrl+B)",
         "btn.join": "Join",
         "btn.watch": "Watch",
         # refusals explained by the client
@@ -253,7 +254,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Q♠ breaks hearts",
         "host.public": "List the table in the lobby",
         "host.approval": "Ask me before someone sits",
-        "host.hint": "Tab moves between fields · Enter or Ctrl+S creates · Esc leaves",
+        "host.hint": "Tab next field · Ctrl+S create · Ctrl+B vs bots · Esc back · Ctrl+Q quit",
         # the host's seat menu
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Open the seat (take the bot away)",

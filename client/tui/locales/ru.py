@@ -99,6 +99,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "btn.quit": "Выйти",
         "btn.create": "Создать стол",
         "btn.cancel": "Отмена",
+        "btn.bots": "Играть с ботами (Ctrl+B)",
         "btn.join": "Сесть",
         "btn.watch": "Смотреть",
         # объяснения от клиента
@@ -261,7 +262,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Дама пик открывает червы",
         "host.public": "Показывать стол в лобби",
         "host.approval": "Спрашивать меня, прежде чем кто-то сядет",
-        "host.hint": "Tab — между полями · Enter или Ctrl+S — создать · Esc — выйти",
+        "host.hint": "Tab поле · Ctrl+S создать · Ctrl+B с ботами · Esc назад · Ctrl+Q выход",
         # меню места для хозяина
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Освободить место (убрать бота)",

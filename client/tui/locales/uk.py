@@ -99,6 +99,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "btn.quit": "Вийти",
         "btn.create": "Створити стіл",
         "btn.cancel": "Скасувати",
+        "btn.bots": "Грати з ботами (Ctrl+B)",
         "btn.join": "Сісти",
         "btn.watch": "Дивитися",
         # пояснення від клієнта
@@ -261,7 +262,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Дама пік відкриває чирви",
         "host.public": "Показувати стіл у лобі",
         "host.approval": "Питати мене, перш ніж хтось сяде",
-        "host.hint": "Tab — між полями · Enter або Ctrl+S — створити · Esc — вийти",
+        "host.hint": "Tab поле · Ctrl+S створити · Ctrl+B з ботами · Esc назад · Ctrl+Q вихід",
         # меню місця для господаря
         "seatmenu.title": "{where}: {who}",
         "seatmenu.open": "Звільнити місце (прибрати бота)",

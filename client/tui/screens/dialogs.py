@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, RadioSet, Static
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator
 from ..model import TableModel, seat_label
 from ..settings import Settings
 from ..widgets.side import scores_text
+from ..widgets.toggles import Choice, OnOff
 
 HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("a … m", "help.card"),
@@ -92,40 +93,6 @@ class HelpScreen(Dialog):
                 yield Static(keys)
             yield Static(Text(t("help.marks"), style=Style(dim=True)))
             yield Static(Text(t("help.close"), style=Style(dim=True)))
-
-
-def show_state(button: Checkbox | RadioButton, on: str) -> None:
-    """Draw a toggle's state in its glyph, not only in colour: ``on`` when
-    it is on, a blank when it is off."""
-    # BUTTON_INNER is the glyph Textual draws between the brackets.
-    button.BUTTON_INNER = on if button.value else " "
-    button.refresh()
-
-
-class OnOff(Checkbox):
-    """A checkbox showing ``✓`` when on and nothing when off."""
-
-    def on_mount(self) -> None:
-        """Draw the state it starts with."""
-        show_state(self, "✓")
-
-    def watch_value(self) -> None:
-        """Redraw the glyph, then tell the dialog (``Checkbox.Changed``)."""
-        show_state(self, "✓")
-        super().watch_value()
-
-
-class Choice(RadioButton):
-    """A radio button showing ``●`` when chosen and nothing otherwise."""
-
-    def on_mount(self) -> None:
-        """Draw the state it starts with."""
-        show_state(self, "●")
-
-    def watch_value(self) -> None:
-        """Redraw the glyph, then tell the set (``RadioButton.Changed``)."""
-        show_state(self, "●")
-        super().watch_value()
 
 
 SETTING_BOXES: Final = (

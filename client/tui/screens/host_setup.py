@@ -9,7 +9,7 @@ then the table is created."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import ClassVar, Final
 
@@ -25,6 +25,7 @@ from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
 
 from ..cards import label
 from ..i18n import Translator
+from ..widgets.toggles import OnOff
 
 MAX_END_AT: Final = 1000  # RulesModel.end_at's bound
 
@@ -58,6 +59,7 @@ class TableSpec:
     rules: RulesModel
     public: bool
     approval: bool = False  # ask me before someone sits
+    start: bool = False  # start at once (play vs bots): open seats get Medium bots
 
 
 def _cycle_key(rules: RulesModel) -> str:
@@ -104,6 +106,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
         Binding("ctrl+s", "create", show=False),
+        Binding("ctrl+b", "bots", show=False),
     ]
 
     def __init__(
@@ -196,15 +199,16 @@ class HostSetupScreen(Screen[TableSpec | None]):
                     compact=True,
                 )
                 yield Label("")
-                yield Checkbox(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
+                yield OnOff(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
                 yield Label("")
-                yield Checkbox(t("host.public"), spec.public, id="public", compact=True)
+                yield OnOff(t("host.public"), spec.public, id="public", compact=True)
                 yield Label("")
-                yield Checkbox(t("host.approval"), spec.approval, id="approval", compact=True)
+                yield OnOff(t("host.approval"), spec.approval, id="approval", compact=True)
             yield Static(id="form-error")
             yield Static(t("host.hint"), classes="hint")
             with Horizontal(id="buttons"):
                 yield Button(t("btn.create"), id="create", variant="primary", compact=True)
+                yield Button(t("btn.bots"), id="bots", variant="success", compact=True)
                 yield Button(t("btn.cancel"), id="cancel", compact=True)
 
     def spec(self) -> TableSpec | None:
@@ -253,6 +257,15 @@ class HostSetupScreen(Screen[TableSpec | None]):
         if spec is not None:
             self.dismiss(spec)
 
+    def action_bots(self) -> None:
+        """Play against bots at once: the open seats get Medium bots, the
+        table is private and starts as soon as it is created."""
+        spec = self.spec()
+        if spec is not None:
+            bots = tuple("medium" if s == "open" else s for s in spec.seats)
+            seats: tuple[SeatSpec, SeatSpec, SeatSpec] = (bots[0], bots[1], bots[2])
+            self.dismiss(replace(spec, seats=seats, public=False, approval=False, start=True))
+
     def action_cancel(self) -> None:
         """Leave without a table."""
         self.dismiss(None)
@@ -262,8 +275,10 @@ class HostSetupScreen(Screen[TableSpec | None]):
         self.action_create()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Create or cancel."""
+        """Create, play vs bots, or cancel."""
         if event.button.id == "create":
             self.action_create()
+        elif event.button.id == "bots":
+            self.action_bots()
         else:
             self.action_cancel()

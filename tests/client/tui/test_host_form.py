@@ -1,6 +1,7 @@
 """The host's form offers every rule of the table: passing, the moon, the
 first trick, Q♠ breaking hearts, the end (100 or 50 points, or a number of
-hands) and the bonus card; a bad number of hands is said, not sent."""
+hands) and the bonus card; a bad number of hands is said, not sent; Ctrl+B
+plays against bots at once."""
 
 from __future__ import annotations
 
@@ -72,3 +73,28 @@ async def test_the_form_in_ukrainian_fits_and_shows_the_given_rules(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.model.view is not None, "the table")
         assert app.model.view is not None and app.model.view.rules == rules
+
+
+async def test_ctrl_b_in_the_form_plays_against_bots_at_once(server: RunningServer) -> None:
+    """One key from the form: the open seats get Medium bots, a chosen bot
+    keeps its level, the rules chosen count, and the game starts."""
+    app = make_app(Launch(mode="host", server=server.url, name="Solo"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the form")
+        form = app.screen
+        form.query_one("#spec-across", Select).value = "hard"
+        form.query_one("#moon", Select).value = "subtract"
+        form.query_one("#public", Checkbox).value = True
+        # A ticked box shows ✓, an empty one nothing (not only another shade).
+        await wait_for(pilot, lambda: "▐✓▌ List the table" in screen_text(app), "the tick")
+        assert "▐ ▌ Q♠ breaks hearts" in screen_text(app)
+        await pilot.press("ctrl+b")
+        await wait_for(
+            pilot,
+            lambda: bool(app.model.view and app.model.view.status == "playing"),
+            "the game",
+        )
+        view = app.model.view
+        assert view is not None and view.seat == 0 and not view.public
+        assert [s.bot_level for s in view.seats[1:]] == ["medium", "hard", "medium"]
+        assert view.rules.moon == "subtract"
