@@ -210,12 +210,21 @@ class TableScreen(Screen[None]):
         if len(view.hand) > 1 and not self.hearts.settings.auto_single:
             return
         turn = (view.hand_number, len(view.hand))
-        if turn == self._auto_played or self.hearts.table is None:
+        client = self.hearts.table
+        if turn == self._auto_played or client is None:
             return
         self._auto_played = turn
         card = view.legal[0]
-        model.log.event(Msg("log.auto_played", {"card": label(card)}))
-        self._send(lambda rid: cm.PlayCard(id=rid, card=card))
+
+        async def play() -> None:
+            if await client.send(lambda rid: cm.PlayCard(id=rid, card=card)):
+                # Said once the server took it: the log never tells of a card
+                # that was refused.
+                model.log.event(Msg("log.auto_played", {"card": label(card)}))
+                model.changed()
+                self.sync()
+
+        self.run_worker(play(), group="requests")
 
     def _sync_buttons(self) -> None:
         model, view, t = self.model, self.model.view, self.t

@@ -58,7 +58,8 @@ async def test_pass_and_play_a_whole_hand_by_keys() -> None:
                     lambda c=last: model.view is not None and c not in model.view.hand,
                     "the last card to play itself",
                 )
-                assert f"You played {label(last)}" in screen_text(app)
+                said = f"You played {label(last)}"
+                await wait_for(pilot, lambda s=said: s in screen_text(app), "the log line")
                 continue
             before = len(view.hand)
             key = first_legal_key(app)

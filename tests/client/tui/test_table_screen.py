@@ -229,7 +229,12 @@ async def test_a_single_legal_card_plays_itself_when_asked(server: RunningServer
             if model.view is not None and model.view.status == "game_over":
                 break
             await pilot.press("n")
-        auto = [line for line in model.log.tail(400) if line.msg.key == "log.auto_played"]
-        # The last card of every hand, and at least one forced card before it.
-        assert len(auto) > hands
-        assert "You played " in app.t.text(auto[0].msg)
+
+        def auto() -> list[str]:
+            lines = model.log.tail(400)
+            return [app.t.text(li.msg) for li in lines if li.msg.key == "log.auto_played"]
+
+        # The last card of every hand, and at least one forced card before it
+        # (each said once the server took it).
+        await wait_for(pilot, lambda: len(auto()) > hands, "the forced cards told")
+        assert auto()[0].startswith("You played ")
