@@ -1,8 +1,9 @@
 """``SeatView``: everything one seat may know about its table, and nothing more.
 
-The server builds every view with one redaction function
-(``server.redaction.seat_view``); bots receive the same model as human
-clients. A spectator's view has ``seat = None`` and no hidden cards at all.
+Every view is built by one function, ``protocol.seat_view.seat_view`` (the
+server calls it through ``server.redaction``); bots receive the same model
+as human clients. A spectator's view has ``seat = None`` and no hidden cards
+at all.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from .common import BotLevel, Card, RulesModel, WireModel
 TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
 HandPhase = Literal["pass", "play", "moon_choice", "done"]
 PassDirection = Literal["left", "right", "across", "hold"]
+SeatKind = Literal["open", "human", "bot"]
 
 
 class SeatInfo(WireModel):
     """One seat as everybody sees it."""
 
     seat: int
-    kind: Literal["open", "human", "bot"]
+    kind: SeatKind
     name: str
     bot_level: BotLevel | None = None
     host: bool = False

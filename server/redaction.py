@@ -1,252 +1,108 @@
-"""Redaction: the only code that decides what a seat may see.
+"""Redaction on the server: its table state turned into what a seat may see.
 
-``seat_view`` builds every ``SeatView`` (players, bots and spectators alike)
-from the full ``TableState``; ``redact_event`` turns one logged event (which
-may hold every hand) into what one seat may be sent, or None. What a seat may
-know (docs/rules.md, docs/architecture.md property 3): its own hand, the cards it passed and
-where, the cards it received and from whom, every card played, who took what
-and everything public about the seats. Spectators (``seat=None``) get only the
-public part. Nothing else in the project builds views.
+What a seat may see is decided in one place, ``protocol.seat_view`` (the
+same function the arena and bots of one's own use); this module turns the
+server's ``TableState`` into the public facts that function takes
+(``table_facts``), keeps the table's finished tricks between views
+(``TableState.trick_cache``), and redacts logged events, which may hold
+every hand: ``redact_event`` turns one into what one seat may be sent, or
+None (docs/architecture.md, property 3). Spectators (``seat=None``) get only
+the public part.
 """
 
 from __future__ import annotations
 
-import functools
 import time
-from typing import Any
+from typing import Any, cast
 
-from pydantic import BaseModel
-
-from engine.cards import card_text, cards_of
-from engine.hand import Hand, Phase
-from engine.rules import Rules
+from protocol import seat_view as views
 from protocol import server_messages as sm
-from protocol.common import RulesModel
-from protocol.view import SeatInfo, SeatView, TrickRecord
+from protocol.common import BotLevel
+from protocol.seat_view import SeatFacts, TableFacts
+from protocol.view import SeatView
 
 from .table_state import TableState
 
-# Views are built from the server's own state after every action, in their
-# wire form (``SeatView.model_dump(mode="json")``: plain dicts, lists and
-# scalars, keys in the models' field order) without any pydantic model: the
-# fan-out encodes them as they are, and the ``SeatView`` a bot gets is
-# validated from the same dict. One builder for both, so what a bot sees and
-# what a client is sent cannot differ; tests/server/test_redaction_wire.py
-# holds the bytes to those of the models.
+# Views are built in their wire form after every action and the fan-out
+# encodes them as they are (see protocol.seat_view); what is made here per
+# action is only the facts: a few small frozen objects.
 
 
-def _template(model: type[BaseModel]) -> dict[str, Any]:
-    """Every field of ``model`` in order, with its default (None for the
-    required ones, which the builder always sets)."""
-    return {
-        name: None if f.is_required() else f.get_default(call_default_factory=True)
-        for name, f in model.model_fields.items()
-    }
+def table_facts(table: TableState) -> TableFacts:
+    """The public facts about ``table`` that its game does not hold, as of
+    now (an away seat's ``cover_in`` counts down from its deadline)."""
+    deadlines = table.cover_deadlines
+    now = time.monotonic() if deadlines else 0.0
+    # Positional arguments, in SeatFacts' field order: this runs for every
+    # view the fan-out builds.
+    seats = tuple(
+        SeatFacts(
+            seat.kind,
+            seat.name,
+            cast("BotLevel | None", seat.bot_level) if seat.kind == "bot" else None,
+            seat.connected or seat.kind == "bot",
+            seat.away,
+            seat.covering,
+            seat.ready,
+            round(max(0.0, deadlines[i] - now), 1) if i in deadlines else None,
+        )
+        for i, seat in enumerate(table.seats)
+    )
+    return TableFacts(
+        rules=table.rules,
+        seats=seats,
+        table_id=table.table_id,
+        code=table.code,
+        name=table.name,
+        public=table.public,
+        seq=table.seq,
+        host_seat=table.host_seat,
+        status=table.status,
+        paused=table.is_paused(),
+        kicked=tuple((pid, name) for pid, name in table.kicked),
+        approval=table.approval,
+        knocks=tuple(table.knocks.items()),
+    )
 
 
-_VIEW = _template(SeatView)
-_SEAT = _template(SeatInfo)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_model(rules: Rules) -> RulesModel:
-    return RulesModel.from_rules(rules)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_wire(rules: Rules) -> dict[str, Any]:
-    wire: dict[str, Any] = _rules_model(rules).model_dump(mode="json")
-    return wire
-
-
-def _texts(mask: int) -> list[str]:
-    return [card_text(c) for c in cards_of(mask)]
-
-
-def seat_info(table: TableState, i: int, points: list[int] | None = None) -> dict[str, Any]:
-    """The public description of seat ``i`` (a ``SeatInfo``'s wire form).
-    ``points`` is the hand's ``points_taken()`` when the caller has it."""
-    seat = table.seats[i]
-    hand = table.game.hand if table.game else None
-    deadline = table.cover_deadlines.get(i)
-    info = dict(_SEAT)
-    info["seat"] = i
-    info["kind"] = seat.kind
-    info["name"] = seat.name
-    info["bot_level"] = seat.bot_level if seat.kind == "bot" else None
-    info["host"] = i == table.host_seat
-    info["connected"] = seat.connected or seat.kind == "bot"
-    info["away"] = seat.away
-    info["bot_covering"] = seat.covering
-    if hand is not None:
-        info["cards_left"] = hand.hands[i].bit_count()
-        info["points_hand"] = (points if points is not None else hand.points_taken())[i]
-        info["passed"] = hand.phase is Phase.PASS and hand.passes[i] is not None
-    info["ready"] = seat.ready
-    if deadline is not None:
-        info["cover_in"] = round(max(0.0, deadline - time.monotonic()), 1)
-    return info
-
-
-def _played(leader: int, cards: tuple[int, ...] | list[int], n: int) -> list[dict[str, Any]]:
-    return [{"seat": (leader + k) % n, "card": card_text(c)} for k, c in enumerate(cards)]
-
-
-def _tricks(table: TableState, hand: Hand) -> list[dict[str, Any]]:
-    """This hand's finished tricks on the wire, reusing those already built."""
-    return _finished_tricks(table, hand)[0]
-
-
-def _finished_tricks(
-    table: TableState, hand: Hand
-) -> tuple[list[dict[str, Any]], list[TrickRecord]]:
-    """This hand's finished tricks on the wire, and the models of those a
-    view was validated with so far: finished tricks never change, so each is
-    built once and validated once (most of a bot's view's validation)."""
-    cache = table.trick_cache
-    key = (table.games_played, hand.hand_number)
-    built, models = cache.get(key, ([], []))
-    if len(built) > len(hand.history):
-        built, models = [], []
-    if len(built) < len(hand.history):
-        n = table.players
-        built = built + [
-            {
-                "leader": leader,
-                "cards": _played(leader, cards, n),
-                "winner": winner,
-                "points": sum(hand.rules.tables.penalty[c] for c in cards),
-            }
-            for leader, cards, winner in hand.history[len(built) :]
-        ]
-        cache.clear()
-        cache[key] = (built, models)
-    return built, models
-
-
-def _trick_models(table: TableState) -> tuple[TrickRecord, ...]:
-    """The models of the current hand's finished tricks (see ``_finished_tricks``)."""
-    hand = table.game.hand if table.game else None
-    if hand is None:
-        return ()
-    built, models = _finished_tricks(table, hand)
-    models.extend(TrickRecord.model_validate(t) for t in built[len(models) :])
-    return tuple(models)
+def seat_info(table: TableState, i: int) -> dict[str, Any]:
+    """The public description of seat ``i`` (a ``SeatInfo``'s wire form)."""
+    return views.seat_info(table.game, table_facts(table), i)
 
 
 def public_view(table: TableState) -> dict[str, Any]:
-    """A spectator's view in its wire form: the part of every seat's view
-    that is the same for all seats. ``wire_views`` and ``seat_view`` add one
-    seat's private part; build this once when many views of one moment are
-    needed (a fan-out, bots deciding). Never mutate it: its parts are shared
-    (finished tricks are cached between views)."""
-    game = table.game
-    hand: Hand | None = game.hand if game else None
-    n = table.players
-    points = hand.points_taken() if hand is not None else None
-    view = dict(_VIEW)
-    view["table_id"] = table.table_id
-    view["code"] = table.code
-    view["name"] = table.name
-    view["public"] = table.public
-    view["rules"] = _rules_wire(table.rules)
-    view["seq"] = table.seq
-    view["host_seat"] = table.host_seat
-    view["seats"] = [seat_info(table, i, points) for i in range(n)]
-    view["status"] = table.status
-    view["paused"] = table.is_paused()
-    view["kicked"] = [{"player_id": pid, "name": name} for pid, name in table.kicked]
-    view["approval"] = table.approval
-    if game is not None:
-        view["totals"] = list(game.totals)
-        view["hands"] = [
-            {
-                "hand_number": k + 1,
-                "points": list(pts),
-                "shooter": game.shooters[k] if k < len(game.shooters) else None,
-                "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
-            }
-            for k, pts in enumerate(game.hand_scores)
-        ]
-        view["winner"] = game.winner
-    if hand is not None and points is not None:
-        playing = hand.phase is Phase.PLAY
-        view["hand_number"] = hand.hand_number
-        view["phase"] = hand.phase.value
-        view["pass_direction"] = hand.direction
-        view["turn"] = hand.turn if playing else None
-        view["trick_leader"] = hand.leader if playing else None
-        view["trick"] = _played(hand.leader, hand.trick, n)
-        view["tricks"] = _tricks(table, hand)
-        view["hearts_broken"] = hand.broken
-        view["points_hand"] = points
-        if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
-            view["moon_shooter"] = hand.shooter
-    return view
+    """A spectator's view in its wire form (``protocol.seat_view.public_view``):
+    build it once when many views of one moment are needed. Never mutate it."""
+    return views.public_view(table.game, table_facts(table), table.trick_cache)
+
+
+def wire_views(
+    table: TableState, seats: set[int | None], public: dict[str, Any] | None = None
+) -> dict[int | None, dict[str, Any]]:
+    """The wire form of each of ``seats``' views; ``public`` is
+    ``public_view(table)`` of this same moment, when the caller has it."""
+    facts = table_facts(table) if public is None else _private_facts(table)
+    return views.wire_views(table.game, facts, seats, public, table.trick_cache)
 
 
 def seat_view(
     table: TableState, seat: int | None, public: dict[str, Any] | None = None
 ) -> SeatView:
     """Everything ``seat`` may know now (``None``: a spectator), as a model
-    (validated from the wire form: what a bot gets is what a client would
-    be sent). ``public`` is ``public_view(table)`` of this same moment, when
-    the caller has it."""
-    wire = wire_views(table, {seat}, public)[seat]
-    # Validated, with what never changes given as models already (accepted
-    # as they are: pydantic does not revalidate instances).
-    wire["tricks"] = _trick_models(table)
-    wire["rules"] = _rules_model(table.rules)
-    return SeatView.model_validate(wire)
+    validated from the wire form: what a bot gets is what a client would be
+    sent. ``public`` is ``public_view(table)`` of this same moment, when the
+    caller has it."""
+    facts = table_facts(table) if public is None else _private_facts(table)
+    return views.seat_view(table.game, facts, seat, public, table.trick_cache)
 
 
-def wire_views(
-    table: TableState, seats: set[int | None], public: dict[str, Any] | None = None
-) -> dict[int | None, dict[str, Any]]:
-    """The wire form (``SeatView.model_dump(mode="json")``) of each of
-    ``seats``' views: the public part (``public_view``, built once) with the
-    seat and its private part laid over a copy."""
-    base = public if public is not None else public_view(table)
-    out: dict[int | None, dict[str, Any]] = {}
-    for seat in seats:
-        view = dict(base)
-        view["seat"] = seat
-        view.update(_private_part(table, seat))
-        out[seat] = view
-    return out
-
-
-def _private_part(table: TableState, seat: int | None) -> dict[str, Any]:
-    """What only ``seat`` may see: its cards, its pass, what it received, its
-    legal moves; the host also sees who knocks."""
-    part: dict[str, Any] = {}
-    if seat is None:
-        return part
-    if seat == table.host_seat and table.knocks:
-        part["knocks"] = [{"player_id": pid, "name": name} for pid, name in table.knocks.items()]
-    hand = table.game.hand if table.game else None
-    if hand is not None:
-        part.update(_hand_part(hand, seat))
-    return part
-
-
-def _hand_part(hand: Hand, seat: int) -> dict[str, Any]:
-    """A seat's own cards: its hand, its pass, what it received, its legal
-    moves."""
-    part: dict[str, Any] = {"hand": _texts(hand.hands[seat])}
-    passed = hand.passes[seat]
-    if passed is not None:
-        part["passed"] = _texts(passed)
-        part["passed_to"] = hand.receiver_of(seat)
-    if hand.phase is not Phase.PASS and hand.offset:
-        part["received"] = _texts(hand.received[seat])
-        part["received_from"] = hand.giver_to(seat)
-        part["received_marked"] = hand.trick_index == 0 and hand.phase is Phase.PLAY
-    if hand.phase is Phase.PASS and passed is None:
-        part["legal"] = part["hand"]
-    elif hand.phase is Phase.PLAY and hand.turn == seat:
-        part["legal"] = _texts(hand.legal_mask(seat))
-    return part
+def _private_facts(table: TableState) -> TableFacts:
+    """The facts a seat's private part reads (the rules, the host, who
+    knocks): enough when the public part is built already, and the fan-out
+    does not pay for the seats' facts twice."""
+    return TableFacts(
+        rules=table.rules, seats=(), host_seat=table.host_seat, knocks=tuple(table.knocks.items())
+    )
 
 
 PRIVATE_EVENTS = frozenset({"hand_dealt", "cards_passed", "bot_covered"})

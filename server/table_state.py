@@ -1,7 +1,8 @@
 """A table's full state: seats, the game, the event counter; and its storage form.
 
 This is everything the server knows about a table, hidden cards included. It
-never leaves the server: ``server.redaction`` builds what each seat may see.
+never leaves the server: ``server.redaction`` turns it into the public facts
+from which ``protocol.seat_view`` builds what each seat may see.
 ``to_bytes``/``from_bytes`` are the blob the store keeps under a version; the
 game inside is stored as ``engine.record.game_to_json`` so a restored table is
 replayed by the same code that verifies hand records.
@@ -22,6 +23,7 @@ from engine.game import Game
 from engine.hand import Phase
 from engine.record import game_from_json, game_to_json
 from engine.rules import Rules
+from protocol.seat_view import TrickCache
 
 SeatKind = Literal["open", "human", "bot"]
 TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
@@ -149,9 +151,9 @@ class TableState:
     # its timers; not stored (after a load every human is away and the
     # table is paused until one comes back).
     cover_deadlines: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
-    # Finished tricks never change: redaction keeps their wire form here
-    # between views (not stored; rebuilt after a load).
-    trick_cache: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
+    # Finished tricks never change: views keep them here between views (not
+    # stored; rebuilt after a load).
+    trick_cache: TrickCache = field(default_factory=TrickCache, repr=False, compare=False)
 
     @property
     def players(self) -> int:
