@@ -141,3 +141,20 @@ def test_facts_that_do_not_fit_the_rules_are_refused() -> None:
         seat_view(None, TableFacts(RULES, (SeatFacts(),) * 3), 0)
     with pytest.raises(ValueError, match="no seat 4"):
         seat_view(None, _facts(), 4)
+
+
+def test_the_modules_example_runs() -> None:
+    import textwrap
+
+    import protocol.seat_view
+
+    after = (protocol.seat_view.__doc__ or "").split("::\n", 1)[1].splitlines()
+    block = []
+    for line in after:
+        if line and not line.startswith("    "):
+            break
+        block.append(line)
+    names: dict[str, object] = {}
+    exec(textwrap.dedent("\n".join(block)), names)
+    view = names["view"]
+    assert getattr(view, "seat", None) == 2 and len(getattr(view, "hand", ())) == 13
