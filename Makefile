@@ -58,7 +58,7 @@ dist: setup
 # After changing @msgpack/msgpack in package.json (and `npm install`): copy
 # its ES modules into client/web/vendor/msgpack.
 vendor-msgpack: setup $(NPM_STAMP)
-	$(BIN)/python -m tools.vendor_msgpack
+	$(BIN)/python -m tools.maintenance.vendor_msgpack
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info

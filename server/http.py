@@ -9,7 +9,7 @@ Everything served lives in ``client/web``, which the wheel carries as package
 data: a source checkout and an installed package serve the very same files.
 That includes the browser's msgpack codec, the ES modules of the
 ``@msgpack/msgpack`` npm package, vendored under ``client/web/vendor/msgpack``
-(``tools/vendor_msgpack.py`` says how they are kept in step with
+(``tools/maintenance/vendor_msgpack.py`` says how they are kept in step with
 ``package-lock.json``) and so served under ``/vendor/msgpack/``. Pages get a
 Content-Security-Policy that allows nothing from other hosts.
 """

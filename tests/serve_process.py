@@ -33,7 +33,7 @@ class ServeProcess:
 
     def command(self) -> list[str]:
         """The command line (this Python running ``hearts serve ARGS``)."""
-        return [sys.executable, "-m", "client.cli.main", "serve", *self.args]
+        return [sys.executable, "-m", "tools.cli.main", "serve", *self.args]
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the command and wait for its "serving" line, which is returned."""

@@ -24,7 +24,6 @@ from the server's address and the ``join_path`` of our seat.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -44,7 +43,7 @@ from protocol import server_messages as sm
 from protocol.common import SeatSpec
 
 from .i18n import Msg, Translator
-from .launch import Launch, join_url, start_local_server
+from .launch import Launch, LocalServer, join_url, start_local_server
 from .model import TableModel
 from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import FatalScreen
@@ -57,9 +56,6 @@ from .stats import Stats, game_result
 from .table_client import TableClient
 from .widgets.lobby import format_code
 from .widgets.too_small import cover_if_small
-
-if TYPE_CHECKING:
-    from server.app import RunningServer
 
 POLL_SECONDS = 0.25
 
@@ -88,7 +84,7 @@ class HeartsApp(App[None]):
         self.t = Translator(self.settings.language)
         self.model = TableModel()
         self.table: TableClient | None = None
-        self.server: RunningServer | None = None
+        self.server: LocalServer | None = None
         self.fixed_pacing = pacing
         self.table_screen = TableScreen(self.model, self.t, self)
         self._closed = False

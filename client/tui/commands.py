@@ -2,8 +2,10 @@
 
 ``hearts play`` runs ``run_play``; ``hearts host``/``join``/``resume``
 without ``--autoplay`` and ``hearts watch`` run ``run_interactive``. This module imports only
-argparse at load time (the parser is built for every subcommand); Textual,
-the session and the server are imported when a game starts.
+argparse at load time (the parser is built for every subcommand); Textual
+and the session are imported when a game starts. The server of ``hearts
+play`` is the command's to start (``tools.cli.clients``): ``run_play`` is
+handed how.
 
 Textual comes with the ``tui`` extra (``pip install 'hearts-online[tui]'``):
 a server-only install has no terminal client, and says so instead of failing
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .launch import Launch
+    from .launch import Launch, StartServer
 
 LANG_CHOICES = ("en", "uk", "ru")
 TUI_EXTRA = "hearts-online[tui]"
@@ -136,12 +138,12 @@ def _quiet_logging(path: str | None) -> None:
         logging.getLogger("hearts").addHandler(logging.NullHandler())
 
 
-def run_play(args: argparse.Namespace) -> int:
-    """``hearts play``: a quick game against three bots."""
+def run_play(args: argparse.Namespace, local_server: StartServer | None = None) -> int:
+    """``hearts play``: a quick game against three bots; ``local_server``
+    starts the server to play on when ``--server`` names none."""
     if textual_missing("play"):
         return 2
-    from client.cli.headless import parse_rules
-
+    from ..headless import parse_rules
     from .launch import Launch, parse_seats
 
     try:
@@ -158,6 +160,7 @@ def run_play(args: argparse.Namespace) -> int:
         rules=rules,
         bot_budget_ms=args.bot_budget_ms,
         bot_workers=min(3, os.cpu_count() or 1),  # three bots at most think at once
+        local_server=local_server,
     )
     return _settings_and_app(args, launch)
 
@@ -166,9 +169,9 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
     """``hearts host``/``join``/``resume``/``watch`` in the terminal UI."""
     if textual_missing(command):
         return 2
-    from client.cli.headless import parse_rules
     from client.session import default_session_file
 
+    from ..headless import parse_rules
     from .launch import Launch, Mode, parse_seats
 
     session_file = Path(args.session_file) if args.session_file else default_session_file()

@@ -1,28 +1,42 @@
-"""What the app connects to and does first, and the in-process server of
-``hearts play``.
+"""What the app connects to and does first.
 
-``hearts play`` starts the same server ``hearts serve`` runs, on a free
-local port inside the app's own event loop, creates a table with three bots
-and starts it, so a quick game goes through exactly the path a networked
-one does.
+``Launch`` is the command's wish: play a quick game, host, join, resume or
+watch, with which name, seats and rules. ``hearts play`` without a server
+plays on one started in-process, in the app's own event loop; the command
+gives the app how to start it (``local_server``, from
+``tools.local_server``), so this package never imports the server.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from protocol.common import RulesModel, SeatSpec
 
-if TYPE_CHECKING:
-    from server.app import RunningServer
-
 Mode = Literal["play", "host", "join", "resume", "watch"]
 BOT_LEVELS = ("easy", "medium", "hard")
+
+
+class LocalServer(Protocol):
+    """A server started for this app alone (``hearts play``): the app
+    connects to ``url`` and closes the server when it ends."""
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL to connect to."""
+        ...
+
+    async def close(self) -> None:
+        """Stop the server."""
+        ...
+
+
+StartServer = Callable[["Launch"], Awaitable[LocalServer]]
+"""Starts the in-process server of ``hearts play`` for a ``Launch``."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,8 @@ class Launch:
     bot_budget_ms: int = 900
     bot_workers: int | None = 1
     max_backoff: float = 5.0
+    # How ``hearts play`` starts its own server when ``server`` is None.
+    local_server: StartServer | None = field(default=None, repr=False, compare=False)
 
 
 def join_url(ws_url: str, code: str) -> str:
@@ -70,31 +86,9 @@ def parse_seats(text: str, default: SeatSpec = "medium") -> tuple[SeatSpec, Seat
     return parts[0], parts[1], parts[2]  # type: ignore[return-value]  # checked above
 
 
-def start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker with the real stderr.
-
-    The bot workers' pool starts it on first use, handing it
-    ``sys.stderr.fileno()``; under Textual ``sys.stderr`` is a capture object
-    without a file descriptor and the start fails. Once started (once per
-    process) the tracker is reused."""
-    from multiprocessing import resource_tracker
-
-    real = sys.__stderr__
-    with contextlib.redirect_stderr(real) if real is not None else contextlib.nullcontext():
-        resource_tracker.ensure_running()
-
-
-async def start_local_server(launch: Launch) -> RunningServer:
-    """A server on a free port of 127.0.0.1, in this event loop."""
-    from server.app import start_server
-    from server.config import ServerConfig
-
-    config = ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        bot_workers=launch.bot_workers,
-        bot_budget_ms=launch.bot_budget_ms,
-        server_name="hearts-play",
-    )
-    start_resource_tracker()
-    return await start_server(config)
+async def start_local_server(launch: Launch) -> LocalServer:
+    """The in-process server of ``hearts play``, started as the command said
+    (``launch.local_server``)."""
+    if launch.local_server is None:
+        raise RuntimeError("hearts play without --server needs a way to start a local server")
+    return await launch.local_server(launch)

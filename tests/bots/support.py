@@ -2,8 +2,9 @@
 
 Everything goes through the real pieces: ``engine.game.Game`` for the
 hand, ``server.table_state.TableState`` for the table and
-``server.redaction.seat_view`` for what a seat sees — the way the server and
-the arena hand views to bots.
+``server.redaction.seat_view`` for what a seat sees — the way the server
+hands views to bots (the arena builds the same views from the same
+function, ``protocol.seat_view``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from bots.arena import arena_table
 from engine.cards import card, card_text, cards_of, mask_of
+from engine.game import Game
 from engine.hand import Hand, Phase
 from engine.rules import Rules
 from protocol.view import SeatView
 from server.redaction import seat_view
-from server.table_state import TableState
+from server.table_state import Seat, TableState
 
 HOLD = Rules(pass_cycle=("hold",))
 LEVELS = ("easy", "medium", "hard")
@@ -51,10 +52,29 @@ def deal_from(seats: Sequence[str], rules: Rules = HOLD) -> list[int]:
     return hands
 
 
+def bot_table(rules: Rules, levels: Sequence[str], seed: int) -> TableState:
+    """A table of bots, as the server holds it, with a fresh game."""
+    seats = [
+        Seat(kind="bot", name=f"{level.title()} bot", bot_level=level, connected=True)
+        for level in levels
+    ]
+    return TableState(
+        table_id="arena",
+        code="ARENA",
+        name="Arena",
+        public=False,
+        rules=rules,
+        seed=seed,
+        seats=seats,
+        status="playing",
+        game=Game(rules),
+    )
+
+
 def table_of(hand: Hand, totals: Sequence[int] | None = None) -> TableState:
     """A table of bots whose current hand is ``hand``."""
-    table = arena_table(hand.rules, ["medium"] * hand.players, 7)
-    assert table.game is not None  # arena_table starts a game
+    table = bot_table(hand.rules, ["medium"] * hand.players, 7)
+    assert table.game is not None  # bot_table starts a game
     table.game.hand = hand
     if totals is not None:
         table.game.totals = list(totals)

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from bots.api import Decision, NothingToDecide, decide, decide_move, needs_decision
-from bots.arena import play_hand
 from bots.budget import Budget
 from engine.cards import card
 from engine.hand import Hand, Phase
 from engine.rules import Rules
+from tools.arena.hands import play_hand
 
 from .support import LEVELS, deciding_seats, random_positions, view_of
 

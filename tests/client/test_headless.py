@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from client.cli.headless import parse_rules
+from client.headless import parse_rules
 from client.session import ClientSession
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -53,7 +53,7 @@ async def hearts(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "client.cli.main",
+        "tools.cli.main",
         *args,
         cwd=REPO,
         stdout=asyncio.subprocess.PIPE,

@@ -9,8 +9,9 @@ import argparse
 
 import pytest
 
-from client.cli.main import build_parser, take_table_ref
 from client.invite import BadTableRef, TableRef, join_command, parse_table_ref, share_link
+from tools.cli.clients import take_table_ref
+from tools.cli.main import build_parser
 
 SECRET = "0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWx"
 

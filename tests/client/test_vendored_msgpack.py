@@ -1,6 +1,6 @@
 """The browser's msgpack codec vendored in client/web/vendor/msgpack: the
 release package-lock.json pins, complete, with its licence, and the very
-bytes npm installs (``tools/vendor_msgpack.py`` makes the copy)."""
+bytes npm installs (``tools/maintenance/vendor_msgpack.py`` makes the copy)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import re
 
 from tests.ci import unavailable
-from tools.vendor_msgpack import (
+from tools.maintenance.vendor_msgpack import (
     LOCK_FILE,
     NODE_PACKAGE,
     VENDOR_DIR,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from client.cli.main import build_parser
+from tools.cli.main import build_parser
 
 from .helpers import COMPOSE, DEPLOY, NGINX_CONF, find_tool, load_one, missing
 

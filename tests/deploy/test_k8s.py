@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from client.cli.main import build_parser
+from tools.cli.main import build_parser
 
 from .helpers import K8S, k8s_object, k8s_resources, load_docs, load_one, missing, require_tool
 

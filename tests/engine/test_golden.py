@@ -18,7 +18,7 @@ DATA = REPO / "tests" / "data"
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "client.cli.main", "verify", str(path)],
+        [sys.executable, "-m", "tools.cli.main", "verify", str(path)],
         capture_output=True,
         text=True,
         encoding="utf-8",

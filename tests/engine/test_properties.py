@@ -368,7 +368,7 @@ def test_the_hearts_verify_command_agrees_with_the_engine_on_random_records(
     path = tmp_path / "records.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "client.cli.main", "verify", str(path)],
+        [sys.executable, "-m", "tools.cli.main", "verify", str(path)],
         capture_output=True,
         text=True,
         cwd=REPO,

@@ -67,7 +67,7 @@ async def test_an_80_hand_autoplay_game_finishes_without_a_reconnect(
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "client.cli.main",
+            "tools.cli.main",
             "host",
             "--server",
             server.url,

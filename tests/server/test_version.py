@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import server.version
-from client.cli.main import main
 from server.version import UNKNOWN, package_version
+from tools.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 

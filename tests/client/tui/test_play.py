@@ -1,4 +1,5 @@
-"""A whole hand by keys: ``hearts play`` starts its own server in-process;
+"""A whole hand by keys: ``hearts play`` starts its own server in-process
+(``tools.local_server``, handed to the app as the command does);
 pass three cards (one put back and another picked on the way), play every
 trick with the card keys (the last card plays itself), see the hand's
 points and deal the next hand."""
@@ -8,12 +9,19 @@ from __future__ import annotations
 from client.tui.cards import label
 from client.tui.launch import Launch
 from client.tui.widgets.hand import HandView
+from tools.local_server import start_play_server
 
 from .conftest import first_legal_key, hand_below, make_app, save_svg, screen_text, wait_for
 
 
 async def test_pass_and_play_a_whole_hand_by_keys() -> None:
-    launch = Launch(mode="play", name="Tester", seats=("easy", "easy", "easy"), bot_budget_ms=20)
+    launch = Launch(
+        mode="play",
+        name="Tester",
+        seats=("easy", "easy", "easy"),
+        bot_budget_ms=20,
+        local_server=start_play_server,  # as `hearts play` hands it to the app
+    )
     app = make_app(launch)
     async with app.run_test(size=(80, 24)) as pilot:
         model = app.model

@@ -9,8 +9,6 @@ import asyncio
 import json
 from pathlib import Path
 
-from client.cli.main import build_parser
-from client.cli.main import main as hearts_main
 from client.session import ClientSession
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import GameOverScreen
@@ -19,6 +17,8 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from server.app import RunningServer
+from tools.cli.main import build_parser
+from tools.cli.main import main as hearts_main
 
 from .conftest import TIMEOUT, Proxy, make_app, save_svg, screen_text, wait_for
 

@@ -70,7 +70,7 @@ async def start_serve(port: int, redis: str, log: Path, grace: float = 30) -> Se
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "client.cli.main",
+            "tools.cli.main",
             "serve",
             "--port",
             str(port),

@@ -24,15 +24,15 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
+from bots.api import LEVELS, decide, needs_decision
+from bots.budget import Budget
 from engine.cards import QUEEN_SPADES, card
 from engine.game import Game
 from engine.hand import Hand, Phase
 from engine.rules import Rules
-from server.redaction import seat_view
-from server.table_state import Seat, TableState
-
-from .api import LEVELS, decide, needs_decision
-from .budget import Budget
+from protocol.common import BotLevel
+from protocol.seat_view import SeatFacts, TableFacts, TrickCache, seat_view
+from protocol.view import SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,23 +75,34 @@ def deal_hands(rules: Rules, seed: int, deal: int) -> list[int]:
     return Hand.deal(rules, deal + 1, random.Random(f"arena:{seed}:{deal}")).hands[:]
 
 
-def arena_table(rules: Rules, levels: Sequence[str], seed: int) -> TableState:
-    """A table of bots, as the server would hold it, with a fresh game."""
-    seats = [
-        Seat(kind="bot", name=f"{level.title()} bot", bot_level=level, connected=True)
+@dataclass(slots=True)
+class ArenaTable:
+    """A table of bots: its game, its public facts and its finished tricks,
+    as the server keeps them."""
+
+    game: Game
+    facts: TableFacts
+    tricks: TrickCache = field(default_factory=TrickCache)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now."""
+        return seat_view(self.game, self.facts, seat, tricks=self.tricks)
+
+
+def arena_table(rules: Rules, levels: Sequence[str]) -> ArenaTable:
+    """A table of bots, as the server would show it, with a fresh game."""
+    seats = tuple(
+        SeatFacts(kind="bot", name=f"{level.title()} bot", bot_level=_bot_level(level))
         for level in levels
-    ]
-    return TableState(
-        table_id="arena",
-        code="ARENA",
-        name="Arena",
-        public=False,
-        rules=rules,
-        seed=seed,
-        seats=seats,
-        status="playing",
-        game=Game(rules),
     )
+    facts = TableFacts(rules, seats, table_id="arena", code="ARENA", name="Arena")
+    return ArenaTable(Game(rules), facts)
+
+
+def _bot_level(level: str) -> BotLevel:
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}")
+    return level
 
 
 def play_hand(
@@ -106,9 +117,8 @@ def play_hand(
 
     Returns the finished hand and each seat's decision times in ms.
     """
-    table = arena_table(rules, levels, 0)
+    table = arena_table(rules, levels)
     game = table.game
-    assert game is not None  # arena_table always starts one
     # Independent deals: the hand number only picks the pass direction.
     game.hand = Hand(rules, hand_number, hands)
     times = finish_hand(table, levels, seed, budget)
@@ -116,12 +126,12 @@ def play_hand(
 
 
 def finish_hand(
-    table: TableState, levels: Sequence[str], seed: str, budget: Budget | None = None
+    table: ArenaTable, levels: Sequence[str], seed: str, budget: Budget | None = None
 ) -> list[list[float]]:
     """Let the bots play the table's current hand to its end, each decision
     from the seat's view; returns each seat's decision times in ms."""
     game = table.game
-    assert game is not None and game.hand is not None  # a hand is under way
+    assert game.hand is not None  # a hand is under way
     hand = game.hand
     times: list[list[float]] = [[] for _ in levels]
     step = 0
@@ -134,7 +144,7 @@ def finish_hand(
             assert hand.shooter is not None  # the phase is MOON_CHOICE
             seats = [hand.shooter]
         for seat in seats:
-            view = seat_view(table, seat)
+            view = table.view(seat)
             if needs_decision(view) is None:
                 raise RuntimeError(f"seat {seat} has nothing to decide")
             rng = random.Random(f"{seed}:{seat}:{step}")
@@ -142,7 +152,7 @@ def finish_hand(
             d = decide(view, levels[seat], rng, budget)
             times[seat].append((time.perf_counter() - start) * 1000.0)
             step += 1
-            table.seq += 1
+            table.facts.seq += 1
             if d.kind == "pass":
                 game.pass_cards(seat, [card(t) for t in d.cards])
             elif d.kind == "play":

@@ -1,4 +1,4 @@
-"""A short run of ``hearts bench guess`` (client/cli/bench_guess.py) so the
+"""A short run of ``hearts bench guess`` (tools/bench/guess.py) so the
 tool keeps working: a brute-force run from one address gets a handful of
 answers, and the friend with the invite link gets in every time."""
 
@@ -14,7 +14,7 @@ def test_a_short_guessing_run_reports_its_figures() -> None:
         [
             sys.executable,
             "-m",
-            "client.cli.main",
+            "tools.cli.main",
             "bench",
             "guess",
             "--seconds",

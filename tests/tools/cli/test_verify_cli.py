@@ -1,4 +1,4 @@
-"""`hearts verify` (client/cli/verify.py): JSON Lines in, one answer per
+"""`hearts verify` (tools/cli/verify.py): JSON Lines in, one answer per
 record out, exit status 0 / 1 / 2 as docs/hand-record.md says."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from client.cli.main import main
-from client.cli.verify import verify_lines
+from tools.cli.main import main
+from tools.cli.verify import verify_lines
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 CLUBS = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]
 DIAMONDS = ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
@@ -43,7 +43,7 @@ ILLEGAL_ANSWER = {"ok": False, "step": 2, "error": "no hearts or Q♠ on the fir
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "client.cli.main", *args],
+        [sys.executable, "-m", "tools.cli.main", *args],
         input=stdin,
         capture_output=True,
         text=True,

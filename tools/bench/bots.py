@@ -35,16 +35,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from .bench_server import (
+from .load import (
     PROTOCOL_VERSION,
     WARMUP_SECONDS,
     Seat,
     ServerProcess,
     Table,
     Window,
-    _measure,
-    _open,
-    _request,
+    measure,
+    open_client,
+    request_frame,
 )
 
 HARD_TABLES = 10
@@ -73,7 +73,7 @@ async def bot_table(
 ) -> Seat:
     """A table of one instant client (the host, seat 0) and three bots of
     ``level``, not started yet."""
-    seat = Seat(await _open(url), Table(window, witnesses=1), window, observe)
+    seat = Seat(await open_client(url), Table(window, witnesses=1), window, observe)
     await seat.call("hello", version=PROTOCOL_VERSION, name=f"L{number}")
     await seat.call("create_table", seats=[level] * 3)
     seat.seat = 0
@@ -143,14 +143,14 @@ async def bench_fairness(
         for n in range(hard_tables):
             seats.append(await bot_table(url, n, unmeasured, "hard"))
             tasks.append(asyncio.create_task(seats[-1].run()))
-            await seats[-1].ws.send(_request("start_game"))
+            await seats[-1].ws.send(request_frame("start_game"))
         await asyncio.sleep(WARMUP_SECONDS)  # the Hard bots' decisions queue up
         gaps = MoveGaps(window)
         easy = await bot_table(url, hard_tables, window, "easy", observe=gaps)
         seats.append(easy)
         tasks.append(asyncio.create_task(easy.run()))
         window.start, since = time.perf_counter(), time.monotonic()
-        await easy.ws.send(_request("start_game"))
+        await easy.ws.send(request_frame("start_game"))
         await asyncio.sleep(seconds)  # the measured interval itself
         window.end, until = time.perf_counter(), time.monotonic()
         made: dict[str, list[tuple[float, float, float]]] = await server.report()
@@ -193,7 +193,7 @@ async def knee_probe(tables: int, seconds: float, profile: str | None = None) ->
 
         async def kick() -> None:
             for seat in seats:
-                await seat.ws.send(_request("start_game"))
+                await seat.ws.send(request_frame("start_game"))
 
         def at_start() -> None:
             cpu.append(cpu_seconds(server.process.pid))
@@ -201,7 +201,7 @@ async def knee_probe(tables: int, seconds: float, profile: str | None = None) ->
         async def at_end() -> None:
             at_start()
 
-        await _measure(seats, window, seconds, kick, at_end, at_start)
+        await measure(seats, window, seconds, kick, at_end, at_start)
     finally:
         await server.stop()
     p50, p99 = percentiles_ms(window.latencies)

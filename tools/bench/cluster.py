@@ -28,31 +28,19 @@ capped at 2,000 events, which is what lets a client resume).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from .bench_server import (
+from .load import (
     ServerProcess,
     Window,
-    _clear_redis,
-    _hearts_table,
-    _measure,
-    _request,
+    clear_redis,
+    hearts_table,
+    measure,
+    request_frame,
+    resident_kib,
 )
 
 PHASES = ("local", "spread")
-
-
-def resident_kib(pid: int) -> int | None:
-    """Resident memory of process ``pid`` in KiB (Linux's /proc), or None."""
-    try:
-        text = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return None
 
 
 async def _redis_info(url: str) -> tuple[int, dict[str, int]]:
@@ -84,7 +72,7 @@ def _seat_urls(urls: list[str], number: int, spread: bool) -> list[str]:
 async def _cluster_phase(
     processes: int, tables: int, seconds: float, redis_url: str, spread: bool
 ) -> dict[str, Any]:
-    await _clear_redis(redis_url)
+    await clear_redis(redis_url)
     servers = [ServerProcess("redis", redis_url) for _ in range(processes)]
     try:
         ports = [await s.start() for s in servers]
@@ -93,9 +81,7 @@ async def _cluster_phase(
         rss_before = [resident_kib(pid) for pid in pids]
         redis_before, _ = await _redis_info(redis_url)
         window = Window()
-        groups = [
-            await _hearts_table(_seat_urls(urls, n, spread), n, window) for n in range(tables)
-        ]
+        groups = [await hearts_table(_seat_urls(urls, n, spread), n, window) for n in range(tables)]
 
         seated: list[int | None] = []
 
@@ -103,7 +89,7 @@ async def _cluster_phase(
             # Every table seated, no game started yet.
             seated.extend(resident_kib(pid) for pid in pids)
             for group in groups:
-                await group[0].ws.send(_request("start_game"))
+                await group[0].ws.send(request_frame("start_game"))
 
         reading: dict[str, Any] = {}
 
@@ -113,7 +99,7 @@ async def _cluster_phase(
             reading["rss"] = [resident_kib(pid) for pid in pids]
             reading["redis"] = await _redis_info(redis_url)
 
-        await _measure([s for g in groups for s in g], window, seconds, kick, read_memory)
+        await measure([s for g in groups for s in g], window, seconds, kick, read_memory)
         rss_after: list[int | None] = reading["rss"]
         redis_after, owners = reading["redis"]
         out: dict[str, Any] = {**window.figures("actions_per_s"), "errors": window.errors}
@@ -129,7 +115,7 @@ async def _cluster_phase(
     finally:
         for server in servers:
             await server.stop()
-        await _clear_redis(redis_url)
+        await clear_redis(redis_url)
 
 
 async def run_cluster(

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from bots.arena import run_deals, summarize
-from bots.arena_games import run_games, summarize_games
 from bots.budget import Budget
-from client.cli.arena import add_arena_parser, run_arena
+from tools.arena.games import run_games, summarize_games
+from tools.arena.hands import run_deals, summarize
+from tools.cli.arena import add_arena_parser, run_arena
 
 
 def test_duplicate_rotates_every_level_through_every_seat() -> None:
@@ -109,3 +109,20 @@ def test_cli_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_arena(args) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 1 and "win_rate" in report["levels"]["medium"]
+
+
+def test_the_arena_shows_bots_what_the_server_would() -> None:
+    # The arena builds views from plain facts (protocol.seat_view); the
+    # server from its TableState (server.redaction): the same views.
+    from server.redaction import seat_view
+    from tests.bots.support import random_positions
+    from tools.arena.hands import arena_table
+
+    for position in random_positions(12, seed=40):
+        game = position.game
+        assert game is not None
+        arena = arena_table(game.rules, ["medium"] * game.rules.players)
+        arena.game = game
+        arena.facts.seq = position.seq
+        for seat in (0, 1, 2, 3):
+            assert arena.view(seat) == seat_view(position, seat)

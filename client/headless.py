@@ -40,9 +40,9 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
 
-from ..autoplay import Move, choose_move, move_shown, needs_move
-from ..invite import share_link
-from ..session import (
+from .autoplay import Move, choose_move, move_shown, needs_move
+from .invite import share_link
+from .session import (
     DEFAULT_NAME,
     DEFAULT_SERVER,
     GONE_FOR_GOOD,

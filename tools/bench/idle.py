@@ -27,15 +27,15 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from .bench_bots import PlayCount, bot_table, percentiles_ms
-from .bench_cluster import resident_kib
-from .bench_server import (
+from .bots import PlayCount, bot_table, percentiles_ms
+from .load import (
     PROTOCOL_VERSION,
     ServerProcess,
     Window,
-    _measure,
-    _request,
     load_average,
+    measure,
+    request_frame,
+    resident_kib,
 )
 
 # Tables seated at once while opening (each four connections).
@@ -49,9 +49,9 @@ async def _live_table(url: str, number: int, seconds: float) -> dict[str, Any]:
     seat = await bot_table(url, number, window, "easy", observe=plays)
 
     async def kick() -> None:
-        await seat.ws.send(_request("start_game"))
+        await seat.ws.send(request_frame("start_game"))
 
-    await _measure([seat], window, seconds, kick)
+    await measure([seat], window, seconds, kick)
     p50, p99 = percentiles_ms(window.latencies)
     return {
         "own_move_p50_ms": p50,
@@ -65,7 +65,7 @@ async def _call(ws: ClientConnection, kind: str, **fields: Any) -> dict[str, Any
     """Send a request and read frames until its reply."""
     import msgpack
 
-    await ws.send(_request(kind, **fields))
+    await ws.send(request_frame(kind, **fields))
     while True:
         reply: dict[str, Any] = msgpack.unpackb(await ws.recv(), raw=False)
         if reply["type"] in ("welcome", "seated", "ok"):

@@ -44,14 +44,15 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--worlds", type=int, default=None, help="Hard: sampled deals per decision")
     p.add_argument("--max-seconds", type=float, default=None, help="Hard: time cap per decision")
     p.add_argument("--progress", action="store_true", help="show progress on stderr")
+    p.set_defaults(run=run_arena)
     return p
 
 
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``hearts arena`` with parsed ``args``; returns the exit status."""
-    from bots.arena import check_lineup, format_report, run_deals, summarize
     from bots.budget import Budget
     from engine.rules import Rules
+    from tools.arena.hands import check_lineup, format_report, run_deals, summarize
 
     lineup = [x.strip() for x in args.players.split(",") if x.strip()]
     if args.hands < 1:
@@ -94,7 +95,7 @@ def run_arena(args: argparse.Namespace) -> int:
 
 
 def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any) -> int:
-    from bots.arena_games import format_games_report, run_games, summarize_games
+    from tools.arena.games import format_games_report, run_games, summarize_games
 
     if args.games < 1:
         raise SystemExit("hearts arena: --games must be at least 1")
@@ -111,7 +112,7 @@ def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the arena on its own (``python -m client.cli.arena ARGS``)."""
+    """Run the arena on its own (``python -m tools.cli.arena ARGS``)."""
     parser = argparse.ArgumentParser(prog="hearts")
     sub = parser.add_subparsers(dest="command", required=True)
     add_arena_parser(sub)

@@ -12,7 +12,7 @@ copy against it and, when ``node_modules`` exists, byte for byte against npm's.
 To move to another release: change ``package.json``, run ``npm install``
 (which rewrites the lock file), then ``make vendor-msgpack``.
 
-``python -m tools.vendor_msgpack`` copies; ``--check`` only compares
+``python -m tools.maintenance.vendor_msgpack`` copies; ``--check`` only compares
 (exit 1 when the copy differs from ``node_modules``).
 """
 
@@ -24,7 +24,7 @@ import shutil
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "@msgpack/msgpack"
 LOCK_FILE = REPO / "package-lock.json"
 NODE_PACKAGE = REPO / "node_modules" / "@msgpack" / "msgpack"
@@ -89,7 +89,9 @@ def copy(package: Path = NODE_PACKAGE, folder: Path = VENDOR_DIR) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Copy (or with ``--check`` compare); returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m tools.vendor_msgpack", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.maintenance.vendor_msgpack", description=__doc__
+    )
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     args = parser.parse_args(argv)
     if not (NODE_PACKAGE / "package.json").is_file():

@@ -1,4 +1,4 @@
-"""`hearts serve` flags (client/cli/serve.py): which store they ask for, where
+"""`hearts serve` flags (tools/cli/serve.py): which store they ask for, where
 the default data folder is, and contradicting flags refused before anything
 starts."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from client.cli.main import build_parser, main
-from client.cli.serve import default_data_dir, store_url_of
+from tools.cli.main import build_parser, main
+from tools.cli.serve import default_data_dir, store_url_of
 
 
 def url_of(*flags: str) -> str:

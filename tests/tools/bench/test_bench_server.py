@@ -1,4 +1,4 @@
-"""A short run of ``hearts bench server`` (client/cli/bench_server.py) so the
+"""A short run of ``hearts bench server`` (tools/bench/server.py) so the
 tool keeps working: the figures it prints are there and plausible."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from client.cli.bench_bots import find_knee
-from client.cli.bench_idle import bench_idle
-from client.cli.bench_server import PHASES, add_bench_server_parser, run_all, run_bench_server
+from tools.bench.bots import find_knee
+from tools.bench.idle import bench_idle
+from tools.bench.server import PHASES, add_bench_server_parser, run_all, run_bench_server
 
 
 async def test_bench_phases_report_figures(tmp_path: Path) -> None:

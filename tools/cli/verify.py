@@ -8,12 +8,27 @@ never stops the rest.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any, TextIO
 
 from engine.errors import RecordError
 from engine.record import verify_record
+
+
+def add_verify_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``verify`` to ``hearts``'s subparsers."""
+    verify: argparse.ArgumentParser = subparsers.add_parser(
+        "verify", help="check hand records (JSON Lines) against the rules"
+    )
+    verify.add_argument("file", help="a file of JSON Lines hand records, or - for stdin")
+    verify.set_defaults(run=_run)
+    return verify
+
+
+def _run(args: argparse.Namespace) -> int:
+    return run_verify(args.file)
 
 
 def verify_lines(stream: TextIO, out: TextIO) -> int:

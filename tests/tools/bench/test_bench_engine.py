@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from client.cli.bench_engine import run_bench_engine
+from tools.bench.engine import run_bench_engine
 
 
 def test_the_engine_bench_reports_each_path_labelled(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,71 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
+
+
+def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to ``hearts``'s subparsers."""
+    serve: argparse.ArgumentParser = subparsers.add_parser(
+        "serve", help="run the table server (WebSocket, browser client, /healthz)"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument(
+        "--store",
+        choices=("sqlite", "memory", "redis"),
+        default=None,
+        help="where tables live: sqlite (the default: one file under --data, games survive "
+        "a restart), memory (lost when the server stops) or redis (needs --redis)",
+    )
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="with the sqlite store: its folder, created if missing "
+        "(default: $XDG_DATA_HOME/hearts, else ~/.local/share/hearts)",
+    )
+    serve.add_argument(
+        "--synchronous",
+        choices=("normal", "full"),
+        default=None,
+        help="with the sqlite store: normal (the default) loses nothing acknowledged when the "
+        "server crashes; full also fsyncs every commit, for power loss, at a cost in actions/s",
+    )
+    serve.add_argument(
+        "--redis", metavar="URL", help="store tables in Redis at URL (implies --store redis)"
+    )
+    serve.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat is held")
+    serve.add_argument(
+        "--next-hand-delay",
+        type=float,
+        default=None,
+        help="deal after S seconds even if not all ready",
+    )
+    serve.add_argument(
+        "--bot-workers", type=int, default=None, help="bot processes (default: cores)"
+    )
+    serve.add_argument("--bot-budget-ms", type=int, default=900, help="Hard bot time per move")
+    serve.add_argument(
+        "--lease-ms", type=int, default=4000, help="with --redis: a table lease's lifetime"
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="a reverse proxy whose X-Forwarded-For is believed (repeatable; none by default)",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        help="open connections one client address may hold",
+    )
+    serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text")
+    serve.set_defaults(run=run_serve)
+    return serve
 
 
 class ServeArgsError(ValueError):

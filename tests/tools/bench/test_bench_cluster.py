@@ -1,5 +1,5 @@
 """A short run of ``hearts bench server --processes N``
-(client/cli/bench_cluster.py): two real server processes on the test Redis,
+(tools/bench/cluster.py): two real server processes on the test Redis,
 tables spread across them, every figure there and plausible."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import pytest
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from client.cli.bench_cluster import cluster_ok, resident_kib, run_cluster
-from client.cli.bench_server import add_bench_server_parser, run_bench_server
-
-from .conftest import in_ci, redis_url
+from tests.ci import in_ci
+from tests.server.conftest import redis_url
+from tools.bench.cluster import cluster_ok, run_cluster
+from tools.bench.load import resident_kib
+from tools.bench.server import add_bench_server_parser, run_bench_server
 
 BENCH_DB = 14
 

@@ -1,6 +1,6 @@
 """Whole games in the arena: hands in sequence until the rules end the game.
 
-Single hands (``bots.arena``) measure points per hand; whole games also
+Single hands (``tools.arena.hands``) measure points per hand; whole games also
 exercise what only matters near the end — Hard's objective counts a game won
 or lost when a hand can end it, and the moon choice is about the game score.
 Game ``g`` seats the line-up rotated by ``g`` seats, so over games that are a
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from bots.budget import Budget
 from engine.cards import QUEEN_SPADES
 from engine.rules import Rules
 
-from .arena import arena_table, check_lineup, finish_hand, mean_ci95, percentile
-from .budget import Budget
+from .hands import arena_table, check_lineup, finish_hand, mean_ci95, percentile
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +53,8 @@ def play_game(task: GameTask) -> GameOutcome:
     rules = Rules.from_json(task.rules)
     n = rules.players
     levels = tuple(task.lineup[(s - task.game) % n] for s in range(n))
-    table = arena_table(rules, levels, task.seed)
+    table = arena_table(rules, levels)
     game = table.game
-    assert game is not None  # arena_table starts one
     deal_rng = random.Random(f"arena-game:{task.seed}:{task.game}")
     moons = [0] * n
     queens = [0] * n

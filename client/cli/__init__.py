@@ -1,1 +1,0 @@
-"""The `hearts` command line: one module per subcommand, wired in ``main``."""

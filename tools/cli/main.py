@@ -1,0 +1,58 @@
+"""Entry point of the ``hearts`` command: its parser and the dispatch.
+
+Each subcommand (or family of them) has its own module in ``tools.cli`` that
+adds its parser and names the function that runs it (``run`` in the parsed
+arguments); a module imports what it runs (the server, Textual, Redis) only
+when it runs, so ``hearts verify`` does not pay for the server or Textual.
+
+=========================================  ===============================
+``hearts verify``                          ``tools/cli/verify.py``
+``hearts bench engine|server|guess``       ``tools/cli/bench.py`` -> ``tools/bench/``
+``hearts arena``                           ``tools/cli/arena.py`` -> ``tools/arena/``
+``hearts serve``                           ``tools/cli/serve.py`` -> ``server/``
+``hearts play|host|join|resume|watch``     ``tools/cli/clients.py`` -> ``client/``
+=========================================  ===============================
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .arena import add_arena_parser
+from .bench import add_bench_parser
+from .clients import add_client_parsers
+from .serve import add_serve_parser
+from .verify import add_verify_parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="hearts", description="Hearts with friends and bots: server, clients and tools."
+    )
+    from server.version import DISTRIBUTION, package_version
+
+    parser.add_argument(
+        "--version", action="version", version=f"{DISTRIBUTION} {package_version()}"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # In the order `hearts --help` lists them.
+    add_verify_parser(sub)
+    add_bench_parser(sub)
+    add_arena_parser(sub)
+    add_serve_parser(sub)
+    add_client_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``hearts`` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
+
+
+if __name__ == "__main__":  # bot worker processes re-import this module
+    sys.exit(main())

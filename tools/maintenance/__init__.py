@@ -1,0 +1,1 @@
+"""Scripts that maintain this checkout (not shipped in the wheel)."""
