@@ -3,7 +3,7 @@
     decision = decide(view, "hard", random.Random(seed))
 
 ``view`` is the ``SeatView`` the server would send that seat (built by
-``server.redaction.seat_view``); bots never see anything else. The same view,
+``protocol.seat_view.seat_view``); bots never see anything else. The same view,
 level, seed and budget always give the same decision (unless a search runs
 into its time cap). A bot answers whatever the view asks of its seat:
 

@@ -42,7 +42,7 @@ def encode(message: BaseModel) -> bytes:
 
 def encode_snapshot(seq: int, view: dict[str, Any]) -> bytes:
     """The frame of ``Snapshot(seq=seq, view=…)`` from the view's wire form
-    (``server.redaction.wire_views``): the same bytes as ``encode`` of the
+    (``protocol.seat_view.wire_views``): the same bytes as ``encode`` of the
     model, without building it (the server's fan-out path)."""
     data: bytes = msgpack.packb({"type": "snapshot", "seq": seq, "view": view}, use_bin_type=True)
     return data

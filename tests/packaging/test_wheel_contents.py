@@ -1,6 +1,7 @@
 """What ``python -m build`` puts in the sdist and the wheel: the whole
 browser client (with the vendored msgpack modules and their licence), the
-terminal client's stylesheet, the version from pyproject.toml, and
+terminal client's stylesheet, the ``hearts`` command (``tools``, without
+its maintenance scripts), the version from pyproject.toml, and
 dependencies split into extras (the server alone pulls no Textual)."""
 
 from __future__ import annotations
@@ -38,11 +39,18 @@ def test_wheel_holds_the_browser_client_and_the_msgpack_modules(dist: Dist) -> N
         "client/tui/hearts.tcss",
         "server/http.py",
         "server/version.py",
+        "tools/cli/main.py",
+        "tools/bench/server.py",
+        "tools/arena/hands.py",
     ):
         assert needed in names, needed
     assert "MessagePack" in licence
     # Only the product: no tests, no maintenance scripts, no npm tree.
-    assert not [n for n in names if n.startswith(("tests/", "tools/", "node_modules/"))]
+    assert not [n for n in names if n.startswith(("tests/", "tools/maintenance/", "node_modules/"))]
+    # The command the wheel installs is the one in this checkout.
+    (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    with zipfile.ZipFile(dist.wheel) as wheel:
+        assert "hearts = tools.cli.main:main" in wheel.read(entry_points).decode()
 
 
 def test_sdist_holds_what_the_wheel_is_built_from(dist: Dist) -> None:

@@ -1,9 +1,10 @@
 """The arena: bot levels play hands against each other and we count.
 
-Each hand runs exactly as on the server: the engine's ``Game``/``Hand``
-inside a ``server.table_state.TableState``, every seat's ``SeatView`` built
-by ``server.redaction.seat_view``, every decision made by ``bots.api.decide``
-and applied through the engine's checked actions. Bots only ever get views.
+Each hand runs as on the server: the engine's ``Game``/``Hand``, every
+seat's ``SeatView`` built by the function the server builds views with
+(``protocol.seat_view.seat_view``, here from the arena table's public
+facts), every decision made by ``bots.api.decide`` and applied through the
+engine's checked actions. Bots only ever get views.
 
 Hands are independent deals (hand number ``i + 1`` for deal ``i``, so the
 pass direction cycles). With ``duplicate`` every deal is replayed once per

@@ -14,7 +14,7 @@ on fresh processes and an emptied scratch database:
   through pub/sub forwarding to its owner: the load balancer needs no
   stickiness, and this is what that costs.
 
-Clients play instantly as in the single-process bench (``bench_server``):
+Clients play instantly as in the single-process bench (``tools.bench.server``):
 *actions/s* counts accepted requests, *latency* runs from a ``play_card``
 being sent to the last of the table's four seats receiving it. *Memory per
 table* is the growth of the server processes' resident memory from just

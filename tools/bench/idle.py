@@ -5,7 +5,7 @@ The server runs in a child process with its real bots (as in the fairness
 and knee phases). In order:
 
 1. *alone*: one bot table (an instant client and three Easy bots, see
-   ``bench_bots``) plays for ``--seconds``; its own-move latency and plays/s.
+   ``tools.bench.bots``) plays for ``--seconds``; its own-move latency and plays/s.
 2. The server's resident memory (``VmRSS`` of the child, from /proc) is read,
    N connections are opened and seated, four humans to a table (the last
    table takes what is left), who then never act; the memory is read again.

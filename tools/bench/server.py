@@ -21,12 +21,12 @@ process's event loop):
   flight per table); *msgs/s* counts client frames, *latency* runs from the
   send to the last of the four copies arriving.
 
-Then two phases with the server's real bots (``bench_bots``): **fairness**
+Then two phases with the server's real bots (``tools.bench.bots``): **fairness**
 (an Easy table beside ten tables of Hard bots) and **knee** (the most tables
 of an instant client and three Easy bots one process runs with own-move p99
 <= 100 ms). ``--phases`` picks phases; ``--idle N`` instead measures memory
-per idle seated connection (``bench_idle``); ``--processes N`` the scale-out
-(``bench_cluster``).
+per idle seated connection (``tools.bench.idle``); ``--processes N`` the scale-out
+(``tools.bench.cluster``).
 
 The bar (set when the server was first measured): memory p99 under 10x echo
 p99, and actions/s at least an eighth of echo msgs/s; the exit status says
@@ -208,7 +208,7 @@ async def run_all(
     """The ``phases`` asked for; a phase that cannot run reports its error
     instead. ``data`` is where the sqlite phase's scratch folder goes (None:
     the system's temporary folder), ``synchronous`` its SQLite setting; the
-    fairness and knee settings are ``bench_bots``'s."""
+    fairness and knee settings are ``tools.bench.bots``'s."""
     from .bots import bench_fairness, bench_knee
 
     def prof(name: str) -> str | None:
