@@ -31,16 +31,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     "tools": frozenset({"common", "engine", "protocol", "bots", "server", "client", "tools"}),
 }
 
-# Import cycles known when this test was written, each being broken in its
-# own change (issue 13): the terminal app and its table screen. This list
-# only shrinks: once a cycle is gone, delete its line (a test fails until
-# then), and a new cycle fails.
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        frozenset({"client.tui.app", "client.tui.screens.table"}),
-    }
-)
-
 
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(REPO).with_suffix("").parts)
@@ -170,14 +160,6 @@ def test_layers_only_point_down() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_no_import_cycles_but_the_known_ones() -> None:
-    found = set(cycles())
-    new = [sorted(c) for c in found if c not in KNOWN_CYCLES]
-    assert not new, f"import cycles: {new}"
-
-
-def test_the_known_cycles_are_still_there() -> None:
-    # A cycle broken elsewhere must leave KNOWN_CYCLES too, so the list
-    # never holds a pass for a cycle that could come back unnoticed.
-    gone = [sorted(c) for c in KNOWN_CYCLES - set(cycles())]
-    assert not gone, f"no longer cycles (remove them from KNOWN_CYCLES): {gone}"
+def test_no_import_cycles() -> None:
+    cyclic = [sorted(c) for c in cycles()]
+    assert not cyclic, f"import cycles: {cyclic}"
