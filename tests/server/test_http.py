@@ -5,6 +5,7 @@ client/web, the folder the wheel carries."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import tomllib
 import urllib.error
@@ -64,3 +65,59 @@ async def test_nothing_outside_the_client_folder_is_served(server: RunningServer
         status, _, body = await get(server, path)
         assert status == 404, path
         assert body == b"not found\n"
+
+
+def fetch_with(
+    server: RunningServer, path: str, headers: dict[str, str]
+) -> tuple[int, Message, bytes]:
+    """``GET path`` with request ``headers`` (urllib never decompresses)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, reply.headers, reply.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+async def test_text_is_gzipped_for_browsers_that_accept_it(server: RunningServer) -> None:
+    for path in ("/", "/js/table.js", "/css/style.css", "/vendor/msgpack/Decoder.mjs"):
+        plain = (WEB_ROOT / ("index.html" if path == "/" else path.lstrip("/"))).read_bytes()
+        status, headers, body = await asyncio.to_thread(
+            fetch_with, server, path, {"Accept-Encoding": "gzip, deflate, br"}
+        )
+        assert status == 200, path
+        assert headers["Content-Encoding"] == "gzip", path
+        assert headers["Vary"] == "Accept-Encoding"
+        assert gzip.decompress(body) == plain
+        assert len(body) < len(plain) / 2, (path, len(body), len(plain))
+        assert int(headers["Content-Length"]) == len(body)
+    # No Accept-Encoding (or gzip refused): the plain bytes.
+    for accept in ({}, {"Accept-Encoding": "gzip;q=0, identity"}):
+        status, headers, body = await asyncio.to_thread(fetch_with, server, "/js/table.js", accept)
+        assert status == 200 and headers["Content-Encoding"] is None
+        assert body == (WEB_ROOT / "js" / "table.js").read_bytes()
+
+
+async def test_a_reload_revalidates_with_the_etag_and_gets_304(server: RunningServer) -> None:
+    status, headers, _ = await get(server, "/js/main.js")
+    etag = headers["ETag"]
+    assert status == 200 and etag.startswith('"') and len(etag) > 10
+    assert headers["Cache-Control"] == "no-cache"
+    status, headers, body = await asyncio.to_thread(
+        fetch_with, server, "/js/main.js", {"If-None-Match": etag, "Accept-Encoding": "gzip"}
+    )
+    assert status == 304 and body == b""
+    assert headers["ETag"] == etag
+    # Another file's tag (a file that changed) gets the whole body again.
+    _, other, _ = await get(server, "/js/net.js")
+    status, _, body = await asyncio.to_thread(
+        fetch_with, server, "/js/main.js", {"If-None-Match": other["ETag"]}
+    )
+    assert status == 200 and body == (WEB_ROOT / "js" / "main.js").read_bytes()
+    # A join link is the page itself: the same tag.
+    _, page, _ = await get(server, "/")
+    _, link, _ = await get(server, "/t/ABC123")
+    assert page["ETag"] == link["ETag"]
+    # Vendored packages change only with package-lock.json: kept a day.
+    _, vendored, _ = await get(server, "/vendor/msgpack/index.mjs")
+    assert vendored["Cache-Control"] == "public, max-age=86400"
