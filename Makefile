@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack clean
+.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack vendor-cards clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -59,6 +59,11 @@ dist: setup
 # its ES modules into client/web/vendor/msgpack.
 vendor-msgpack: setup $(NPM_STAMP)
 	$(BIN)/python -m tools.maintenance.vendor_msgpack
+
+# After changing @younestouati/playing-cards-standard-deck in package.json (and
+# `npm install`): copy its 52 card faces into client/web/vendor/cards.
+vendor-cards: setup $(NPM_STAMP)
+	$(BIN)/python -m tools.vendor_cards
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info
