@@ -105,11 +105,23 @@ def played(page: Page) -> int:
 
 
 def play_legal(page: Page) -> str:
-    """On our turn: tap the first playable card and wait until the page shows it played."""
-    page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
+    """On our turn: tap the first playable card and wait until the page shows
+    it played. Our last card is played by the page itself (a forced move):
+    then nothing is tapped, only waited for."""
+    page.wait_for_selector(f'{TABLE}[data-myturn="true"], {TABLE}:not([data-status="playing"])')
+    if status(page) != "playing":
+        return ""  # a forced last card already ended the hand
     before = played(page)
-    text = page.locator('.hand .card[data-legal="true"]').first.get_attribute("data-card") or ""
-    tap(page, text)
+    hand, legal, auto = page.evaluate(
+        "() => [[...document.querySelectorAll('.hand .card')].map(c => c.dataset.card),"
+        " [...document.querySelectorAll('.hand .card[data-legal=\"true\"]')].map(c => c.dataset.card),"
+        " Boolean(document.querySelector('#autoplay')?.checked)]"
+    )
+    text = legal[0] if legal else ""
+    # A forced card plays itself: the last one always, any single legal card
+    # when "Play forced cards" is on.
+    if len(hand) > 1 and not (auto and len(legal) == 1):
+        tap(page, text)
     page.wait_for_function(
         "n => { const t = document.querySelector('#table');"
         " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",

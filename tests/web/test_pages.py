@@ -103,11 +103,11 @@ def test_moon_choice_dialog(new_page: NewPage) -> None:
 
 EVERY_STRING = """
 async () => {
-  const { LANGUAGES } = await import('/js/i18n.js');
-  const keys = Object.keys(LANGUAGES.en.strings);
+  const { loadLanguage } = await import('/js/i18n.js');
+  const keys = Object.keys((await loadLanguage('en')).strings);
   const missing = {};
   for (const lang of ['uk', 'ru']) {
-    const strings = LANGUAGES[lang].strings;
+    const strings = (await loadLanguage(lang)).strings;
     missing[lang] = keys.filter((k) => !(k in strings)
       // Slavic plurals need their own few and many forms.
       || (typeof strings[k] === 'object' && !['one', 'few', 'many', 'other'].every((f) => f in strings[k])));
@@ -128,10 +128,10 @@ async () => {
   ];
   const out = {};
   for (const lang of ['en', 'uk', 'ru']) {
-    setLanguage(lang);
+    await setLanguage(lang);
     out[lang] = reports.map(botReportText);
   }
-  setLanguage('en');
+  await setLanguage('en');
   return out;
 }
 """

@@ -1,6 +1,6 @@
 // Cards: the wire text ("QS", "TD"), display order, spoken names and faces.
-// Faces are inline SVG that reference the suit symbols of index.html's sprite,
-// so nothing is fetched and every size stays sharp.
+// Faces are the vendored deck's SVG files: each is fetched once (then kept
+// and revalidated by its ETag) and stays sharp at every size.
 
 import { t } from "./i18n.js";
 
@@ -30,59 +30,17 @@ export function sortHand(cards) {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-// Pip positions on a 250 x 350 face; pips in the lower half are drawn upside down.
-const PIPS = {
-  2: [[125, 78], [125, 272]],
-  3: [[125, 78], [125, 175], [125, 272]],
-  4: [[78, 78], [172, 78], [78, 272], [172, 272]],
-  5: [[78, 78], [172, 78], [125, 175], [78, 272], [172, 272]],
-  6: [[78, 78], [172, 78], [78, 175], [172, 175], [78, 272], [172, 272]],
-  7: [[78, 78], [172, 78], [125, 126], [78, 175], [172, 175], [78, 272], [172, 272]],
-  8: [[78, 78], [172, 78], [125, 126], [78, 175], [172, 175], [125, 224], [78, 272], [172, 272]],
-  9: [[78, 78], [172, 78], [78, 143], [172, 143], [125, 175], [78, 207], [172, 207], [78, 272], [172, 272]],
-  10: [[78, 78], [172, 78], [125, 110], [78, 143], [172, 143], [78, 207], [172, 207], [125, 240], [78, 272], [172, 272]],
-};
+// The deck of @younestouati/playing-cards-standard-deck (LGPL-3.0, vendored in
+// vendor/cards with its licence): one small SVG per card, court cards drawn
+// as real court cards. Its files are named by rank number and suit letter.
+const DECK_RANK = { A: "1", T: "10", J: "11", Q: "12", K: "13" };
 
-function pip(suit, x, y, size) {
-  const flip = y > 180 ? ` transform="rotate(180 ${x} ${y})"` : "";
-  const h = size / 2;
-  return `<use href="#suit-${suit}" x="${x - h}" y="${y - h}" width="${size}" height="${size}"${flip}/>`;
-}
+/** Where the face of ``card`` is served ("/vendor/cards/12s.svg" for QS). */
+export const faceURL = (card) => `/vendor/cards/${DECK_RANK[rankOf(card)] ?? rankOf(card)}${suitOf(card).toLowerCase()}.svg`;
 
-function corner(card) {
-  const suit = suitOf(card);
-  const label = rankLabel(card);
-  const squeeze = label.length > 1 ? ` textLength="56" lengthAdjust="spacingAndGlyphs"` : "";
-  return (
-    `<text x="34" y="60" class="idx"${squeeze}>${label}</text>` +
-    `<use href="#suit-${suit}" x="14" y="70" width="40" height="40"/>`
-  );
-}
-
-/** The SVG markup of a card face (no user text inside: safe as innerHTML). */
-export function faceSVG(card) {
-  const suit = suitOf(card);
-  const rank = rankOf(card);
+/** The markup of a card face: an image of the deck's card (no user text
+ * inside: safe as innerHTML). The button around it carries the card's name. */
+export function faceHTML(card) {
   const colour = isRed(card) ? "red" : "black";
-  let middle = "";
-  if (rank === "A") {
-    middle = pip(suit, 125, 175, suit === "S" ? 130 : 110);
-  } else if ("JQK".includes(rank)) {
-    middle =
-      `<rect x="62" y="62" width="126" height="226" rx="10" class="court"/>` +
-      `<text x="125" y="190" class="court-letter">${rank}</text>` +
-      pip(suit, 125, 98, 44) +
-      pip(suit, 125, 252, 44);
-  } else {
-    const count = rank === "T" ? 10 : Number(rank);
-    middle = PIPS[count].map(([x, y]) => pip(suit, x, y, 46)).join("");
-  }
-  return (
-    `<svg class="face ${colour}" viewBox="0 0 250 350" aria-hidden="true" focusable="false">` +
-    `<rect x="2" y="2" width="246" height="346" rx="18" class="paper"/>` +
-    corner(card) +
-    `<g transform="rotate(180 125 175)">${corner(card)}</g>` +
-    middle +
-    `</svg>`
-  );
+  return `<img class="face ${colour}" src="${faceURL(card)}" alt="" draggable="false">`;
 }

@@ -1,16 +1,18 @@
 // Translations: English, Ukrainian and Russian. The language comes from the
-// browser (navigator.languages) unless the player picked one.
+// browser (navigator.languages) unless the player picked one. Only the
+// language in use is loaded (each is a module of its own, ./lang/CODE.js,
+// fetched when first chosen): every language is complete, so none needs
+// another to fall back on.
 //
 // A string may hold {placeholders}; a plural entry is an object keyed by
 // Intl.PluralRules categories ({one, few, many, other}) and gets {n}.
 
-import en from "./lang/en.js";
-import ru from "./lang/ru.js";
-import uk from "./lang/uk.js";
 import { loadLang, saveLang } from "./storage.js";
 
-export const LANGUAGES = { en, uk, ru };
+/** The languages offered, by code, each named in itself. */
+export const LANGUAGES = { en: "English", uk: "Українська", ru: "Русский" };
 let current = "en";
+let table = { strings: {}, rules: null }; // the module of the current language
 let plural = new Intl.PluralRules("en");
 const listeners = [];
 
@@ -25,8 +27,17 @@ export function detectLanguage() {
   return "en";
 }
 
-export function setLanguage(lang, remember = false) {
+/** The strings and Rules/FAQ text of ``lang`` (a module load: once per language). */
+export async function loadLanguage(lang) {
+  const module = await import(`./lang/${lang}.js`);
+  return module.default;
+}
+
+/** Switch to ``lang`` (loading it first); ``remember``: the player chose it. */
+export async function setLanguage(lang, remember = false) {
   if (!LANGUAGES[lang]) return;
+  const loaded = await loadLanguage(lang);
+  table = loaded;
   current = lang;
   plural = new Intl.PluralRules(lang);
   document.documentElement.lang = lang;
@@ -37,8 +48,11 @@ export function setLanguage(lang, remember = false) {
 export const language = () => current;
 export const onLanguageChange = (fn) => listeners.push(fn);
 
+/** Whether the current language has a string for ``key``. */
+export const hasString = (key) => key in table.strings;
+
 function lookup(key) {
-  return LANGUAGES[current].strings[key] ?? en.strings[key];
+  return table.strings[key];
 }
 
 /** The text of ``key`` with {placeholders} filled in. */
@@ -55,7 +69,7 @@ export function t(key, params = {}) {
 }
 
 /** The Rules/FAQ page's content in the current language. */
-export const rulesContent = () => LANGUAGES[current].rules;
+export const rulesContent = () => table.rules;
 
 /** Fill every [data-i18n] element (static text of index.html). */
 export function translateStatic(root = document) {

@@ -9,7 +9,9 @@ import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseLink } from "./invite.js";
 import { cycleOf, rulesSummary } from "./rules.js";
+import { serverStats } from "./mystats.js";
 import { app } from "./state.js";
+import { loadQuickLevel } from "./storage.js";
 import { formatCode } from "./table.js";
 import { syncThrottle, throttled } from "./throttle.js";
 
@@ -65,7 +67,7 @@ function noticeCard(notice, acts) {
 }
 
 /**
- * Draw the lobby. ``acts``: create(body), join(code), resume(), refresh(),
+ * Draw the lobby. ``acts``: quick(level), create(body), join(code), resume(), refresh(),
  * dismissNotice(); ``notice``: why we came back here ({kind, code}) or null.
  */
 export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
@@ -164,6 +166,19 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     h("div", { class: "inline" }, code, h("button", { type: "submit", class: "btn primary", id: "join-code-button", dataset: { lookup: "" } }, t("lobby.joinButton"))),
     throttleNote(),
   );
+  // One click to a game: three bots of the level played last time, started at once.
+  const quickLevel = select("quick-level", LEVELS.map((l) => [l, t(`bot.name.${l}`)]), loadQuickLevel());
+  const quick = h(
+    "section",
+    { class: "panel-card quick-play" },
+    h("div", { class: "quick-text" }, h("h2", {}, t("lobby.quickTitle")), h("p", { class: "hint" }, t("lobby.quickText"))),
+    h(
+      "div",
+      { class: "quick-controls" },
+      field(t("lobby.quickLevel"), quickLevel),
+      h("button", { type: "button", class: "btn primary", id: "quick-play", onclick: () => acts.quick(quickLevel.value) }, t("lobby.quickButton")),
+    ),
+  );
   const tables = h("div", { class: "public-list", id: "public-tables", "aria-live": "polite" }, h("p", { class: "empty" }, "…"));
   const stats = h("div", { class: "stats", id: "stats" }, h("p", { class: "empty" }, "…"));
   fill(
@@ -187,6 +202,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
             h("button", { type: "button", class: "btn primary", onclick: () => acts.resume() }, t("lobby.resume")),
           )
         : null,
+      quick,
       h(
         "div",
         { class: "lobby-grid" },
@@ -251,22 +267,7 @@ export function showTables(list, acts) {
 /** Fill the statistics box (reply to get_stats). */
 export function showStats(s) {
   const box = $("#stats");
-  if (!box) return;
-  const avg = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 }).format(s.average_points);
-  const item = (label, value) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, String(value)));
-  fill(
-    box,
-    h(
-      "dl",
-      {},
-      item(t("stats.games"), s.games),
-      item(t("stats.wins"), s.wins),
-      item(t("stats.hands"), s.hands),
-      item(t("stats.avg"), avg),
-      item(t("stats.moons"), s.moons),
-      item(t("stats.queens"), s.queens),
-    ),
-  );
+  if (box) fill(box, serverStats(s));
 }
 
 /**
@@ -354,7 +355,7 @@ export function renderJoin(root, code, acts, opts = {}) {
               h("button", { type: "button", class: "btn small", onclick: () => acts.resume() }, t("join.backToMine")),
             )
           : null,
-        h("p", {}, h("a", { href: "/", onclick: (e) => { e.preventDefault(); acts.lobby(); } }, t("nav.lobby"))),
+        h("p", { class: "lobby-link" }, h("a", { href: "/", class: "btn small ghost", onclick: (e) => { e.preventDefault(); acts.lobby(); } }, `← ${t("nav.lobby")}`)),
       ),
     ),
   );

@@ -5,18 +5,25 @@
 
 import { cardName } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
-import { detectLanguage, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
+import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
 import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
+import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
 import { renderRules } from "./rules.js";
+import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
-import { loadSeat, savePlayer, saveSeat } from "./storage.js";
+import { loadSeat, savePlayer, saveQuickLevel, saveSeat } from "./storage.js";
 import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
 import { waitFor } from "./throttle.js";
 
 const main = $("#app");
 const rulesRoot = $("#rules-page");
+const statsRoot = $("#stats-page");
+// A forced card is played this long after it becomes our turn (the player
+// sees whose turn it is first); fast play shortens it.
+const AUTOPLAY_MS = { normal: 450, fast: 150 };
+let autoplayTimer = null;
 let firstHandshake = true;
 let lobbyTimer = null;
 // Refusals that mean the seat (or the table) is gone for good: the seat is
@@ -29,11 +36,10 @@ let knockTimer = null; // knocks again while we wait at a door (keepKnocking)
 
 // -- language ------------------------------------------------------------------
 
-function setupLanguage() {
-  setLanguage(detectLanguage());
+async function setupLanguage() {
+  await setLanguage(detectLanguage());
   const picker = $("#lang");
-  const names = { en: "English", uk: "Українська", ru: "Русский" };
-  fill(picker, Object.keys(LANGUAGES).map((code) => h("option", { value: code, selected: code === language() }, names[code])));
+  fill(picker, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   picker.addEventListener("change", () => setLanguage(picker.value, true));
   onLanguageChange(() => {
     translateStatic();
@@ -139,7 +145,7 @@ async function ensureName() {
 
 function errorText(code, message) {
   const key = `error.${code}`;
-  if (LANGUAGES.en.strings[key]) return t(key, { message });
+  if (hasString(key)) return t(key, { message });
   return message || t("error.generic", { message: code });
 }
 
@@ -189,7 +195,7 @@ function seatedAt(seated, invite = null) {
 /** Show ``path`` in the address bar, with the rules page's #rules if it is
  * open, else with ``invite`` as an invite link's fragment (if given). */
 function setUrl(path, invite = null) {
-  const hash = location.hash === "#rules" ? "#rules" : invite ? linkHash(invite) : "";
+  const hash = ["#rules", "#stats"].includes(location.hash) ? location.hash : invite ? linkHash(invite) : "";
   if (location.pathname + location.hash !== path + hash) history.replaceState(null, "", path + hash);
 }
 
@@ -314,6 +320,7 @@ function redraw() {
     if (app.view) renderTable();
   }
   if (!rulesRoot.hidden) renderRules(rulesRoot, closeRules);
+  if (!statsRoot.hidden) openStats();
 }
 
 function route() {
@@ -325,17 +332,34 @@ function route() {
     showJoin(app.linkCode);
   }
   const rules = location.hash === "#rules";
+  const stats = location.hash === "#stats";
   rulesRoot.hidden = !rules;
-  main.hidden = rules;
+  statsRoot.hidden = !stats;
+  main.hidden = rules || stats;
   if (rules) {
     renderRules(rulesRoot, closeRules);
     window.scrollTo(0, 0);
     $("h1", rulesRoot)?.focus?.();
   }
+  if (stats) {
+    openStats();
+    window.scrollTo(0, 0);
+    $("h1", statsRoot)?.focus?.();
+  }
 }
 
+/** The statistics page: this browser's games at once, the server's totals when they come. */
+function openStats() {
+  renderStatsPage(statsRoot, closeRules);
+  // Queued until the connection's handshake is done (a page opened at #stats).
+  attempt(net.request({ type: "get_stats" })).then((reply) => {
+    if (reply && !statsRoot.hidden) showServerStats(reply);
+  });
+}
+
+/** Close the Rules or Statistics page (back to where the player was). */
 function closeRules() {
-  if (history.state && history.state.rules) history.back();
+  if (history.state && history.state.page) history.back();
   else {
     history.replaceState(null, "", location.pathname);
     route();
@@ -345,6 +369,19 @@ function closeRules() {
 // -- intents -------------------------------------------------------------------
 
 const lobbyActions = {
+  /** "Play vs bots": a table with three bots of ``level`` (remembered),
+   * started at once. */
+  async quick(level) {
+    saveQuickLevel(level);
+    await attempt(ensureName());
+    const seated = await attempt(
+      net.request({ type: "create_table", name: t("lobby.tableNamePlaceholder", { name: playerName() }).slice(0, 40), seats: [level, level, level] }),
+    );
+    if (!seated) return;
+    resetPresenter();
+    seatedAt(seated);
+    await attempt(net.request({ type: "start_game" }));
+  },
   async create(body) {
     await attempt(ensureName());
     const seated = await attempt(net.request({ type: "create_table", ...body }));
@@ -546,7 +583,16 @@ const tableActions = {
     }
   },
   ready: () => attempt(net.request({ type: "ready" })),
-  rematch: () => attempt(net.request({ type: "rematch" })),
+  rematch() {
+    app.finalView = null;
+    return attempt(net.request({ type: "rematch" }));
+  },
+  /** Leave the final scores of a game for the rematch that has begun. */
+  dismissFinal() {
+    app.finalView = null;
+    renderTable();
+  },
+  settingsChanged: () => autoplay(),
   start: () => attempt(net.request({ type: "start_game" })),
   moon: (choice) => attempt(net.request({ type: "moon_choice", choice })),
   addBot: (seat, level) => attempt(net.request({ type: "add_bot", seat, level })),
@@ -608,14 +654,16 @@ function announceEvents(events, view, previous) {
     switch (e.type) {
       case "card_played":
         if (e.seat !== view.seat) announce(t("announce.play", { name: seatName(view, e.seat), card: cardName(e.card) }));
+        playSound(e.card === "QS" ? "queen" : "card");
         break;
-      case "trick_won":
-        announce(
-          e.points
-            ? t("announce.trickPoints", { name: seatName(view, e.winner), n: e.points })
-            : t("announce.trick", { name: seatName(view, e.winner) }),
-        );
+      case "trick_won": {
+        // "You take", never "You takes": the sentence of yourself is its own.
+        const you = view.seat !== null && e.winner === view.seat ? "You" : "";
+        const name = seatName(view, e.winner);
+        announce(e.points ? t(`announce.trickPoints${you}`, { name, n: e.points }) : t(`announce.trick${you}`, { name }));
+        playSound("trick");
         break;
+      }
       case "hand_dealt":
         announce(t("announce.dealt", { n: e.hand_number }));
         break;
@@ -624,6 +672,7 @@ function announceEvents(events, view, previous) {
         break;
       case "hearts_broken":
         announce(t("announce.heartsBroken"));
+        playSound("hearts");
         break;
       case "hand_scored": {
         const summary = e.points.map((p, i) => `${seatName(view, i)} ${p > 0 ? "+" : ""}${p}`).join(", ");
@@ -631,7 +680,7 @@ function announceEvents(events, view, previous) {
         break;
       }
       case "game_over":
-        announce(t("announce.gameOver", { name: seatName(view, e.winner) }));
+        announce(view.seat !== null && e.winner === view.seat ? t("announce.gameOverYou") : t("announce.gameOver", { name: seatName(view, e.winner) }));
         break;
       case "chat_message":
         if (e.seat !== view.seat) announce(t("announce.chat", { name: e.name, text: e.text }));
@@ -670,7 +719,32 @@ function onSnapshot(view, previous) {
   for (const k of view.knocks || []) if (!knocked.has(k.player_id)) announce(t("knock.announce", { name: k.name }));
   const wasMine = previous && previous.turn === previous.seat && previous.phase === "play";
   const mine = view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
-  if (mine && !wasMine) announce(t("announce.yourTurn"));
+  if (mine && !wasMine) {
+    announce(t("announce.yourTurn"));
+    playSound("turn");
+  }
+  if (view.status === "game_over" && previous?.status !== "game_over") recordGame(view);
+}
+
+/** Forced moves: our last card is always played for us, and any single
+ * legal card too when the player turned "Play forced cards" on. Checked
+ * after every drawing; the card goes out a moment later if it still is
+ * the only one then. */
+function autoplay() {
+  const view = app.view;
+  const forced = () => {
+    const v = app.view;
+    if (!v || app.screen !== "table" || app.linger || app.pending || app.replaying) return null;
+    if (v.status !== "playing" || v.phase !== "play" || v.seat === null || v.turn !== v.seat) return null;
+    if (v.legal.length !== 1 || !(v.hand.length === 1 || app.autoplay)) return null;
+    return `${v.table_id}:${v.hand_number}:${v.legal[0]}`;
+  };
+  const key = view && forced();
+  if (!key || autoplayTimer) return;
+  autoplayTimer = setTimeout(() => {
+    autoplayTimer = null;
+    if (forced() === key) tableActions.play(app.view.legal[0]);
+  }, app.fast ? AUTOPLAY_MS.fast : AUTOPLAY_MS.normal);
 }
 
 /** A bot played for us while we were away: a notice on the table until
@@ -687,7 +761,10 @@ function botCovered(e) {
 
 setPresenterHooks({
   render: () => {
-    if (app.screen === "table") renderTable();
+    if (app.screen === "table") {
+      renderTable();
+      autoplay();
+    }
   },
   announceEvents,
   onSnapshot,
@@ -696,23 +773,25 @@ setPresenterHooks({
 
 // -- start ---------------------------------------------------------------------
 
-function start() {
-  setupLanguage();
+async function start() {
+  await setupLanguage();
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   app.linkCode = match ? codeFrom(decodeURIComponent(match[1])) : null;
   app.linkInvite = app.linkCode ? inviteFromHash(location.hash) : null;
   window.addEventListener("hashchange", route);
-  $("#rules-link").addEventListener("click", (e) => {
-    e.preventDefault();
-    if (location.hash !== "#rules") {
-      history.pushState({ rules: true }, "", "#rules");
-      route();
-    }
-  });
+  for (const [link, hash] of [["#rules-link", "#rules"], ["#stats-link", "#stats"]]) {
+    $(link).addEventListener("click", (e) => {
+      e.preventDefault();
+      if (location.hash !== hash) {
+        history.pushState({ page: hash }, "", hash);
+        route();
+      }
+    });
+  }
   window.addEventListener("popstate", route);
   $("#home-link").addEventListener("click", (e) => {
     e.preventDefault();
-    if (location.hash === "#rules") closeRules();
+    if (location.hash === "#rules" || location.hash === "#stats") closeRules();
     if (app.screen !== "table") showLobby();
   });
   route();

@@ -8,7 +8,7 @@
 // trick lingers with its winning card highlighted. What is drawn is always a
 // snapshot; events only choose the pause and the announcement.
 
-import { loadChat, loadFast, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
+import { loadAutoplay, loadChat, loadFast, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
 import { pause, reducedMotion } from "./dom.js";
 
 export const app = {
@@ -33,6 +33,8 @@ export const app = {
   pending: null, // "pass" or a card: sent, not yet answered
   chat: [],
   fast: loadFast(),
+  autoplay: loadAutoplay(), // play any single legal card by itself (the last card always is)
+  finalView: null, // the view of a finished game, kept on show until the player goes on (a rematch may start meanwhile)
   replaying: false, // a resume's missed events are arriving: no pauses
   viewAt: 0, // when (performance.now()) the snapshot of app.view arrived: countdowns run from it
   botReport: null, // what a bot did for us while we were away: {played, passed, moon}, until dismissed
@@ -97,6 +99,7 @@ export function resetPresenter() {
   app.tableId = null;
   app.joinPath = null;
   app.botReport = null;
+  app.finalView = null;
 }
 
 export function beginReplay() {
@@ -160,6 +163,7 @@ async function present(events, view, at) {
   }
   app.view = view;
   app.viewAt = at;
+  if (view.status === "game_over" && view.seat !== null) app.finalView = view;
   settle(view);
   hooks.onSnapshot(view, previous);
   hooks.render();

@@ -10,6 +10,10 @@ const KEY = {
   lang: "hearts.lang",
   tab: "hearts.tab",
   chat: "hearts.chat",
+  sound: "hearts.sound",
+  autoplay: "hearts.autoplay",
+  quickLevel: "hearts.quickLevel",
+  stats: "hearts.stats",
 };
 
 function read(key, fallback) {
@@ -55,3 +59,25 @@ export function loadChat(tableId) {
 export function saveChat(tableId, lines) {
   write(KEY.chat, { table_id: tableId, lines: lines.slice(-60) });
 }
+
+/** Sound effects: off unless the player turned them on. */
+export const loadSound = () => read(KEY.sound, false) === true;
+export const saveSound = (on) => write(KEY.sound, Boolean(on));
+
+/** Play any single legal card by itself (the last card is always played). */
+export const loadAutoplay = () => read(KEY.autoplay, false) === true;
+export const saveAutoplay = (on) => write(KEY.autoplay, Boolean(on));
+
+/** The bots' level of the last "Play vs bots". */
+export const loadQuickLevel = () => {
+  const level = read(KEY.quickLevel, "medium");
+  return ["easy", "medium", "hard"].includes(level) ? level : "medium";
+};
+export const saveQuickLevel = (level) => write(KEY.quickLevel, level);
+
+/** This browser's statistics: {rows: {key: {opponents, rules, games, wins, points, moons}}, seen: [game keys]} */
+export const loadStats = () => {
+  const saved = read(KEY.stats, null);
+  return saved && typeof saved.rows === "object" && Array.isArray(saved.seen) ? saved : { rows: {}, seen: [] };
+};
+export const saveStats = (stats) => write(KEY.stats, stats);

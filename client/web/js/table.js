@@ -6,13 +6,14 @@
 // and the countdowns to a bot covering an away seat, which tick from the
 // snapshot's cover_in.
 
-import { cardName, faceSVG, isRed, shortName, sortHand, suitOf } from "./cards.js";
+import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
 import { rulesSummary } from "./rules.js";
+import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
-import { loadTab, saveFast, saveTab } from "./storage.js";
+import { saveAutoplay, loadTab, saveFast, saveTab } from "./storage.js";
 
 const POSITIONS = ["bottom", "left", "top", "right"]; // relative to our seat
 const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
@@ -24,6 +25,7 @@ let center = { mode: "", el: null, update: () => {} };
 let lastHandKey = "";
 let infoFor = "";
 let countdownTimer = null; // ticks the "bot in 42 s" badges while any is shown
+let lastFocus = null; // the element of the table that last had the keyboard focus
 
 // -- names and positions -------------------------------------------------------
 
@@ -102,12 +104,33 @@ export function buildTable(root, acts) {
     chatInput,
     h("button", { type: "submit", class: "btn" }, t("chat.send")),
   );
-  const fast = h("input", { type: "checkbox", role: "switch", id: "fast-play", class: "switch-input" });
-  fast.checked = app.fast;
-  fast.addEventListener("change", () => {
-    app.fast = fast.checked;
-    saveFast(app.fast);
-  });
+  // Settings, each a switch remembered in this browser.
+  const switchOf = (id, label, on, changed, title = null) => {
+    const input = h("input", { type: "checkbox", role: "switch", id, class: "switch-input" });
+    input.checked = on;
+    input.addEventListener("change", () => changed(input.checked));
+    return h("label", { class: "switch", for: id, title }, input, h("span", { class: "switch-track" }), label);
+  };
+  const settings = h(
+    "div",
+    { class: "settings" },
+    switchOf("fast-play", t("table.fast"), app.fast, (on) => {
+      app.fast = on;
+      saveFast(on);
+    }),
+    switchOf("sound", t("table.sound"), soundOn(), setSound),
+    switchOf(
+      "autoplay",
+      t("table.autoplay"),
+      app.autoplay,
+      (on) => {
+        app.autoplay = on;
+        saveAutoplay(on);
+        actions.settingsChanged();
+      },
+      t("table.autoplayHint"),
+    ),
+  );
   const hand = h("div", {
     class: "hand",
     role: "group",
@@ -139,7 +162,7 @@ export function buildTable(root, acts) {
             h("strong", { class: "code" }),
             h("button", { type: "button", class: "btn small copy-link", "aria-label": t("table.copyLink"), onclick: copyLink }, t("table.copyShort")),
           ),
-          h("label", { class: "switch", for: "fast-play" }, fast, h("span", { class: "switch-track" }), t("table.fast")),
+          settings,
         ),
         h("button", { type: "button", class: "btn small ghost leave", title: t("table.leave"), onclick: () => actions.leave() }, t("table.leaveShort")),
       ),
@@ -166,16 +189,18 @@ export function buildTable(root, acts) {
           seatBox("right"),
           h(
             "div",
-            { class: "center" },
-            h("div", { class: "trick", role: "group", "aria-label": t("table.trick") }),
-            h("div", { class: "center-panel" }),
-          ),
-          h(
-            "div",
             { class: "me-area" },
             h("div", { class: "seat me", dataset: { pos: "bottom" } }),
             h("p", { class: "status-line", "aria-hidden": "true" }),
             hand,
+          ),
+          // After the hand in the page (the grid places it in the middle):
+          // Tab from your cards goes straight to Pass, Next hand, Rematch.
+          h(
+            "div",
+            { class: "center" },
+            h("div", { class: "trick", role: "group", "aria-label": t("table.trick") }),
+            h("div", { class: "center-panel" }),
           ),
         ),
         h(
@@ -200,6 +225,10 @@ export function buildTable(root, acts) {
   els.trick = $(".trick", els.root);
   els.centerPanel = $(".center-panel", els.root);
   els.status = $(".status-line", els.root);
+  lastFocus = null;
+  els.root.addEventListener("focusin", (e) => {
+    lastFocus = e.target;
+  });
   fill(root, els.root);
   selectTab(localTab());
 }
@@ -280,6 +309,23 @@ export function renderTable() {
   renderChat();
   renderInfo(view);
   syncCountdowns(view);
+  restoreFocus();
+}
+
+/** The element that had the focus is gone (Start, Pass, your last card, a
+ * panel that closed) and the focus fell to the page: give it to what comes
+ * next, the centre panel's button (Next hand, Rematch, Continue) if it
+ * offers one, else your hand. Focus the player moved elsewhere stays. */
+function restoreFocus() {
+  if (!lastFocus || lastFocus.isConnected) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== $("#app")) return;
+  const usable = (b) => !b.disabled && !b.hidden && b.getClientRects().length > 0;
+  // Nothing yet (a finished trick still on show): the page's main region
+  // holds the focus (not the body), and the next drawing looks again.
+  const target =
+    [...els.centerPanel.querySelectorAll("button")].find(usable) || els.hand.querySelector('.card[tabindex="0"]') || $("#app");
+  if (target !== active) target.focus({ preventScroll: true });
 }
 
 // -- banners: paused, what a bot did for you ------------------------------------
@@ -398,9 +444,9 @@ function renderSeat(box, view, i) {
         h(
           "span",
           { class: "backs", title: t("seat.cards", { n: s.cards_left }) },
-          h("span", { class: "back-stack", style: `--n:${Math.min(s.cards_left, 5)}`, "aria-hidden": "true" }),
+          fanOf(s.cards_left),
           h("span", { class: "sr-only" }, t("seat.cards", { n: s.cards_left })),
-          h("span", { "aria-hidden": "true" }, String(s.cards_left)),
+          h("span", { class: "count", "aria-hidden": "true" }, String(s.cards_left)),
         ),
       );
     }
@@ -428,6 +474,15 @@ function renderSeat(box, view, i) {
   const controls = seatControls(view, i);
   if (controls) children.push(controls);
   fill(box, children);
+}
+
+/** An opponent's hand: ``n`` card backs fanned out. */
+function fanOf(n) {
+  return h(
+    "span",
+    { class: "fan", style: `--n:${n}`, "aria-hidden": "true" },
+    Array.from({ length: n }, (_, k) => h("i", { style: `--k:${k}` })),
+  );
 }
 
 function seatControls(view, i) {
@@ -490,7 +545,7 @@ function trickCard(view, seat, card) {
     "aria-label": `${seatName(view, seat)}: ${cardName(card)}`,
     dataset: { card, seat: String(seat), pos: posOf(view, seat) },
   });
-  el.innerHTML = faceSVG(card);
+  el.innerHTML = faceHTML(card);
   return el;
 }
 
@@ -505,16 +560,27 @@ function renderTrick(view) {
   } else {
     cards = view.status === "playing" ? view.trick : [];
   }
-  const keep = new Map([...box.children].map((el) => [`${el.dataset.seat}:${el.dataset.card}`, el]));
-  const wanted = [];
+  // Cards already on the table stay where they are: moving a node in the
+  // page restarts its animations (a card would fly in again at every play,
+  // the winner's glow twice). Only new cards are added, gone ones removed;
+  // each card's place comes from its data-pos, not from the page order.
+  const keyOf = (seat, card) => `${seat}:${card}`;
+  const wanted = new Set(cards.map(({ seat, card }) => keyOf(seat, card)));
+  const keep = new Map();
+  for (const el of [...box.children]) {
+    const key = keyOf(el.dataset.seat, el.dataset.card);
+    if (wanted.has(key)) keep.set(key, el);
+    else el.remove();
+  }
   for (const { seat, card } of cards) {
-    const key = `${seat}:${card}`;
-    const el = keep.get(key) || trickCard(view, seat, card);
+    let el = keep.get(keyOf(seat, card));
+    if (!el) {
+      el = trickCard(view, seat, card);
+      box.append(el);
+    }
     el.dataset.pos = posOf(view, seat);
     el.classList.toggle("winner", winner === seat);
-    wanted.push(el);
   }
-  box.replaceChildren(...wanted);
   box.dataset.collect = app.collecting !== null && app.collecting !== undefined ? posOf(view, app.collecting) : "";
   box.classList.toggle("lingering", Boolean(app.linger));
 }
@@ -522,6 +588,9 @@ function renderTrick(view) {
 // -- the centre panel ----------------------------------------------------------
 
 function centerMode(view) {
+  // The final scores of a game stay until the player goes on, even when the
+  // host has started a rematch meanwhile.
+  if (app.finalView && app.finalView.table_id === view.table_id && view.status !== "game_over") return "kept";
   if (app.linger) return "none";
   if (view.status === "waiting") return "waiting";
   if (view.status === "game_over") return "over";
@@ -540,7 +609,7 @@ function renderCenter(view) {
     fill(els.centerPanel, built.el);
     els.felt.dataset.panel = mode;
   }
-  center.update(view);
+  center.update(mode === "kept" ? app.finalView : view);
 }
 
 const nothing = () => ({ el: null, update: () => {} });
@@ -552,7 +621,7 @@ function directionArrow(direction) {
 const BUILDERS = {
   none: nothing,
   waiting(view) {
-    const link = h("input", { id: "invite-link", class: "link-box", readonly: true, "aria-label": t("info.link") });
+    const link = h("textarea", { id: "invite-link", class: "link-box", readonly: true, rows: 2, spellcheck: "false", "aria-label": t("info.link") });
     const code = h("strong", { class: "big-code" });
     const start = h("button", { type: "button", class: "btn primary start-game", onclick: () => actions.start() }, t("table.start"));
     const hint = h("p", { class: "hint" });
@@ -656,26 +725,33 @@ const BUILDERS = {
       },
     };
   },
-  over() {
-    const title = h("h2", {}, t("game.over"));
-    const winner = h("p", { class: "winner-line" });
-    const table = h("div", { class: "result-table" });
-    const rematch = h("button", { type: "button", class: "btn primary rematch", onclick: () => actions.rematch() }, t("game.rematch"));
-    const wait = h("p", { class: "hint" });
-    const lobby = h("button", { type: "button", class: "btn ghost to-lobby", onclick: () => actions.leave(true) }, t("game.toLobby"));
-    return {
-      el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, h("div", { class: "row" }, rematch, lobby), wait),
-      update(v) {
-        const w = v.winner ?? 0;
-        winner.textContent = v.seat !== null && w === v.seat ? t("game.youWin") : t("game.winner", { name: seatName(v, w) });
-        fill(table, resultRows(v, v.hands[v.hands.length - 1]));
-        const host = v.seat !== null && v.seat === v.host_seat;
-        rematch.hidden = !host;
-        wait.textContent = host ? "" : t("game.waitRematch");
-      },
-    };
-  },
+  over: () => overPanel(false),
+  kept: () => overPanel(true),
 };
+
+/** The game-over panel: the final scores and the winner; the host's
+ * Rematch, or (``kept``: the rematch has begun) Continue to the new game. */
+function overPanel(kept) {
+  const title = h("h2", {}, t("game.over"));
+  const winner = h("p", { class: "winner-line" });
+  const table = h("div", { class: "result-table" });
+  const rematch = kept
+    ? h("button", { type: "button", class: "btn primary continue", onclick: () => actions.dismissFinal() }, t("game.continue"))
+    : h("button", { type: "button", class: "btn primary rematch", onclick: () => actions.rematch() }, t("game.rematch"));
+  const wait = h("p", { class: "hint" });
+  const lobby = h("button", { type: "button", class: "btn ghost to-lobby", onclick: () => actions.leave(true) }, t("game.toLobby"));
+  return {
+    el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, h("div", { class: "row" }, rematch, lobby), wait),
+    update(v) {
+      const w = v.winner ?? 0;
+      winner.textContent = v.seat !== null && w === v.seat ? t("game.youWin") : t("game.winner", { name: seatName(v, w) });
+      fill(table, resultRows(v, v.hands[v.hands.length - 1]));
+      const host = v.seat !== null && v.seat === v.host_seat;
+      rematch.hidden = !kept && !host;
+      wait.textContent = kept ? t("game.rematchStarted") : host ? "" : t("game.waitRematch");
+    },
+  };
+}
 
 function trophy() {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -750,7 +826,7 @@ function renderStatus(view) {
 
 function cardButton(card) {
   const b = h("button", { type: "button", class: "card", dataset: { card }, tabindex: "-1" });
-  b.innerHTML = faceSVG(card);
+  b.innerHTML = faceHTML(card);
   return b;
 }
 
@@ -900,6 +976,13 @@ function mini(card, winning = false) {
   return h("span", { class: `mini ${isRed(card) ? "red" : "black"}${winning ? " win" : ""}`, title: cardName(card) }, shortName(card));
 }
 
+/** "led by West", "led by you": yourself has a sentence of its own (the
+ * verb agrees with "you" in Ukrainian and Russian). */
+function byWhom(view, key, seat) {
+  if (view.seat !== null && seat === view.seat) return t(`${key}You`);
+  return t(key, { name: seatName(view, seat) });
+}
+
 function renderTricks(view) {
   const list = $(".trick-list", els.root);
   const tricks = view.status === "waiting" ? [] : view.tricks;
@@ -917,8 +1000,8 @@ function renderTricks(view) {
           "div",
           { class: "trick-row-head" },
           h("strong", {}, t("tricks.number", { n: k + 1 })),
-          h("span", {}, t("tricks.led", { name: seatName(view, tr.leader) })),
-          h("span", { class: "won" }, t("tricks.won", { name: seatName(view, tr.winner) })),
+          h("span", {}, byWhom(view, "tricks.led", tr.leader)),
+          h("span", { class: "won" }, byWhom(view, "tricks.won", tr.winner)),
           tr.points ? h("span", { class: "pts" }, signed(tr.points)) : null,
         ),
         h("div", { class: "trick-row-cards" }, tr.cards.map((pc) => mini(pc.card, pc.seat === tr.winner))),
@@ -1010,7 +1093,7 @@ function renderInfo(view) {
       h("h2", {}, view.name),
       h("p", {}, `${t("table.code")}: `, h("strong", {}, formatCode(view.code))),
       h("label", { for: "join-link" }, t("info.link")),
-      h("div", { class: "invite-row" }, h("input", { id: "join-link", class: "link-box", readonly: true, value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
+      h("div", { class: "invite-row" }, h("textarea", { id: "join-link", class: "link-box", readonly: true, rows: 2, spellcheck: "false", value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
       secret ? h("p", { class: "hint small link-hint" }, t("info.linkHint")) : null,
       view.approval ? h("p", { class: "approval-note" }, t("info.approval")) : null,
       h("h3", {}, t("info.rules")),
