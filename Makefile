@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack vendor-cards clean
+.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack vendor-cards screenshots clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -64,6 +64,11 @@ vendor-msgpack: setup $(NPM_STAMP)
 # `npm install`): copy its 52 card faces into client/web/vendor/cards.
 vendor-cards: setup $(NPM_STAMP)
 	$(BIN)/python -m tools.vendor_cards
+
+# docs/browser.md's screenshots of the table (a real game, in Chromium).
+screenshots: setup
+	bash .ci/services
+	$(BIN)/python -m tools.browser_screenshots
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info

@@ -21,6 +21,9 @@ export function setSound(on) {
 }
 
 function audio() {
+  // Browsers let a page start audio only after the player has used it (a
+  // click, a key): until then stay silent rather than ask and be refused.
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return null;
   if (!context) {
     const Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return null;
