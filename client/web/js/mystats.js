@@ -55,7 +55,8 @@ export function renderStatsPage(root, onBack, server = null) {
           h(
             "tr",
             {},
-            ["opponents", "rules", "games", "wins", "avg", "moons"].map((k) => h("th", { scope: "col" }, t(`mystats.${k}`))),
+            h("th", { scope: "col" }, t("mystats.opponents"), h("span", { class: "rules-cell" }, t("mystats.rules"))),
+            ["games", "wins", "avg", "moons"].map((k) => h("th", { scope: "col" }, t(`mystats.${k}`))),
           ),
         ),
         h(
@@ -65,8 +66,8 @@ export function renderStatsPage(root, onBack, server = null) {
             h(
               "tr",
               { dataset: { opponents: r.opponents } },
-              h("th", { scope: "row" }, opponentsName(r.opponents)),
-              h("td", { class: "rules-cell" }, rulesSummary(r.rules).join(" · ")),
+              // The rules under the opponents: a narrow screen keeps every number in view.
+              h("th", { scope: "row" }, opponentsName(r.opponents), h("span", { class: "rules-cell" }, rulesSummary(r.rules).join(" · "))),
               h("td", {}, String(r.games)),
               h("td", {}, String(r.wins)),
               h("td", {}, number.format(r.points / r.games)),
