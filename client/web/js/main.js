@@ -8,8 +8,8 @@ import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
 import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
-import { Net, PROTOCOL_VERSION } from "./net.js";
 import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
+import { Net, PROTOCOL_VERSION } from "./net.js";
 import { renderRules } from "./rules.js";
 import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
@@ -731,7 +731,6 @@ function onSnapshot(view, previous) {
  * after every drawing; the card goes out a moment later if it still is
  * the only one then. */
 function autoplay() {
-  const view = app.view;
   const forced = () => {
     const v = app.view;
     if (!v || app.screen !== "table" || app.linger || app.pending || app.replaying) return null;
@@ -739,7 +738,7 @@ function autoplay() {
     if (v.legal.length !== 1 || !(v.hand.length === 1 || app.autoplay)) return null;
     return `${v.table_id}:${v.hand_number}:${v.legal[0]}`;
   };
-  const key = view && forced();
+  const key = forced();
   if (!key || autoplayTimer) return;
   autoplayTimer = setTimeout(() => {
     autoplayTimer = null;

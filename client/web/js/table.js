@@ -13,7 +13,7 @@ import { shareLink } from "./invite.js";
 import { rulesSummary } from "./rules.js";
 import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
-import { saveAutoplay, loadTab, saveFast, saveTab } from "./storage.js";
+import { loadTab, saveAutoplay, saveFast, saveTab } from "./storage.js";
 
 const POSITIONS = ["bottom", "left", "top", "right"]; // relative to our seat
 const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
