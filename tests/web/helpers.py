@@ -119,8 +119,8 @@ def play_legal(page: Page) -> str:
     )
     text = legal[0] if legal else ""
     # A forced card plays itself: the last one always, any single legal card
-    # when "Play forced cards" is on.
-    if len(hand) > 1 and not (auto and len(legal) == 1):
+    # when "Play forced cards" is on (no legal card shown: it just did).
+    if len(hand) > 1 and legal and not (auto and len(legal) == 1):
         tap(page, text)
     page.wait_for_function(
         "n => { const t = document.querySelector('#table');"
