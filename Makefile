@@ -63,12 +63,12 @@ vendor-msgpack: setup $(NPM_STAMP)
 # After changing @younestouati/playing-cards-standard-deck in package.json (and
 # `npm install`): copy its 52 card faces into client/web/vendor/cards.
 vendor-cards: setup $(NPM_STAMP)
-	$(BIN)/python -m tools.vendor_cards
+	$(BIN)/python -m tools.maintenance.vendor_cards
 
 # docs/browser.md's screenshots of the table (a real game, in Chromium).
 screenshots: setup
 	bash .ci/services
-	$(BIN)/python -m tools.browser_screenshots
+	$(BIN)/python -m tools.maintenance.browser_screenshots
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info

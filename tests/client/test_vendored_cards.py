@@ -1,7 +1,7 @@
 """The card faces vendored in client/web/vendor/cards: the release of
 @younestouati/playing-cards-standard-deck that package-lock.json pins, all 52
 faces the browser asks for, its licence beside them, and the very bytes npm
-installs (``tools/vendor_cards.py`` makes the copy)."""
+installs (``tools/maintenance/vendor_cards.py`` makes the copy)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import re
 
 from tests.ci import unavailable
-from tools.vendor_cards import (
+from tools.maintenance.vendor_cards import (
     LOCK_FILE,
     NODE_PACKAGE,
     PACKAGE,

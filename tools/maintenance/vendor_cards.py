@@ -3,7 +3,7 @@
 The browser client draws every card with the SVG files of the npm package
 ``@younestouati/playing-cards-standard-deck`` (LGPL-3.0: court cards drawn as
 real court cards, pip cards a few hundred bytes each once gzipped), served
-from ``/vendor/cards/``. Like the msgpack codec (``tools/vendor_msgpack.py``)
+from ``/vendor/cards/``. Like the msgpack codec (``tools/maintenance/vendor_msgpack.py``)
 they are kept in the repository under ``client/web/vendor/cards/`` with the
 package's LICENSE and package.json, so installing or serving Hearts never
 needs Node, and ``package-lock.json`` records the release;
@@ -11,7 +11,7 @@ needs Node, and ``package-lock.json`` records the release;
 ``node_modules`` exists, byte for byte against npm's.
 
 To move to another release: change ``package.json``, run ``npm install``,
-then ``make vendor-cards``. ``python -m tools.vendor_cards`` copies;
+then ``make vendor-cards``. ``python -m tools.maintenance.vendor_cards`` copies;
 ``--check`` only compares (exit 1 when the copy differs).
 """
 
@@ -23,7 +23,7 @@ import shutil
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "@younestouati/playing-cards-standard-deck"
 LOCK_FILE = REPO / "package-lock.json"
 NODE_PACKAGE = REPO / "node_modules" / "@younestouati" / "playing-cards-standard-deck"
@@ -78,7 +78,9 @@ def copy(package: Path = NODE_PACKAGE, folder: Path = VENDOR_DIR) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Copy (or with ``--check`` compare); returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m tools.vendor_cards", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.maintenance.vendor_cards", description=__doc__
+    )
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     args = parser.parse_args(argv)
     if not (NODE_PACKAGE / "package.json").is_file():

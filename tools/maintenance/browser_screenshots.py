@@ -7,7 +7,7 @@ the page in Debian's Chromium (``/usr/bin/chromium``) with Playwright, plays
 statistics page. Nothing is staged: it is a real game against the Medium
 bots, so each run shows other cards.
 
-``python -m tools.browser_screenshots [FOLDER]`` (default ``docs/images``);
+``python -m tools.maintenance.browser_screenshots [FOLDER]`` (default ``docs/images``);
 ``make screenshots`` runs it.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 SIZES = ((1920, 1080), (1366, 768), (390, 844))
 TABLE = "#table"
@@ -64,7 +64,7 @@ def play_a_little(page: Page) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Take the screenshots; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m tools.browser_screenshots", description=__doc__
+        prog="python -m tools.maintenance.browser_screenshots", description=__doc__
     )
     parser.add_argument("folder", nargs="?", default=str(REPO / "docs" / "images"))
     folder = Path(parser.parse_args(argv).folder)
