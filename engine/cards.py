@@ -8,6 +8,13 @@ over the cards of the led suit.
 
 A set of cards is an int with bit ``card`` set. Following suit is a mask test
 (``hand & SUIT_MASKS[suit]``); no objects are built in the hot paths.
+
+Two decks (Cancellation Hearts): the second copy of card ``c`` is ``c + 52``,
+so hands stay int bitmasks (of 104 bits) and every copy keeps its identity
+through records and views. Its text is the one-deck text with a ``2``
+appended (``QS2``: the second Q♠), so one-deck text is unchanged;
+``SUIT_OF``, ``RANK_OF`` and ``BASE_OF`` cover both copies, and
+``SUIT_MASKS2`` are the two-deck suit masks (follow suit stays one test).
 """
 
 from __future__ import annotations
@@ -54,9 +61,23 @@ KING_SPADES = SPADES * 13 + 11
 ACE_SPADES = SPADES * 13 + 12
 QUEEN_SPADES_BIT = 1 << QUEEN_SPADES
 
-# SUIT_OF[card] and RANK_OF[card]: table lookups beat divmod in the hot loop.
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
+# Two decks: copy 2 of card c is c + DECK_SIZE.
+DECK_SIZE = 52
+CARD_LIMIT = 2 * DECK_SIZE  # every card int of either copy is below this
+SECOND_COPY = DECK_SIZE
+SUIT_MASKS2: tuple[int, int, int, int] = (
+    SUIT_MASKS[0] | SUIT_MASKS[0] << 52,
+    SUIT_MASKS[1] | SUIT_MASKS[1] << 52,
+    SUIT_MASKS[2] | SUIT_MASKS[2] << 52,
+    SUIT_MASKS[3] | SUIT_MASKS[3] << 52,
+)
+FULL_DECK2 = (1 << CARD_LIMIT) - 1
+
+# SUIT_OF[card] and RANK_OF[card] (either copy): table lookups beat divmod in
+# the hot loop. BASE_OF[card] is the one-deck card of either copy.
+SUIT_OF: tuple[int, ...] = tuple(c % 52 // 13 for c in range(CARD_LIMIT))
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(CARD_LIMIT))
+BASE_OF: tuple[int, ...] = tuple(c % 52 for c in range(CARD_LIMIT))
 
 # RANKS_IN[m] for a 13-bit suit mask m: the ranks set in it, ascending. Lets a
 # rollout pick a random card of one suit with one lookup and one index.
@@ -67,45 +88,58 @@ RANKS_IN: tuple[tuple[int, ...], ...] = tuple(
 
 # The wire text of every card, and the card of every wire text: views,
 # records and bots turn cards into text and back thousands of times a second.
-CARD_TEXTS: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+CARD_TEXTS: tuple[str, ...] = tuple(
+    RANK_LETTERS[c % 13] + SUIT_LETTERS[c % 52 // 13] + ("2" if c >= 52 else "")
+    for c in range(CARD_LIMIT)
+)
 _CARD_OF_TEXT: dict[str, int] = {text: c for c, text in enumerate(CARD_TEXTS)}
 
 
 def card(text: str) -> int:
-    """Parse ``"QS"``, ``"TD"``, ``"10D"`` or ``"Q♠"`` into a card int.
+    """Parse ``"QS"``, ``"TD"``, ``"10D"`` or ``"Q♠"`` into a card int; a
+    trailing ``2`` names the second deck's copy (``"QS2"``, ``"10♦2"``).
 
     Raises ``ValueError`` with a readable sentence for anything else.
     """
     found = _CARD_OF_TEXT.get(text) if isinstance(text, str) else None
     if found is not None:  # the wire form, by far the most common
         return found
-    if not isinstance(text, str) or not 2 <= len(text) <= 3:
+    if not isinstance(text, str) or not 2 <= len(text) <= 4:
         raise ValueError(f"unknown card {text!r}")
-    rank_text, suit_text = text[:-1].upper(), text[-1].upper()
+    copy = 0
+    body = text
+    if len(text) >= 3 and text[-1] == "2" and not text[-2].isdigit():
+        copy, body = 52, text[:-1]  # "QS2", "10D2", "Q♠2"; "102" is no card
+    if not 2 <= len(body) <= 3:
+        raise ValueError(f"unknown card {text!r}")
+    rank_text, suit_text = body[:-1].upper(), body[-1].upper()
     if rank_text == "10":
         rank_text = "T"
     rank = RANK_LETTERS.find(rank_text) if len(rank_text) == 1 else -1
     suit = SUIT_LETTERS.find(suit_text)
     if suit < 0:
-        suit = SUIT_SYMBOLS.find(text[-1])
+        suit = SUIT_SYMBOLS.find(body[-1])
     if rank < 0 or suit < 0:
         raise ValueError(f"unknown card {text!r}")
-    return suit * 13 + rank
+    return copy + suit * 13 + rank
 
 
 def card_text(c: int) -> str:
-    """The wire text of a card: ``"QS"``, ``"TD"``."""
+    """The wire text of a card: ``"QS"``, ``"TD"``; ``"QS2"`` for the second copy."""
     return CARD_TEXTS[c]
 
 
 def card_label(c: int) -> str:
-    """The short display form used in messages: ``"Q♠"``, ``"10♦"``."""
-    return RANK_DISPLAY[c % 13] + SUIT_SYMBOLS[c // 13]
+    """The short display form used in messages: ``"Q♠"``, ``"10♦"``;
+    ``"Q♠²"`` for the second deck's copy."""
+    label = RANK_DISPLAY[c % 13] + SUIT_SYMBOLS[c % 52 // 13]
+    return label + "²" if c >= 52 else label
 
 
 def card_name(c: int) -> str:
-    """The spoken form: ``"Queen of spades"``."""
-    return f"{RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}"
+    """The spoken form: ``"Queen of spades"`` (``"… (second deck)"``)."""
+    name = f"{RANK_NAMES[c % 13]} of {SUIT_NAMES[c % 52 // 13]}"
+    return name + " (second deck)" if c >= 52 else name
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -17,6 +17,7 @@ internals::
     │   │   ├── HeartsNotBroken      "hearts are not broken yet"
     │   │   ├── FirstTrickPoints     "no hearts or Q♠ on the first trick"
     │   │   ├── BadPass              "pass exactly 3 cards", "you have already passed"
+    │   │   ├── BadDiscard           "discard exactly 3 cards" (the widow)
     │   │   └── BadMoonChoice        "only the shooter chooses the moon scoring"
     │   ├── RecordError              a hand record that cannot be read (engine.record)
     │   └── (protocol and server add theirs: ProtocolError, AuthError, LimitError …)
@@ -103,6 +104,12 @@ class BadPass(RuleViolation):
     """A pass that is not exactly the rules' count of held, distinct cards."""
 
     code = "bad_pass"
+
+
+class BadDiscard(RuleViolation):
+    """A widow discard that is not exactly the widow's count of held, distinct cards."""
+
+    code = "bad_discard"
 
 
 class BadMoonChoice(RuleViolation):

@@ -1,8 +1,20 @@
 """Events: what the engine says happened, in order.
 
 Events are plain frozen dataclasses of ints and tuples. Some carry hidden
-information (``HandDealt.hands``, ``CardsPassed``): the engine does not know
-who may see what; the server's single redaction function decides that.
+information: the engine does not know who may see what; the server's single
+redaction function decides that, and each event's docstring says whose its
+hidden cards are:
+
+| event | hidden cards | who may see them |
+| --- | --- | --- |
+| ``HandDealt`` | ``hands[s]``; ``stock`` | seat ``s``; nobody |
+| ``CardsPassed`` | ``cards`` | ``giver`` and ``receiver`` |
+| ``WidowTaken`` | ``cards`` | ``seat`` (others: how many) |
+| ``WidowDiscarded`` | ``cards`` | ``seat`` (others: how many) |
+| ``CardsDrawn`` | ``cards`` | ``seat`` (others: how many) |
+| ``RestTaken`` | ``cards`` | ``seat`` (others: how many) |
+
+Everything else is public. At the hand's end the hand record shows all.
 """
 
 from __future__ import annotations
@@ -17,6 +29,9 @@ class HandDealt:
     hand_number: int
     direction: str
     hands: tuple[int, ...]
+    # the face-down cards (widow, domino stock, cancellation rest), top
+    # first: hidden from every seat
+    stock: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +75,91 @@ class HeartsBroken:
 
 @dataclass(frozen=True, slots=True)
 class TrickWon:
-    """Trick ``trick`` went to ``winner``; ``cards`` in play order from ``leader``."""
+    """Trick ``trick`` went to ``winner``; ``cards`` in play order from ``leader``.
+
+    ``seats`` are the seats that played them (empty: every seat from the
+    leader on, as in the standard game; Domino Hearts names them since seats
+    drop out). With two decks ``cancelled`` are the cards that cancelled and
+    ``carried`` the cards of earlier winnerless tricks the winner takes along;
+    ``points`` counts the trick's cards and the carried ones. All public.
+    """
 
     trick: int
     leader: int
     winner: int
     cards: tuple[int, ...]
     points: int
+    seats: tuple[int, ...] = ()
+    cancelled: tuple[int, ...] = ()
+    carried: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCarried:
+    """Cancellation Hearts: every card of the led suit in trick ``trick``
+    cancelled, so nobody won it; its cards go to the winner of the next
+    trick that has one, and ``leader`` leads again. Public."""
+
+    trick: int
+    leader: int
+    cards: tuple[int, ...]
+    seats: tuple[int, ...]
+    cancelled: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WidowTaken:
+    """Hearts with a widow: ``seat`` won the first trick and took the widow
+    into its hand. ``cards`` are private to ``seat``; the others may learn
+    how many."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WidowDiscarded:
+    """``seat`` discarded ``cards`` face down to its taken pile; they score
+    for it. ``cards`` are private to ``seat``; the others may learn how many."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """Domino Hearts: ``seat`` could not follow and drew ``cards`` from the
+    stock (until one followed or the stock ran out). ``cards`` are private
+    to ``seat``; the others may learn how many."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOut:
+    """Domino Hearts: ``seat`` played its last card and drops out. Public."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeftoverTaken:
+    """Domino Hearts: play is over; ``seat`` takes the cards still unplayed
+    (the last hand and the stock). Public: the hand is over."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RestTaken:
+    """Cancellation Hearts: the face-down rest joined ``seat``'s taken pile
+    with the first trick it won. ``cards`` are private to ``seat``; the
+    others may learn how many."""
+
+    seat: int
+    cards: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +195,13 @@ Event = (
     | CardPlayed
     | HeartsBroken
     | TrickWon
+    | TrickCarried
+    | WidowTaken
+    | WidowDiscarded
+    | CardsDrawn
+    | SeatOut
+    | LeftoverTaken
+    | RestTaken
     | MoonChoiceNeeded
     | HandScored
     | GameOver

@@ -3,9 +3,9 @@
 Phases are data (``Phase``) and this module is the only one that moves a
 hand between them::
 
-      deal ──► PASS ──(every seat has locked its pass)──► PLAY
-       │                                                   │
-       └──(hold hand: no passing)─────────────────────────►│
+      deal ──► PASS ──(every seat has locked its pass)──► PLAY ◄──► WIDOW
+       │                                                   │   (widow variant:
+       └──(hold hand: no passing)─────────────────────────►│    after trick 1)
                                                            │ 13 tricks (hand_size)
                         ┌──────────────────────────────────┤
                         ▼                                  ▼
@@ -18,9 +18,20 @@ hand between them::
 * PLAY: one card at a time from ``turn``. Legality is a bitmask: follow suit
   is ``hand & SUIT_MASKS[led]``; rules 5 and 6 remove banned cards unless
   nothing else is held.
+* WIDOW: only in Hearts with a widow: the first trick's winner has taken
+  the widow into its hand and discards as many cards (``discard``).
 * MOON_CHOICE: only when the rules give the shooter the choice (moon =
   "choice"); the shooter says "add" (others +26) or "subtract" (itself -26).
 * DONE: ``scores`` holds the hand's points per seat.
+
+This class plays every variant whose rules are data alone (``RuleTables.
+fast``: the standard game at 3-10 seats, Omnibus, Spot, Greek, Black
+Maria). The widow, the domino stock and two decks' cancellations are
+steps of ``engine.variant_hand.VariantHand``, which ``Hand(...)`` and
+``Hand.deal`` build for those rules, so the standard path pays nothing for
+them. Both share the fields below; ``stock`` (face-down cards),
+``hidden_taken`` (taken cards only their taker has seen) and ``widow_seat``
+/ ``discard`` stay empty here.
 
 For every action there is ``verify_…`` (raises a ``RuleViolation`` whose
 sentence a player understands), ``can_…`` (a bool) and the action itself,
@@ -67,7 +78,7 @@ from .events import (
     PlayBegins,
     TrickWon,
 )
-from .rules import Rules
+from .rules import Rules, moon_scores
 from .seats import seat_name
 
 MOON_CHOICES = ("add", "subtract")
@@ -78,6 +89,7 @@ class Phase(StrEnum):
 
     PASS = "pass"
     PLAY = "play"
+    WIDOW = "widow"
     MOON_CHOICE = "moon_choice"
     DONE = "done"
 
@@ -88,8 +100,12 @@ class Hand:
     __slots__ = (
         "broken",
         "dealt",
+        "dealt_stock",
+        "discard",
+        "first_lead",
         "hand_number",
         "hands",
+        "hidden_taken",
         "history",
         "leader",
         "moon_choice",
@@ -101,10 +117,12 @@ class Hand:
         "rules",
         "scores",
         "shooter",
+        "stock",
         "taken",
         "trick",
         "trick_index",
         "turn",
+        "widow_seat",
     )
 
     rules: Rules
@@ -126,9 +144,33 @@ class Hand:
     shooter: int | None
     moon_choice: str | None
     scores: tuple[int, ...] | None
+    # Face-down cards, top first: the widow, the domino stock or the
+    # cancellation rest until someone takes them (hidden from every seat).
+    stock: list[int]
+    dealt_stock: tuple[int, ...]
+    # The first trick's lead card (-1: the leader leads any card).
+    first_lead: int
+    # Per seat, the cards of its taken pile no other seat has seen (a widow
+    # discard, a cancellation rest): redaction hides them from the others.
+    hidden_taken: list[int]
+    widow_seat: int | None
+    discard: int | None
 
-    def __init__(self, rules: Rules, hand_number: int, hands: Sequence[int]) -> None:
-        """Start hand ``hand_number`` (1-based) from the given bitmask hands.
+    def __new__(cls, *args: Any, **kwargs: Any) -> Hand:
+        """A ``VariantHand`` for rules with a stock or two decks; else a
+        ``Hand`` (the rules are the first argument)."""
+        rules = args[0] if args else kwargs.get("rules")
+        if cls is Hand and isinstance(rules, Rules) and not rules.tables.fast:
+            from .variant_hand import VariantHand  # a subclass: imported late
+
+            cls = VariantHand
+        return object.__new__(cls)
+
+    def __init__(
+        self, rules: Rules, hand_number: int, hands: Sequence[int], stock: Sequence[int] = ()
+    ) -> None:
+        """Start hand ``hand_number`` (1-based) from the given bitmask hands
+        and the face-down ``stock`` (cards, top first) the variant deals.
 
         Raises ``ValueError`` when the hands are not a fair deal of the
         rules' deck.
@@ -145,17 +187,31 @@ class Hand:
             if h & seen:
                 raise ValueError("a card was dealt twice")
             seen |= h
+        if len(stock) != t.stock_size:
+            raise ValueError(f"the stock must hold {t.stock_size} cards")
+        for c in stock:
+            if seen >> c & 1:
+                raise ValueError("a card was dealt twice")
+            seen |= 1 << c
         if seen != t.deck:
             raise ValueError("the deal does not use the rules' deck")
-        self._setup(rules, hand_number, list(hands))
+        self._setup(rules, hand_number, list(hands), list(stock))
 
-    def _setup(self, rules: Rules, hand_number: int, hands: list[int]) -> None:
+    def _setup(
+        self, rules: Rules, hand_number: int, hands: list[int], stock: list[int] | None = None
+    ) -> None:
         t = rules.tables
         self.rules = rules
         self.hand_number = hand_number
         self.offset = rules.pass_offset(hand_number)
         self.dealt = tuple(hands)
         self.hands = hands
+        self.stock = stock or []
+        self.dealt_stock = tuple(self.stock)
+        self.first_lead = t.first_lead
+        self.hidden_taken = [0] * t.players
+        self.widow_seat = None
+        self.discard = None
         self.passes = [None] * t.players
         self.received = [0] * t.players
         self.trick = []
@@ -188,6 +244,10 @@ class Hand:
         random numbers), and the blocks are built as masks while shuffling.
         """
         t = rules.tables
+        if not t.fast:
+            from .variant_hand import deal_variant  # the stock's deal: imported late
+
+            return deal_variant(rules, hand_number, rng)
         bits = list(t.deck_bits)
         rnd = rng.random
         hands = [0] * t.players
@@ -209,11 +269,17 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search: make a move on the copy)."""
-        new = Hand.__new__(Hand)
+        new = object.__new__(type(self))
         new.rules = self.rules
         new.hand_number = self.hand_number
         new.offset = self.offset
         new.dealt = self.dealt
+        new.stock = self.stock[:]
+        new.dealt_stock = self.dealt_stock
+        new.first_lead = self.first_lead
+        new.hidden_taken = self.hidden_taken[:]
+        new.widow_seat = self.widow_seat
+        new.discard = self.discard
         new.hands = self.hands[:]
         new.passes = self.passes[:]
         new.received = self.received[:]
@@ -273,7 +339,7 @@ class Hand:
         t = self.rules.tables
         if not self.trick:
             if self.trick_index == 0:
-                return h & (1 << t.first_lead)
+                return h & (1 << self.first_lead)
             if self.broken:
                 return h
             safe = h & ~HEARTS_MASK
@@ -294,6 +360,22 @@ class Hand:
         if self.passes[seat] is not None:
             return []
         return cards_of(self.hands[seat])
+
+    def trick_seats(self, k: int) -> tuple[int, ...]:
+        """The seats that played finished trick ``k``, in play order (every
+        seat from its leader on; fewer where seats dropped out)."""
+        leader = self.history[k][0]
+        n = self.players
+        return tuple((leader + i) % n for i in range(len(self.history[k][1])))
+
+    def current_trick_seats(self) -> tuple[int, ...]:
+        """The seats that played to the trick in progress, in play order."""
+        n = self.players
+        return tuple((self.leader + i) % n for i in range(len(self.trick)))
+
+    def trick_cancelled(self, k: int) -> tuple[int, ...]:
+        """The cards of finished trick ``k`` that cancelled (two decks only)."""
+        return ()
 
     def points_taken(self) -> list[int]:
         """Raw points each seat has taken so far this hand (before moon)."""
@@ -321,8 +403,12 @@ class Hand:
         if len(set(cards)) != k:
             raise BadPass(f"pass {k} different cards")
         for c in cards:
-            if not isinstance(c, int) or not 0 <= c < 52 or not self.hands[seat] >> c & 1:
-                raise CardNotHeld(f"you do not hold {_label(c)}")
+            if (
+                not isinstance(c, int)
+                or not 0 <= c < self.rules.tables.card_limit
+                or not self.hands[seat] >> c & 1
+            ):
+                raise CardNotHeld(f"you do not hold {_label(c, self.rules.tables.card_limit)}")
 
     def can_pass(self, seat: int, cards: Iterable[int]) -> bool:
         """Whether ``pass_cards(seat, cards)`` would be accepted."""
@@ -375,7 +461,7 @@ class Hand:
     def _find_leader(self) -> None:
         # the holder of the first-lead card leads (no event: building a
         # frozen dataclass costs more than the search path can spare)
-        bit = 1 << self.rules.tables.first_lead
+        bit = 1 << self.first_lead
         for seat, h in enumerate(self.hands):
             if h & bit:
                 self.turn = self.leader = seat
@@ -391,23 +477,21 @@ class Hand:
         if seat != self.turn:
             raise NotYourTurn(f"it is {seat_name(self.turn, self.players)}'s turn")
         h = self.hands[seat]
-        if not isinstance(card, int) or not 0 <= card < 52 or not h >> card & 1:
-            raise CardNotHeld(f"you do not hold {_label(card)}")
+        t = self.rules.tables
+        if not isinstance(card, int) or not 0 <= card < t.card_limit or not h >> card & 1:
+            raise CardNotHeld(f"you do not hold {_label(card, t.card_limit)}")
         if self._legal(h) >> card & 1:
             return
-        t = self.rules.tables
         if not self.trick:
-            if self.trick_index == 0:
+            if self.trick_index == 0 and self.first_lead >= 0:
                 raise MustLeadFirstCard(
-                    f"the first trick must be led with {card_label(t.first_lead)}"
+                    f"the first trick must be led with {card_label(self.first_lead)}"
                 )
             raise HeartsNotBroken("hearts are not broken yet")
         led = SUIT_OF[self.trick[0]]
-        if h & SUIT_MASKS[led]:
+        if h & t.suit_masks[led]:
             raise MustFollowSuit(f"you must follow suit (you hold {SUIT_NAMES[led]})")
-        if t.first_trick_banned & ~HEARTS_MASK and not t.first_trick_banned & HEARTS_MASK:
-            raise FirstTrickPoints("no Q♠ on the first trick")
-        raise FirstTrickPoints("no hearts or Q♠ on the first trick")
+        raise FirstTrickPoints(t.first_trick_refusal)
 
     def can_play(self, seat: int, card: int) -> bool:
         """Whether ``play(seat, card)`` would be accepted."""
@@ -471,7 +555,9 @@ class Hand:
     def _finish(self) -> None:
         t = self.rules.tables
         moon = t.moon_cards
-        self.shooter = next((s for s, m in enumerate(self.taken) if m & moon == moon), None)
+        self.shooter = (
+            next((s for s, m in enumerate(self.taken) if m & moon == moon), None) if moon else None
+        )
         if self.shooter is not None and self.rules.moon == "choice":
             self.phase = Phase.MOON_CHOICE
             return
@@ -480,19 +566,31 @@ class Hand:
 
     def _score(self) -> None:
         raw = self.points_taken()
-        if self.shooter is not None:
-            worth = self.rules.tables.moon_points
-            if self.moon_choice == "add":
-                raw = [p + worth for p in raw]
-                raw[self.shooter] -= 2 * worth
-            else:
-                raw[self.shooter] -= 2 * worth
+        if self.shooter is not None and self.moon_choice is not None:
+            raw = moon_scores(raw, self.shooter, self.rules.tables, self.moon_choice)
         self.scores = tuple(raw)
         self.phase = Phase.DONE
 
     def _scored(self) -> HandScored:
         assert self.scores is not None  # _score() ran: the phase is DONE
         return HandScored(self.hand_number, self.scores, self.shooter, self.moon_choice)
+
+    # -- the widow (engine.variant_hand plays it) ------------------------
+
+    def verify_discard(self, seat: int, cards: Iterable[int]) -> None:
+        """Raise a ``RuleViolation`` unless ``seat`` may discard ``cards`` now
+        (only the widow's taker may, in Hearts with a widow)."""
+        self._check_seat(seat)
+        raise WrongPhase("there is no widow to discard")
+
+    def can_discard(self, seat: int, cards: Iterable[int]) -> bool:
+        """Whether ``discard_widow(seat, cards)`` would be accepted."""
+        return _accepts(self.verify_discard, seat, cards)
+
+    def discard_widow(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        """The widow's taker discards; refused outside Hearts with a widow."""
+        self.verify_discard(seat, cards)
+        return []  # pragma: no cover - verify_discard always raises here
 
     # -- the moon choice -------------------------------------------------
 
@@ -526,13 +624,15 @@ class Hand:
 
 _PHASE_REFUSALS = {
     Phase.PASS: "cards are being passed; play starts after the pass",
+    Phase.WIDOW: "the widow's taker is discarding",
     Phase.MOON_CHOICE: "the hand is over; the moon shooter is choosing the scoring",
     Phase.DONE: "the hand is over",
 }
 
 
-def _label(c: object) -> str:
-    return card_label(c) if isinstance(c, int) and 0 <= c < 52 else "that card"
+def _label(c: object, limit: int = 52) -> str:
+    # a card of these rules (``limit``: 52, or 104 with two decks) by its label
+    return card_label(c) if isinstance(c, int) and 0 <= c < limit else "that card"
 
 
 def _accepts(verify: Callable[..., None], *args: Any) -> bool:

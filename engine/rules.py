@@ -1,14 +1,18 @@
 """A table's rules as data.
 
 ``Rules`` holds every option docs/rules.md names (defaults = the standard game of
-seed 000). Nothing else in the engine asks "how many players" or "which
-variant": the hand state machine reads the derived tables built here once per
-rules object (deck, cards per seat, first lead, penalty per card, the cards a
-moon needs). That is how 3-6 players, other penalty schemes or a bonus card
-change the game without ``if players == 4`` anywhere else.
+seed 000) and the named variant (``engine.variants``). Nothing else in the
+engine asks "how many players" or "which variant": the hand state machine
+reads the derived tables built here once per rules object (deck, cards per
+seat, the face-down stock, first lead, penalty per card, the cards a moon
+needs and how it scores). That is how 3-10 players, other penalty schemes,
+a bonus card or two decks change the game without ``if players == 4``
+anywhere else; the few mechanics that are not data (the widow, the domino
+stock, cancelled cards) are steps of ``engine.variant_hand``.
 
 JSON form (hand records, the wire): ``Rules.to_json()`` / ``Rules.from_json()``;
-see docs/hand-record.md.
+see docs/hand-record.md. A standard game's JSON has no ``variant`` field,
+exactly as before variants existed.
 """
 
 from __future__ import annotations
@@ -18,25 +22,27 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from .cards import (
-    CLUBS,
-    DIAMONDS,
     FULL_DECK,
+    FULL_DECK2,
     HEARTS,
-    HEARTS_MASK,
     QUEEN_SPADES,
     SUIT_MASK13,
+    SUIT_MASKS,
+    SUIT_MASKS2,
     card,
+    card_label,
     card_text,
 )
+from .variants import DOMINO_HAND, PENALTIES, TRIM_ORDER, TWO_SPADES, VARIANT_NAMES, VARIANTS
 
 PassDirection = Literal["left", "right", "across", "hold"]
-MoonScoring = Literal["add", "subtract", "choice"]
-FirstTrick = Literal["no_points", "no_queen", "anything"]
+MoonScoring = Literal["add", "subtract", "choice", "jackpot", "transfer", "none"]
+FirstTrick = Literal["no_points", "no_queen", "no_hearts", "anything"]
 GameEnd = Literal["points", "hands"]
 
 PASS_DIRECTIONS: tuple[str, ...] = ("left", "right", "across", "hold")
-MOON_SCORINGS: tuple[str, ...] = ("add", "subtract", "choice")
-FIRST_TRICK_RULES: tuple[str, ...] = ("no_points", "no_queen", "anything")
+MOON_SCORINGS: tuple[str, ...] = ("add", "subtract", "choice", "jackpot", "transfer", "none")
+FIRST_TRICK_RULES: tuple[str, ...] = ("no_points", "no_queen", "no_hearts", "anything")
 GAME_ENDS: tuple[str, ...] = ("points", "hands")
 BONUS_CARDS: tuple[str, ...] = ("JD", "TD")
 
@@ -49,25 +55,21 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
     "none": ("hold",),
 }
 
-# docs/rules.md "Variants": cards removed so the deck divides evenly. Deuces of
-# the minor suits go first (3 players: 2♦; 5 players: 2♣ and 2♦), then the
-# next lowest minor cards, so hearts and Q♠ (the 26 points) always stay in.
-_TRIM_ORDER = tuple(suit * 13 + rank for rank in range(13) for suit in (DIAMONDS, CLUBS))
-
-
 # A card's playout code (``RuleTables.play_codes``) packs what the random
 # playout needs to know about a played card into one small int, so a trick is
-# scored by adding codes: its moon-card penalty in the low byte, one
+# scored by adding codes: its positive penalty in the low byte, one
 # ``CODE_BONUS`` if it is the bonus card and one ``CODE_BREAK`` if it breaks
 # hearts. Summed over a trick or a taken pile the fields cannot overflow into
-# each other (moon points <= 26, one bonus card, at most 14 breakers). The
-# playout relies on the point cards being hearts, Q♠ and a diamond bonus.
+# each other (positive points <= 104, one bonus card, at most 14 breakers).
+# The playout relies on the positive cards being hearts and spades and the
+# bonus a diamond (true of every variant it plays fast).
 CODE_BONUS = 1 << 8
 CODE_BREAK = 1 << 12
 
 
 class RulesError(ValueError):
-    """Rules that cannot be played (unknown option, bad value)."""
+    """Rules that cannot be played (unknown option, bad value, or an option
+    the variant forbids)."""
 
 
 @dataclass(frozen=True)
@@ -75,25 +77,54 @@ class RuleTables:
     """Derived lookup tables; built once per ``Rules``."""
 
     players: int
+    variant: str
+    # 1, or 2: card c + 52 is the second copy of card c
+    decks: int
+    # every card int of these rules is below this (52 or 104)
+    card_limit: int
     deck: int
     deck_cards: tuple[int, ...]
     hand_size: int
+    # cards dealt face down (widow, domino stock, cancellation rest)
+    stock_size: int
+    # "trim", "widow", "domino" or "rest" (engine.variants.Variant.deal)
+    deal_kind: str
+    # The first lead: the lowest club in the deck (``-1`` for "rotating":
+    # seat (hand - 1) % n leads any card). With a stock the card may lie
+    # face down; the hand then asks for the lowest club dealt.
     first_lead: int
+    rotating_lead: bool
+    # follow-suit masks (both copies of a suit with two decks)
+    suit_masks: tuple[int, int, int, int]
+    hearts: int
     penalty: tuple[int, ...]
-    # penalty of a 13-bit suit mask, per suit: scoring a taken pile costs
-    # four lookups instead of a loop over its cards.
+    # penalty of a 13-bit suit mask, per suit (one deck's cards; a second
+    # copy costs the same): scoring a taken pile costs four lookups (eight
+    # with two decks) instead of a loop over its cards.
     suit_penalty: tuple[tuple[int, ...], ...]
+    # the sum of every card's penalty in the deck (the bonus card included)
+    total_penalty: int
+    moon: str
+    # the cards a moon needs; 0 when the rules have no moon
     moon_cards: int
-    # what the moon cards are worth together (26 in the standard game)
+    # what the moon cards are worth together (26 in the standard game; 16
+    # in Omnibus, whose jackpot includes the -10 bonus card)
     moon_points: int
+    # what a moon is worth: the positive penalties of the deck (26; Spot 104,
+    # Black Maria 43, Cancellation 52)
+    moon_value: int
     point_cards: int
     # Cards that may not be discarded on the first trick (docs/rules.md rule 5).
     first_trick_banned: int
+    first_trick_refusal: str
     # Cards whose play breaks hearts (rule 6; Q♠ too when the option says so).
     breakers: int
     pass_offsets: tuple[int, ...]
     bonus: int
     bonus_points: int
+    # the standard hand state machine and the fast playout kernel play
+    # these rules (no stock, one deck, every seat in every trick)
+    fast: bool
     # ``1 << card`` per card of ``deck_cards``: the deal shuffles these.
     deck_bits: tuple[int, ...]
     # The deal's Fisher-Yates steps, per seat from the last to the second:
@@ -108,57 +139,99 @@ class RuleTables:
     first_trick_allowed: tuple[int, ...]
 
 
+# Fields a JSON ``null`` (or absence) leaves to the variant's default.
+_VARIANT_DEFAULTED = ("players", "pass_cycle", "moon", "first_trick")
+
+
 @dataclass(frozen=True)
 class Rules:
     """A table's rules. Every field is an option of docs/rules.md; defaults are
-    the standard game."""
+    the standard game, or the variant's own (docs/rules.md "Variants")."""
 
-    players: int = 4
-    # () means the usual cycle for the player count: left, right, across, hold
-    # with an even count; left, right, hold with an odd one (no seat is across).
+    # 0 means the variant's usual count (4; Black Maria 3; Cancellation 8)
+    players: int = 0
+    # () means the variant's cycle, else the usual one for the player count:
+    # left, right, across, hold with an even count; left, right, hold with an
+    # odd one (no seat is across).
     pass_cycle: tuple[str, ...] = ()
     pass_count: int = 3
-    moon: str = "add"
-    first_trick: str = "no_points"
+    # "" means the variant's default (add; Omnibus jackpot; Greek transfer;
+    # Domino none)
+    moon: str = ""
+    # "" means the variant's default (no_points; Domino anything;
+    # Cancellation no_hearts)
+    first_trick: str = ""
     queen_breaks_hearts: bool = False
     end: str = "points"
     end_at: int = 100
-    bonus_card: str | None = None
+    # "" means the variant's default (none; JD in Omnibus)
+    bonus_card: str | None = ""
+    variant: str = "standard"
     tables: RuleTables = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 3 <= self.players <= 6:
-            raise RulesError("players must be between 3 and 6")
+        if self.variant not in VARIANTS:
+            raise RulesError(f"variant must be one of {', '.join(VARIANT_NAMES)}")
+        v = VARIANTS[self.variant]
+        if self.players == 0:
+            object.__setattr__(self, "players", v.default_players)
+        if not isinstance(self.players, int) or self.players not in v.players:
+            low, high = v.players[0], v.players[-1]
+            if self.variant == "standard":
+                raise RulesError(f"players must be between {low} and {high}")
+            count = f"{low} players" if low == high else f"{low} to {high} players"
+            raise RulesError(f"{v.title} is played by {count}")
         if self.pass_cycle == ():
-            default = (
-                ("left", "right", "hold")
-                if self.players % 2
-                else PASS_CYCLES["left,right,across,hold"]
-            )
+            if v.default_pass_cycle is not None:
+                default = v.default_pass_cycle
+            elif self.players % 2:
+                default = ("left", "right", "hold")
+            else:
+                default = PASS_CYCLES["left,right,across,hold"]
             object.__setattr__(self, "pass_cycle", default)
         if not self.pass_cycle or any(d not in PASS_DIRECTIONS for d in self.pass_cycle):
             raise RulesError("pass_cycle must list left, right, across or hold")
         if "across" in self.pass_cycle and self.players % 2:
             raise RulesError("passing across needs an even number of players")
+        if not v.passing and set(self.pass_cycle) != {"hold"}:
+            raise RulesError(f"{v.title} has no passing")
+        if self.variant == "greek" and (self.pass_cycle != ("right",) or self.pass_count != 3):
+            raise RulesError("Greek Hearts passes 3 cards to the right every hand")
+        if self.moon == "":
+            object.__setattr__(self, "moon", v.moons[0])
         if self.moon not in MOON_SCORINGS:
             raise RulesError("moon must be add, subtract or choice")
+        if self.moon not in v.moons:
+            raise RulesError(f"{v.title} scores the moon as {' or '.join(v.moons)}")
+        if self.first_trick == "":
+            object.__setattr__(self, "first_trick", v.first_tricks[0])
         if self.first_trick not in FIRST_TRICK_RULES:
             raise RulesError("first_trick must be no_points, no_queen or anything")
+        if self.first_trick not in v.first_tricks:
+            raise RulesError(f"{v.title} allows first_trick {' or '.join(v.first_tricks)}")
         if self.end not in GAME_ENDS:
             raise RulesError("end must be points or hands")
         if not isinstance(self.end_at, int) or self.end_at < 1:
             raise RulesError("end_at must be a positive number")
+        if self.bonus_card == "":
+            object.__setattr__(self, "bonus_card", v.bonus_cards[0])
         if self.bonus_card is not None and self.bonus_card not in BONUS_CARDS:
             raise RulesError("bonus_card must be JD, TD or null")
+        if self.bonus_card not in v.bonus_cards:
+            if self.bonus_card is None:
+                raise RulesError(f"{v.title} needs a bonus card (JD or TD)")
+            raise RulesError(f"{v.title} has no bonus card")
         object.__setattr__(
             self,
             "tables",
             _build_tables(
+                self.variant,
                 self.players,
                 self.pass_cycle,
                 self.first_trick,
                 self.queen_breaks_hearts,
                 self.bonus_card,
+                self.moon,
             ),
         )
         if not isinstance(self.pass_count, int) or not (
@@ -176,8 +249,9 @@ class Rules:
         return offsets[(hand_number - 1) % len(offsets)]
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of docs/hand-record.md."""
-        return {
+        """The JSON object of docs/hand-record.md (``variant`` only when it is
+        not the standard game, so older readers see what they always saw)."""
+        out: dict[str, Any] = {
             "players": self.players,
             "pass_cycle": list(self.pass_cycle),
             "pass_count": self.pass_count,
@@ -188,10 +262,15 @@ class Rules:
             "end_at": self.end_at,
             "bonus_card": self.bonus_card,
         }
+        if self.variant != "standard":
+            out["variant"] = self.variant
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
-        """Build rules from their JSON object; missing fields take defaults.
+        """Build rules from their JSON object; missing fields take defaults
+        (``null`` for players, pass_cycle, moon or first_trick too: the
+        variant's own).
 
         Raises ``RulesError`` naming the offending field.
         """
@@ -203,7 +282,11 @@ class Rules:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown rules field {unknown[0]!r}")
-        kwargs: dict[str, Any] = dict(data)
+        kwargs: dict[str, Any] = {
+            k: v for k, v in data.items() if not (v is None and k in _VARIANT_DEFAULTED)
+        }
+        if "variant" in kwargs and not isinstance(kwargs["variant"], str):
+            raise RulesError("variant must be a name")
         cycle = kwargs.get("pass_cycle")
         if isinstance(cycle, str):
             if cycle not in PASS_CYCLES:
@@ -231,27 +314,86 @@ class Rules:
         return cls(**kwargs)
 
 
+def moon_scores(raw: list[int], shooter: int, t: RuleTables, mode: str) -> list[int]:
+    """A hand's points after ``shooter`` took every moon card, scored as
+    ``mode`` ("add", "subtract", "jackpot" or "transfer"; docs/rules.md).
+
+    The shooter's moon cards stop counting (its other cards, such as a bonus
+    card that is not part of the moon, still do); then "add" gives every
+    other seat the moon's value, "subtract" and "jackpot" take it from the
+    shooter, and "transfer" (Greek) does both: each other seat pays the
+    value to the shooter.
+    """
+    out = raw[:]
+    out[shooter] -= t.moon_points
+    value = t.moon_value
+    if mode in ("subtract", "jackpot"):
+        out[shooter] -= value
+        return out
+    for s in range(len(out)):
+        if s != shooter:
+            out[s] += value
+    if mode == "transfer":
+        out[shooter] -= value * (len(out) - 1)
+    return out
+
+
+def _deal_shape(variant: str, players: int) -> tuple[int, int, int]:
+    """(deck, hand size, stock size) of a variant and seat count."""
+    v = VARIANTS[variant]
+    n = players
+    if v.deal == "trim":
+        deck = FULL_DECK
+        for c in TRIM_ORDER[: 52 % n]:
+            deck &= ~(1 << c)
+        return deck, 52 // n, 0
+    if v.deal == "widow":
+        # 3 or 4 players: 2♠ out (51 cards), 16 or 12 each, 3 in the widow;
+        # 5 or 6: the full deck, 10 or 8 each, 2 or 4 in the widow.
+        deck = FULL_DECK & ~(1 << TWO_SPADES) if n <= 4 else FULL_DECK
+        count = deck.bit_count()
+        size = (count - 1) // n
+        return deck, size, count - size * n
+    if v.deal == "domino":
+        return FULL_DECK, DOMINO_HAND, 52 - DOMINO_HAND * n
+    size = 104 // n
+    return FULL_DECK2, size, 104 - size * n
+
+
+def _first_trick_sentence(banned: int) -> str:
+    base = banned | banned >> 52
+    if not base:
+        return ""
+    hearts = bool(base & SUIT_MASKS[HEARTS])
+    others = [card_label(c) for c in range(52) if base >> c & 1 and c // 13 != HEARTS]
+    parts = (["hearts"] if hearts else []) + others
+    if len(parts) == 1:
+        return f"no {parts[0]} on the first trick"
+    return f"no {', '.join(parts[:-1])} or {parts[-1]} on the first trick"
+
+
 @functools.cache
 def _build_tables(
+    variant: str,
     players: int,
     pass_cycle: tuple[str, ...],
     first_trick: str,
     queen_breaks_hearts: bool,
     bonus_card: str | None,
+    moon: str,
 ) -> RuleTables:
     """The lookup tables of a rules combination. Cached: building them costs
     milliseconds (8192-entry suit tables) and tables, hands and hand records
     build rules objects often."""
+    v = VARIANTS[variant]
     n = players
-    deck = FULL_DECK
-    for c in _TRIM_ORDER[: 52 % n]:
-        deck &= ~(1 << c)
+    deck, size, stock_size = _deal_shape(variant, n)
+    limit = 52 * v.decks
+    two = v.decks == 2
     clubs = deck & SUIT_MASK13
     first_lead = (clubs & -clubs).bit_length() - 1  # 2♣, or 3♣ when 2♣ is out
-    penalty = [0] * 52
-    for c in range(HEARTS * 13, HEARTS * 13 + 13):
-        penalty[c] = 1
-    penalty[QUEEN_SPADES] = 13
+    base_penalty = PENALTIES[v.penalty]
+    penalty = [base_penalty(c % 52) for c in range(limit)]
     bonus = -1
     bonus_points = 0
     if bonus_card is not None:
@@ -262,41 +404,67 @@ def _build_tables(
         tuple(sum(penalty[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
         for s in range(4)
     )
-    moon_cards = (HEARTS_MASK | 1 << QUEEN_SPADES) & deck
+    positive = 0
+    for c in range(limit):
+        if deck >> c & 1 and penalty[c] > 0:
+            positive |= 1 << c
+    moon_value = sum(penalty[c] for c in range(limit) if positive >> c & 1)
+    if moon == "none":
+        moon_cards = 0
+    elif moon == "jackpot":
+        moon_cards = positive | (1 << bonus if bonus >= 0 else 0)
+    else:
+        moon_cards = positive
+    suit_masks = SUIT_MASKS2 if two else SUIT_MASKS
+    hearts = suit_masks[HEARTS]
+    queens = 1 << QUEEN_SPADES | (1 << QUEEN_SPADES + 52 if two else 0)
     if first_trick == "no_points":
-        banned = moon_cards
+        banned = positive
     elif first_trick == "no_queen":
-        banned = 1 << QUEEN_SPADES
+        banned = queens & deck
+    elif first_trick == "no_hearts":
+        banned = hearts & deck
     else:
         banned = 0
-    breakers = HEARTS_MASK | (1 << QUEEN_SPADES if queen_breaks_hearts else 0)
+    breakers = hearts | (queens if queen_breaks_hearts else 0)
     offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
-    deck_cards = tuple(c for c in range(52) if deck >> c & 1)
-    size = len(deck_cards) // n
-    # Moon cards all have positive penalties, so a pile's moon part reaches
-    # moon_points exactly when the pile holds every moon card.
+    deck_cards = tuple(c for c in range(limit) if deck >> c & 1)
+    fast = v.deal == "trim"
     codes = [
-        (penalty[c] if moon_cards >> c & 1 else 0)
+        (penalty[c] if positive >> c & 1 else 0)
         + (CODE_BONUS if c == bonus else 0)
         + (CODE_BREAK if breakers >> c & 1 else 0)
         for c in range(52)
     ]
     return RuleTables(
         players=n,
+        variant=variant,
+        decks=v.decks,
+        card_limit=limit,
         deck=deck,
         deck_cards=deck_cards,
         hand_size=size,
+        stock_size=stock_size,
+        deal_kind=v.deal,
         first_lead=first_lead,
+        rotating_lead=v.first_lead == "rotating",
+        suit_masks=suit_masks,
+        hearts=hearts,
         penalty=tuple(penalty),
         suit_penalty=suit_penalty,
+        total_penalty=sum(penalty[c] for c in deck_cards),
+        moon=moon,
         moon_cards=moon_cards,
-        moon_points=sum(penalty[c] for c in range(52) if moon_cards >> c & 1),
-        point_cards=moon_cards | (1 << bonus if bonus >= 0 else 0),
+        moon_points=sum(penalty[c] for c in range(limit) if moon_cards >> c & 1),
+        moon_value=moon_value,
+        point_cards=positive | (1 << bonus if bonus >= 0 else 0),
         first_trick_banned=banned,
+        first_trick_refusal=_first_trick_sentence(banned),
         breakers=breakers,
         pass_offsets=tuple(offsets[d] for d in pass_cycle),
         bonus=bonus,
         bonus_points=bonus_points,
+        fast=fast,
         deck_bits=tuple(1 << c for c in deck_cards),
         deal_steps=tuple(
             (
@@ -306,7 +474,9 @@ def _build_tables(
                 ),
             )
             for seat in range(n - 1, 0, -1)
-        ),
+        )
+        if fast
+        else (),
         followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
         play_codes=tuple(tuple(codes[s * 13 : s * 13 + 13]) for s in range(4)),
         first_trick_allowed=tuple(~banned >> (s * 13) & SUIT_MASK13 for s in range(4)),

@@ -197,7 +197,7 @@ def test_other_card_forms_are_read_and_written_in_the_two_letter_form() -> None:
         ([], "a hand record must be a JSON object"),
         ("2C", "a hand record must be a JSON object"),
         (record(seat=1), "unknown record field 'seat'"),
-        (record(rules={"players": 9}), "rules: players must be between 3 and 6"),
+        (record(rules={"players": 11}), "rules: players must be between 3 and 10"),
         (record(rules={"colour": 1}), "rules: unknown rules field 'colour'"),
         (record(hand=0), "hand must be a positive integer"),
         (record(hand=True), "hand must be a positive integer"),

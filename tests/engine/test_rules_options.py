@@ -62,8 +62,8 @@ def test_the_default_rules_are_the_standard_game() -> None:
 @pytest.mark.parametrize(
     ("options", "sentence"),
     [
-        ({"players": 2}, "players must be between 3 and 6"),
-        ({"players": 7}, "players must be between 3 and 6"),
+        ({"players": 2}, "players must be between 3 and 10"),
+        ({"players": 11}, "players must be between 3 and 10"),
         ({"pass_cycle": ("left", "up")}, "pass_cycle must list left, right, across or hold"),
         (
             {"players": 3, "pass_cycle": ("left", "across")},
