@@ -54,19 +54,23 @@ class Game:
             raise WrongPhase("the hand is still being played")
 
     def start_hand(
-        self, rng: random.Random | None = None, hands: Sequence[int] | None = None
+        self,
+        rng: random.Random | None = None,
+        hands: Sequence[int] | None = None,
+        stock: Sequence[int] = (),
     ) -> list[Event]:
-        """Deal the next hand from ``rng`` or from the given ``hands``."""
+        """Deal the next hand from ``rng`` or from the given ``hands`` (and,
+        where the variant deals one, the face-down ``stock``, top first)."""
         self.verify_start_hand()
         number = self.hand_number + 1
         if hands is not None:
-            self.hand = Hand(self.rules, number, hands)
+            self.hand = Hand(self.rules, number, hands, stock)
         else:
             if rng is None:
                 raise ValueError("start_hand needs a seeded rng or the hands")
             self.hand = Hand.deal(self.rules, number, rng)
         h = self.hand
-        events: list[Event] = [HandDealt(number, h.direction, tuple(h.hands))]
+        events: list[Event] = [HandDealt(number, h.direction, tuple(h.hands), h.dealt_stock)]
         if h.phase is Phase.PLAY:
             events.append(PlayBegins(h.turn))
         return events
@@ -83,6 +87,10 @@ class Game:
     def play(self, seat: int, card: int) -> list[Event]:
         """Play a card in the current hand; closes the hand when it ends."""
         return self._after(self._current().play(seat, card))
+
+    def discard_widow(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        """The widow's taker discards in the current hand (Hearts with a widow)."""
+        return self._current().discard_widow(seat, cards)
 
     def choose_moon(self, seat: int, choice: str) -> list[Event]:
         """The moon shooter's choice in the current hand."""

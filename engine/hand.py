@@ -592,6 +592,11 @@ class Hand:
         self.verify_discard(seat, cards)
         return []  # pragma: no cover - verify_discard always raises here
 
+    def discard_unchecked(self, discard: int) -> None:
+        """The widow discard (a mask) without checks (search path); only
+        ``VariantHand`` has a widow."""
+        raise WrongPhase("there is no widow to discard")
+
     # -- the moon choice -------------------------------------------------
 
     def verify_moon_choice(self, seat: int, choice: str) -> None:

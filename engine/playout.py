@@ -18,8 +18,17 @@ How it stays fast (every play is a handful of bytecodes on small ints):
   walk over the four suits' popcounts. The first lead is forced and draws
   nothing.
 * A trick is scored by adding each card's playout code (``RuleTables.
-  play_codes``: moon points, bonus card, hearts breaker) instead of building
-  a taken mask; the taken piles are only needed as points and moon flags.
+  play_codes``: positive points, bonus card, hearts breaker) instead of
+  building a taken mask; the taken piles are only needed as points and moon
+  flags.
+
+Variants: the kernel plays every variant whose rules are data alone
+(``RuleTables.fast``: the standard game at 3-10 seats, Omnibus, Spot, Greek,
+Black Maria) at the standard game's speed, their penalties and moon
+scoring read from the tables. Hearts with a widow, Domino Hearts and
+Cancellation Hearts take a general path: a copy of the hand played through
+``VariantHand.apply_unchecked`` (and ``discard_unchecked``) with uniformly
+random legal moves, slower but the same rules as the checked path.
 """
 
 from __future__ import annotations
@@ -27,9 +36,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .cards import RANKS_IN
+from .cards import RANKS_IN, cards_of
 from .hand import Hand, Phase
-from .rules import CODE_BONUS, CODE_BREAK
+from .rules import CODE_BONUS, CODE_BREAK, RuleTables, moon_scores
 
 # POP13[m] / FPOP13[m]: cards in a 13-bit suit mask, as int and as float.
 POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << 13))
@@ -74,9 +83,11 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
     hold ``hand_size - trick_index`` cards before playing to the current
     trick: the playout counts a seat's cards from that, not by popcount.
     """
+    t = hand.rules.tables
+    if not t.fast:
+        return _general_playout(hand, rng)
     if hand.phase is not _PLAY:
         raise ValueError("random_playout needs a hand in the play phase")
-    t = hand.rules.tables
     n = t.players
     size = t.hand_size
     followers = t.followers
@@ -226,24 +237,53 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
         left -= 1.0
         leader = winner
         rest = None
-    # points from the summed codes; the moon rules as in score_taken
-    worth = t.moon_points
+    # points from the summed codes; the moon rules as in score_taken (a
+    # seat whose positive points are all of them took every moon card; the
+    # Omnibus jackpot needs the bonus card too)
+    worth = t.moon_value if t.moon_cards else -1
+    jackpot = t.moon == "jackpot"
     bonus_points = t.bonus_points
     out = [0] * n
     shooter = -1
     for s in range(n):
         p = pts[s]
         moon = p & 0xFF
-        if moon == worth:
+        if moon == worth and (not jackpot or p >> 8 & 0xF):
             shooter = s
         out[s] = moon + bonus_points * (p >> 8 & 0xF)
     if shooter >= 0:
-        if hand.rules.moon == "subtract":
-            out[shooter] -= 2 * worth
-        else:
-            out = [q + worth for q in out]
-            out[shooter] -= 2 * worth
+        return moon_scores(out, shooter, t, _playout_moon(hand.rules.moon))
     return out
+
+
+def _playout_moon(mode: str) -> str:
+    # where the shooter may choose, the playout takes "add", the usual choice
+    return "add" if mode == "choice" else mode
+
+
+def _general_playout(hand: Hand, rng: random.Random) -> list[int]:
+    """The general path for the widow, domino and two-deck variants: play a
+    copy to its end with uniformly random legal moves."""
+    h = hand.copy()
+    rnd = rng.random
+    while True:
+        phase = h.phase
+        if phase is _PLAY:
+            legal = cards_of(h.legal_mask())
+            h.apply_unchecked(legal[int(rnd() * len(legal))])
+        elif phase is Phase.WIDOW:
+            seat = h.widow_seat if h.widow_seat is not None else 0
+            k = len(h.dealt_stock)
+            discard = random_pass_mask(h.hands[seat], k, rnd)
+            h.discard_unchecked(discard)
+        elif phase is Phase.MOON_CHOICE:
+            h.moon_choice = "add"
+            h._score()
+        elif phase is Phase.DONE:
+            assert h.scores is not None  # DONE sets the scores
+            return list(h.scores)
+        else:
+            raise ValueError("random_playout needs a hand in the play phase")
 
 
 def _first_trick_discard(
@@ -275,22 +315,23 @@ def _first_trick_discard(
 def score_taken(hand: Hand, taken: list[int]) -> list[int]:
     """Points per seat for complete taken piles, moon rules applied."""
     t = hand.rules.tables
-    sp0, sp1, sp2, sp3 = t.suit_penalty
-    pts = [
-        sp0[m & 0x1FFF] + sp1[m >> 13 & 0x1FFF] + sp2[m >> 26 & 0x1FFF] + sp3[m >> 39]
-        for m in taken
-    ]
+    pts = [_pile_points(t, m) for m in taken]
     moon = t.moon_cards
+    if not moon:
+        return pts
     for s, m in enumerate(taken):
         if m & moon == moon:
-            worth = t.moon_points
-            if hand.rules.moon == "subtract":
-                pts[s] -= 2 * worth
-            else:
-                pts = [p + worth for p in pts]
-                pts[s] -= 2 * worth
-            break
+            return moon_scores(pts, s, t, _playout_moon(hand.rules.moon))
     return pts
+
+
+def _pile_points(t: RuleTables, m: int) -> int:
+    sp0, sp1, sp2, sp3 = t.suit_penalty
+    p = 0
+    while m:  # a second deck's copies (bits 52-103) cost the same
+        p += sp0[m & 0x1FFF] + sp1[m >> 13 & 0x1FFF] + sp2[m >> 26 & 0x1FFF] + sp3[m >> 39 & 0x1FFF]
+        m >>= 52
+    return p
 
 
 def random_pass_mask(h: int, count: int, rnd: Callable[[], float]) -> int:

@@ -2,8 +2,13 @@
 
 The format is documented in docs/hand-record.md::
 
-    {"rules": {...}, "hand": 1, "deal": [[13 cards], ...], "passes": [[3 cards], ...],
-     "plays": ["2C", ...], "moon_choice": "add" | "subtract"}
+    {"rules": {...}, "hand": 1, "deal": [[13 cards], ...], "stock": [cards],
+     "passes": [[3 cards], ...], "plays": ["2C", ...], "discard": [cards],
+     "moon_choice": "add" | "subtract"}
+
+(``stock`` only where the variant deals face-down cards, ``discard`` only in
+Hearts with a widow once the widow's taker discarded; a record without
+``rules.variant`` is the standard game.)
 
 A record may be partial (passes missing or incomplete, fewer plays); a
 replay stops where the record stops. The same replay restores a stored table
@@ -17,7 +22,7 @@ import functools
 from typing import Any
 
 from .cards import card, card_text, cards_of, mask_of
-from .errors import BadMoonChoice, RecordError, RuleViolation
+from .errors import BadMoonChoice, RecordError, RuleViolation, WrongPhase
 from .game import Game
 from .hand import Hand, Phase
 from .rules import Rules, RulesError
@@ -37,14 +42,21 @@ def hand_record(hand: Hand) -> dict[str, Any]:
         "hand": hand.hand_number,
         "deal": [list(texts or ()) for texts in _texts_of(tuple(hand.dealt))],
     }
+    if hand.rules.tables.stock_size:
+        rec["stock"] = [card_text(c) for c in hand.dealt_stock]
     if hand.offset and hand.rules.pass_count and any(p is not None for p in hand.passes):
         rec["passes"] = [
             None if texts is None else list(texts) for texts in _texts_of(tuple(hand.passes))
         ]
     rec["plays"] = [card_text(c) for c in hand.plays]
+    if hand.discard is not None:
+        rec["discard"] = [card_text(c) for c in cards_of(hand.discard)]
     if hand.rules.moon == "choice" and hand.moon_choice is not None:
         rec["moon_choice"] = hand.moon_choice
     return rec
+
+
+_FIELDS = frozenset({"rules", "hand", "deal", "stock", "passes", "plays", "discard", "moon_choice"})
 
 
 def _cards(value: object, what: str) -> list[int]:
@@ -73,7 +85,7 @@ def replay(record: object) -> Hand:
     """
     if not isinstance(record, dict):
         raise RecordError("a hand record must be a JSON object")
-    unknown = sorted(set(record) - {"rules", "hand", "deal", "passes", "plays", "moon_choice"})
+    unknown = sorted(set(record) - _FIELDS)
     if unknown:
         raise RecordError(f"unknown record field {unknown[0]!r}")
     try:
@@ -86,10 +98,14 @@ def replay(record: object) -> Hand:
     deal = record.get("deal")
     if not isinstance(deal, list):
         raise RecordError("deal must be a list of hands")
+    stock = record.get("stock", [])
+    stock_cards = _cards(stock, "stock")
     try:
-        hand = Hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal])
+        hand = Hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal], stock_cards)
     except ValueError as exc:
         raise RecordError(f"deal: {exc}") from None
+    discard = record.get("discard")
+    discard_cards = None if discard is None else _cards(discard, "discard")
     plays = record.get("plays", [])
     play_cards = _cards(plays, "plays")
     passes = record.get("passes")
@@ -105,10 +121,17 @@ def replay(record: object) -> Hand:
             except RuleViolation as exc:
                 raise Illegal("pass", exc) from None
     for k, c in enumerate(play_cards):
+        if hand.phase is Phase.WIDOW and discard_cards is not None:
+            _discard(hand, discard_cards)
+            discard_cards = None
         try:
             hand.play(hand.turn, c)
         except RuleViolation as exc:
             raise Illegal(k, exc) from None
+    if discard_cards is not None:
+        if hand.phase is not Phase.WIDOW:
+            raise Illegal("discard", WrongPhase("there is no widow to discard"))
+        _discard(hand, discard_cards)
     choice = record.get("moon_choice")
     if choice is not None:
         if hand.phase is Phase.MOON_CHOICE:
@@ -119,6 +142,13 @@ def replay(record: object) -> Hand:
         elif hand.phase is Phase.DONE and choice != hand.moon_choice:
             raise Illegal("moon_choice", BadMoonChoice("there is no moon choice to make"))
     return hand
+
+
+def _discard(hand: Hand, cards: list[int]) -> None:
+    try:
+        hand.discard_widow(hand.widow_seat if hand.widow_seat is not None else 0, cards)
+    except RuleViolation as exc:
+        raise Illegal("discard", exc) from None
 
 
 def verify_record(record: object) -> dict[str, Any]:
@@ -138,6 +168,8 @@ def verify_record(record: object) -> dict[str, Any]:
         out["legal"] = [card_text(c) for c in hand.legal_cards()]
     elif hand.phase is Phase.MOON_CHOICE:
         out["to_move"] = hand.shooter
+    elif hand.phase is Phase.WIDOW:
+        out["to_move"] = hand.widow_seat
     return out
 
 
