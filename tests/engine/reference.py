@@ -20,8 +20,19 @@ def rank(text: str) -> int:
 
 
 def deck(players: int) -> list[str]:
-    """docs/rules.md "Variants": 3 players lose 2♦, 5 lose 2♣ 2♦, 6 lose 2♣ 2♦ 3♣ 3♦."""
-    removed = {3: {"2D"}, 4: set(), 5: {"2C", "2D"}, 6: {"2C", "2D", "3C", "3D"}}[players]
+    """docs/rules.md "Seat counts": 3 players lose 2♦, 5 lose 2♣ 2♦, 6 lose 2♣ 2♦
+    3♣ 3♦, 7 lose 2♦ 2♣ 3♦, 8 lose 2♦ 2♣ 3♦ 3♣, 9 lose 2♦ 2♣ 3♦ 3♣ 4♦ 4♣ 5♦,
+    10 lose 2♦ 2♣."""
+    removed = {
+        3: {"2D"},
+        4: set(),
+        5: {"2C", "2D"},
+        6: {"2C", "2D", "3C", "3D"},
+        7: {"2D", "2C", "3D"},
+        8: {"2D", "2C", "3D", "3C"},
+        9: {"2D", "2C", "3D", "3C", "4D", "4C", "5D"},
+        10: {"2D", "2C"},
+    }[players]
     return [r + s for s in SUITS for r in RANKS if r + s not in removed]
 
 

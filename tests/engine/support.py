@@ -106,7 +106,7 @@ def cached_rules(**options: Any) -> Rules:
 
 def random_rules(rng: random.Random, players: int | None = None) -> Rules:
     """Rules with every option drawn at random (valid combinations only)."""
-    n = players if players is not None else rng.choice((3, 4, 4, 4, 5, 6))
+    n = players if players is not None else rng.choice((3, 4, 4, 4, 5, 6, 7, 8, 9, 10))
     cycles: list[tuple[str, ...]] = [("left",), ("right",), ("hold",), ("left", "right", "hold")]
     if n % 2 == 0:
         cycles += [("left", "right", "across", "hold"), ("left", "across", "right", "hold")]

@@ -107,6 +107,10 @@ def test_the_default_pass_cycle_skips_across_when_no_seat_is_across(
         (4, "", 13, "2C"),
         (5, "2C 2D", 10, "3C"),
         (6, "2C 2D 3C 3D", 8, "4C"),
+        (7, "2D 2C 3D", 7, "3C"),
+        (8, "2D 2C 3D 3C", 6, "4C"),
+        (9, "2D 2C 3D 3C 4D 4C 5D", 5, "5C"),
+        (10, "2D 2C", 5, "3C"),
     ],
 )
 def test_the_deck_loses_low_minor_cards_so_it_divides_evenly(
