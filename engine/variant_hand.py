@@ -224,10 +224,11 @@ class VariantHand(Hand):
         tricks = len(self.history)
         draws = len(self.draws)
         rest = self.rest_taken
+        last_card = self.hands[seat].bit_count() == 1
         self.apply_unchecked(card)
         if self.broken and not was_broken:
             events.append(HeartsBroken(seat))
-        if not self.hands[seat] and self.rules.tables.deal_kind == "domino":
+        if last_card and self.rules.tables.deal_kind == "domino":
             events.append(SeatOut(seat))
         penalty = self.rules.tables.penalty
         for k in range(tricks, len(self.history)):

@@ -362,6 +362,37 @@ def test_domino_when_every_hand_runs_out_together_the_last_winner_takes_the_stoc
     assert hand.shooter is None  # Domino Hearts has no moon
 
 
+def test_domino_a_seat_that_runs_out_drops_out_and_the_others_play_on() -> None:
+    seats = ["2C 3C 4C 5C 6C 7C", "8C 9C TC JC QC KC", "AC 2D 3D 4D 5D 6D"]
+    top = ["2H", "7D", "8D"]
+    rest = [card_text(c) for c in cards_of(mask_of(range(52)) & ~mask(" ".join(seats + top)))]
+    hand = deal(DOMINO, seats, " ".join(top + rest))
+    events: list[Any] = []
+    script = [
+        "2C 8C AC",  # seat 2 wins
+        "2D 7D 8D",  # seat 0 draws 2♥ 7♦, seat 1 draws 8♦ and wins
+        "9C 3D 3C",  # seat 2 has no club: it draws the whole stock (no club in it)
+        "TC 4D 4C",
+        "JC 5D 5C",
+        "QC 6D 6C",
+        "KC 9D 7C",  # seat 1 plays its last card and wins: it is out
+    ]
+    for trick in script:
+        for c in trick.split():
+            events += hand.play(hand.turn, card(c))
+    assert CardsDrawn(0, (card("2H"), card("7D"))) in events
+    assert [e for e in events if isinstance(e, SeatOut)] == [SeatOut(1)]
+    assert hand.phase is Phase.PLAY
+    assert hand.turn == 2  # the winner is out: the next seat on its left that holds cards
+    events = hand.play(2, card("TD")) + hand.play(0, card("2H"))  # only seats 2 and 0 play
+    assert hand.trick_seats(7) == (2, 0)
+    assert SeatOut(0) in events
+    assert hand.phase is Phase.DONE
+    leftover = [e for e in events if isinstance(e, LeftoverTaken)]
+    assert [e.seat for e in leftover] == [2]
+    assert hand.scores == (0, 0, 13)
+
+
 # -- Cancellation Hearts -----------------------------------------------------
 
 CANCEL = Rules(variant="cancellation", players=8)
