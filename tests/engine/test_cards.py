@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import (
+    BASE_OF,
+    RANK_OF,
+    SUIT_MASKS2,
+    SUIT_OF,
     card,
     card_label,
     card_name,
@@ -65,3 +69,22 @@ def test_seats_in_play_order_and_their_compass_names() -> None:
     assert [across_from(s, 4) for s in range(4)] == [2, 3, 0, 1]
     assert [seat_name(s, 4) for s in range(4)] == ["South", "West", "North", "East"]
     assert seat_name(4, 5) == "seat 5"
+
+
+def test_second_deck_copies_are_c_plus_52_and_written_with_a_2() -> None:
+    assert [card(t + "2") for t in ALL_TEXTS] == list(range(52, 104))
+    assert [card_text(c) for c in range(52, 104)] == [t + "2" for t in ALL_TEXTS]
+    assert card("10D2") == card("TD2") == card("TD") + 52
+    assert card("Q♠2") == card("QS") + 52
+    assert card_label(card("QS2")) == "Q♠²"
+    assert card_name(card("QS2")) == "Queen of spades (second deck)"
+    for c in range(52):
+        assert (SUIT_OF[c + 52], RANK_OF[c + 52], BASE_OF[c + 52]) == (SUIT_OF[c], RANK_OF[c], c)
+        assert SUIT_MASKS2[SUIT_OF[c]] >> c & 1 and SUIT_MASKS2[SUIT_OF[c]] >> (c + 52) & 1
+    assert texts_of(mask_of([card("QS"), card("QS2")])) == ["QS", "QS2"]
+
+
+@pytest.mark.parametrize("text", ["QS3", "QS22", "102", "2"])
+def test_unknown_second_deck_texts_are_refused(text: str) -> None:
+    with refused(ValueError, f"unknown card {text!r}"):
+        card(text)
