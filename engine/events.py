@@ -75,20 +75,27 @@ class HeartsBroken:
 
 @dataclass(frozen=True, slots=True)
 class TrickWon:
-    """Trick ``trick`` went to ``winner``; ``cards`` in play order from ``leader``.
-
-    ``seats`` are the seats that played them (empty: every seat from the
-    leader on, as in the standard game; Domino Hearts names them since seats
-    drop out). With two decks ``cancelled`` are the cards that cancelled and
-    ``carried`` the cards of earlier winnerless tricks the winner takes along;
-    ``points`` counts the trick's cards and the carried ones. All public.
-    """
+    """Trick ``trick`` went to ``winner``; ``cards`` in play order from ``leader``."""
 
     trick: int
     leader: int
     winner: int
     cards: tuple[int, ...]
     points: int
+
+
+@dataclass(frozen=True, slots=True)
+class VariantTrickWon(TrickWon):
+    """A ``TrickWon`` of the widow, domino and two-deck variants, with what
+    the standard game never needs (kept apart so its events stay as cheap).
+
+    ``seats`` are the seats that played ``cards`` (Domino Hearts skips the
+    seats that dropped out). With two decks ``cancelled`` are the cards that
+    cancelled and ``carried`` the cards of earlier winnerless tricks the
+    winner takes along; ``points`` counts the trick's cards and the carried
+    ones. All public.
+    """
+
     seats: tuple[int, ...] = ()
     cancelled: tuple[int, ...] = ()
     carried: tuple[int, ...] = ()
@@ -195,6 +202,7 @@ Event = (
     | CardPlayed
     | HeartsBroken
     | TrickWon
+    | VariantTrickWon
     | TrickCarried
     | WidowTaken
     | WidowDiscarded

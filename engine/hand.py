@@ -47,6 +47,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import (
+    CARD_LIMIT,
     HEARTS_MASK,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -146,7 +147,7 @@ class Hand:
     scores: tuple[int, ...] | None
     # Face-down cards, top first: the widow, the domino stock or the
     # cancellation rest until someone takes them (hidden from every seat).
-    stock: list[int]
+    stock: Sequence[int]
     dealt_stock: tuple[int, ...]
     # The first trick's lead card (-1: the leader leads any card).
     first_lead: int
@@ -206,8 +207,8 @@ class Hand:
         self.offset = rules.pass_offset(hand_number)
         self.dealt = tuple(hands)
         self.hands = hands
-        self.stock = stock or []
-        self.dealt_stock = tuple(self.stock)
+        # a tuple here: only VariantHand (which makes it a list) takes from it
+        self.stock = self.dealt_stock = tuple(stock) if stock else ()
         self.first_lead = t.first_lead
         self.hidden_taken = [0] * t.players
         self.widow_seat = None
@@ -263,7 +264,7 @@ class Hand:
             hands[seat] = m
             rest ^= m
         hands[0] = rest
-        hand = cls.__new__(cls)
+        hand = object.__new__(cls)  # the standard path: no dispatch in __new__
         hand._setup(rules, hand_number, hands)  # a shuffle of the deck is a fair deal
         return hand
 
@@ -274,7 +275,7 @@ class Hand:
         new.hand_number = self.hand_number
         new.offset = self.offset
         new.dealt = self.dealt
-        new.stock = self.stock[:]
+        new.stock = self.stock[:]  # a tuple's slice is itself: no copy
         new.dealt_stock = self.dealt_stock
         new.first_lead = self.first_lead
         new.hidden_taken = self.hidden_taken[:]
@@ -477,11 +478,12 @@ class Hand:
         if seat != self.turn:
             raise NotYourTurn(f"it is {seat_name(self.turn, self.players)}'s turn")
         h = self.hands[seat]
-        t = self.rules.tables
-        if not isinstance(card, int) or not 0 <= card < t.card_limit or not h >> card & 1:
-            raise CardNotHeld(f"you do not hold {_label(card, t.card_limit)}")
+        # CARD_LIMIT covers both decks; a one-deck hand never holds 52-103
+        if not isinstance(card, int) or not 0 <= card < CARD_LIMIT or not h >> card & 1:
+            raise CardNotHeld(f"you do not hold {_label(card, self.rules.tables.card_limit)}")
         if self._legal(h) >> card & 1:
             return
+        t = self.rules.tables
         if not self.trick:
             if self.trick_index == 0 and self.first_lead >= 0:
                 raise MustLeadFirstCard(

@@ -41,7 +41,7 @@ from .events import (
     RestTaken,
     SeatOut,
     TrickCarried,
-    TrickWon,
+    VariantTrickWon,
     WidowDiscarded,
     WidowTaken,
 )
@@ -81,6 +81,7 @@ class VariantHand(Hand):
         "trick_order",
     )
 
+    stock: list[int]
     # the seats due to play the current trick, in order, from its leader
     trick_order: list[int]
     history_seats: list[tuple[int, ...]]
@@ -109,6 +110,7 @@ class VariantHand(Hand):
         self.rest_taken = None
         self.leftover = None
         super()._setup(rules, hand_number, hands, stock)
+        self.stock = list(self.dealt_stock)  # cards are taken from it
         t = rules.tables
         if t.rotating_lead:
             self.first_lead = -1
@@ -131,6 +133,7 @@ class VariantHand(Hand):
         """An independent copy (for search: make a move on the copy)."""
         new = super().copy()
         assert isinstance(new, VariantHand)  # copy() builds type(self)
+        new.stock = self.stock[:]
         new.trick_order = self.trick_order[:]
         new.history_seats = self.history_seats[:]
         new.cancelled = self.cancelled[:]
@@ -239,7 +242,7 @@ class VariantHand(Hand):
                 continue
             carried = cards_of(self.carried_taken[k])
             events.append(
-                TrickWon(
+                VariantTrickWon(
                     k,
                     leader,
                     winner,

@@ -23,7 +23,7 @@ from engine.events import (
     RestTaken,
     SeatOut,
     TrickCarried,
-    TrickWon,
+    VariantTrickWon,
     WidowDiscarded,
     WidowTaken,
 )
@@ -428,7 +428,7 @@ def test_cancellation_identical_cards_cancel_and_a_trick_with_no_winner_is_carri
     events += hand.play(1, card("AC"))
     for _ in range(6):
         events += hand.play(hand.turn, hand.legal_cards()[0])
-    won = [e for e in events if isinstance(e, TrickWon)]
+    won = [e for e in events if isinstance(e, VariantTrickWon)]
     assert won[0].winner == 1
     assert len(won[0].carried) == 8  # the carried trick went with it
     assert hand.taken[1].bit_count() == 16
