@@ -8,6 +8,7 @@ bitmasks (see ``engine.cards``). Every named variant is a ``Rules`` with
 """
 
 from .cards import card, card_label, card_name, card_text, cards_of, mask_of
+from .dealing import deal_hand, new_hand
 from .errors import ClientError, HeartsError, RuleViolation, ServerFault
 from .game import Game
 from .hand import Hand, Phase
@@ -30,5 +31,7 @@ __all__ = [
     "card_name",
     "card_text",
     "cards_of",
+    "deal_hand",
     "mask_of",
+    "new_hand",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from .dealing import deal_hand, new_hand
 from .errors import WrongPhase
 from .events import Event, GameOver, HandDealt, HandScored, PlayBegins
 from .hand import Hand, Phase
@@ -64,11 +65,11 @@ class Game:
         self.verify_start_hand()
         number = self.hand_number + 1
         if hands is not None:
-            self.hand = Hand(self.rules, number, hands, stock)
+            self.hand = new_hand(self.rules, number, hands, stock)
         else:
             if rng is None:
                 raise ValueError("start_hand needs a seeded rng or the hands")
-            self.hand = Hand.deal(self.rules, number, rng)
+            self.hand = deal_hand(self.rules, number, rng)
         h = self.hand
         events: list[Event] = [HandDealt(number, h.direction, tuple(h.hands), h.dealt_stock)]
         if h.phase is Phase.PLAY:

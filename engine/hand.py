@@ -27,9 +27,9 @@ hand between them::
 This class plays every variant whose rules are data alone (``RuleTables.
 fast``: the standard game at 3-10 seats, Omnibus, Spot, Greek, Black
 Maria). The widow, the domino stock and two decks' cancellations are
-steps of ``engine.variant_hand.VariantHand``, which ``Hand(...)`` and
-``Hand.deal`` build for those rules, so the standard path pays nothing for
-them. Both share the fields below; ``stock`` (face-down cards),
+steps of ``engine.variant_hand.VariantHand``, a subclass;
+``engine.dealing`` (``new_hand``, ``deal_hand``) builds whichever class the
+rules need, so the standard path pays nothing for them. Both share the fields below; ``stock`` (face-down cards),
 ``hidden_taken`` (taken cards only their taker has seen) and ``widow_seat``
 / ``discard`` stay empty here.
 
@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import (
     CARD_LIMIT,
@@ -126,6 +126,9 @@ class Hand:
         "widow_seat",
     )
 
+    # True on the subclass that plays the widow, the stock and two decks.
+    VARIANT_STEPS: ClassVar[bool] = False
+
     rules: Rules
     hand_number: int
     offset: int
@@ -157,16 +160,6 @@ class Hand:
     widow_seat: int | None
     discard: int | None
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Hand:
-        """A ``VariantHand`` for rules with a stock or two decks; else a
-        ``Hand`` (the rules are the first argument)."""
-        rules = args[0] if args else kwargs.get("rules")
-        if cls is Hand and isinstance(rules, Rules) and not rules.tables.fast:
-            from .variant_hand import VariantHand  # a subclass: imported late
-
-            cls = VariantHand
-        return object.__new__(cls)
-
     def __init__(
         self, rules: Rules, hand_number: int, hands: Sequence[int], stock: Sequence[int] = ()
     ) -> None:
@@ -177,6 +170,10 @@ class Hand:
         rules' deck.
         """
         t = rules.tables
+        if not t.fast and not self.VARIANT_STEPS:
+            # The widow, the stock and two decks are VariantHand's steps: a
+            # plain Hand would play them wrongly (engine.dealing picks the class).
+            raise ValueError(f"{rules.variant} needs engine.dealing.new_hand")
         if hand_number < 1:
             raise ValueError("hand numbers start at 1")
         if len(hands) != t.players:
@@ -246,9 +243,7 @@ class Hand:
         """
         t = rules.tables
         if not t.fast:
-            from .variant_hand import deal_variant  # the stock's deal: imported late
-
-            return deal_variant(rules, hand_number, rng)
+            raise ValueError(f"{rules.variant} needs engine.dealing.deal_hand")
         bits = list(t.deck_bits)
         rnd = rng.random
         hands = [0] * t.players

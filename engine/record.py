@@ -22,6 +22,7 @@ import functools
 from typing import Any
 
 from .cards import card, card_text, cards_of, mask_of
+from .dealing import new_hand
 from .errors import BadMoonChoice, RecordError, RuleViolation, WrongPhase
 from .game import Game
 from .hand import Hand, Phase
@@ -101,7 +102,7 @@ def replay(record: object) -> Hand:
     stock = record.get("stock", [])
     stock_cards = _cards(stock, "stock")
     try:
-        hand = Hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal], stock_cards)
+        hand = new_hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal], stock_cards)
     except ValueError as exc:
         raise RecordError(f"deal: {exc}") from None
     discard = record.get("discard")

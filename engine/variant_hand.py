@@ -1,7 +1,7 @@
 """The hand state machine's variant steps: widow, domino stock, two decks.
 
 ``VariantHand`` is the ``Hand`` of rules whose ``RuleTables.fast`` is false
-(``Hand(...)`` and ``Hand.deal`` build it for them). It adds what is not
+(``engine.dealing`` builds it for them). It adds what is not
 data (docs/rules.md "Variants"):
 
 * **Face-down cards** (``stock``, top first) dealt apart from the hands.
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import ClassVar
 
 from .cards import BASE_OF, RANK_OF, SUIT_OF, cards_of, mask_of
 from .errors import BadDiscard, CardNotHeld, NotYourTurn, WrongPhase
@@ -50,7 +51,7 @@ from .rules import Rules
 from .seats import seat_name
 
 
-def deal_variant(rules: Rules, hand_number: int, rng: random.Random) -> Hand:
+def deal_variant(rules: Rules, hand_number: int, rng: random.Random) -> VariantHand:
     """Deal a hand of rules with a stock or two decks: one Fisher-Yates
     shuffle of the deck on ``rng.random()``; seat ``s`` takes block ``s``
     of ``hand_size`` cards and the stock is what is left, in shuffled order
@@ -64,11 +65,13 @@ def deal_variant(rules: Rules, hand_number: int, rng: random.Random) -> Hand:
     size = t.hand_size
     n = t.players
     hands = [mask_of(deck[s * size : s * size + size]) for s in range(n)]
-    return Hand(rules, hand_number, hands, deck[n * size :])
+    return VariantHand(rules, hand_number, hands, deck[n * size :])
 
 
 class VariantHand(Hand):
     """A hand of Hearts with a widow, a domino stock or two decks."""
+
+    VARIANT_STEPS: ClassVar[bool] = True
 
     __slots__ = (
         "cancelled",

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import card_text, cards_of
-from engine.hand import Hand, Phase
+from engine.dealing import deal_hand
+from engine.hand import Phase
 from engine.record import hand_record, verify_record
 from engine.rules import Rules
 from engine.variants import VARIANTS
@@ -273,7 +274,7 @@ def generated() -> list[tuple[Any, dict[str, Any]]]:
         for players, stop in ((spec.players[0], 10_000), (spec.players[-1], 10_000)):
             seed += 1
             rng = random.Random(seed)
-            hand = Hand.deal(Rules(variant=name, players=players), rng.randint(1, 4), rng)
+            hand = deal_hand(Rules(variant=name, players=players), rng.randint(1, 4), rng)
             steps = 0
             while hand.phase is not Phase.DONE and steps < stop:
                 if hand.phase is Phase.PASS:
@@ -293,7 +294,7 @@ def generated() -> list[tuple[Any, dict[str, Any]]]:
             out.append((rec, verify_record(rec)))
     # a partial cancellation hand: 20 plays in
     rng = random.Random(7)
-    hand = Hand.deal(Rules(variant="cancellation", players=9), 1, rng)
+    hand = deal_hand(Rules(variant="cancellation", players=9), 1, rng)
     for _ in range(20):
         hand.play(hand.turn, rng.choice(hand.legal_cards()))
     rec = hand_record(hand)

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import card_text, cards_of
+from engine.dealing import deal_hand
 from engine.errors import RuleViolation
 from engine.game import Game
 from engine.hand import Hand, Phase
@@ -35,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 def random_hand(seed: int) -> tuple[Hand, random.Random]:
     rng = random.Random(seed)
     rules = random_rules(rng)
-    return Hand.deal(rules, rng.randint(1, 9), rng), rng
+    return deal_hand(rules, rng.randint(1, 9), rng), rng
 
 
 def steps(hand: Hand, rng: random.Random) -> Iterator[Hand]:
@@ -181,7 +182,7 @@ def test_every_refused_card_raises_and_changes_nothing(seed: int) -> None:
 def test_pass_verify_can_and_action_agree(seed: int) -> None:
     rng = random.Random(seed)
     rules = cached_rules(pass_cycle=("left", "right", "across"))
-    hand = Hand.deal(rules, rng.randint(1, 3), rng)
+    hand = deal_hand(rules, rng.randint(1, 3), rng)
     while hand.phase is Phase.PASS:
         seat = rng.randrange(4)
         k = rng.choice((2, 3, 3, 3, 4))
@@ -214,7 +215,7 @@ def test_pass_verify_can_and_action_agree(seed: int) -> None:
 @FEW
 def test_nothing_is_exchanged_until_every_seat_has_passed(seed: int) -> None:
     rng = random.Random(seed)
-    hand = Hand.deal(cached_rules(), 1, rng)
+    hand = deal_hand(cached_rules(), 1, rng)
     order = rng.sample(range(4), 4)
     for seat in order[:3]:
         hand.pass_cards(seat, rng.sample(cards_of(hand.hands[seat]), 3))

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import BASE_OF, RANK_OF, SUIT_OF, cards_of
+from engine.dealing import deal_hand
 from engine.events import GameOver
 from engine.game import Game
 from engine.hand import Hand, Phase
@@ -116,7 +117,7 @@ def test_a_random_hand_conserves_cards_completes_tricks_and_sums_its_points(
 ) -> None:
     rng = random.Random(seed)
     rules = random_variant_rules(variant, players, rng)
-    hand = Hand.deal(rules, rng.randint(1, 4), rng)
+    hand = deal_hand(rules, rng.randint(1, 4), rng)
     t = rules.tables
     holders: dict[int, set[int]] = {}
     for h in steps(hand, rng):
@@ -181,7 +182,7 @@ def test_the_fast_kernel_plays_data_variants_as_the_checked_hand_does(
     rng = random.Random(seed)
     rules = random_variant_rules(variant, rng.choice(VARIANTS[variant].players), rng)
     assert rules.tables.fast
-    hand = Hand.deal(rules, rng.randint(1, 8), rng)
+    hand = deal_hand(rules, rng.randint(1, 8), rng)
     if hand.phase is Phase.PASS:
         for seat in range(hand.players):
             hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), rules.pass_count))
@@ -214,7 +215,7 @@ def test_the_kernel_plays_stock_variants_on_its_general_path(variant: str) -> No
         assert not rules.tables.fast
         rng = random.Random(players)
         for number in range(1, 6):
-            hand = Hand.deal(rules, number, rng)
+            hand = deal_hand(rules, number, rng)
             before = snapshot(hand)
             points = random_hand(hand.copy(), rng)
             assert snapshot(hand) == before

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.cards import card, card_label, card_text, cards_of, mask_of
+from engine.dealing import new_hand
 from engine.errors import (
     BadDiscard,
     FirstTrickPoints,
@@ -51,7 +52,7 @@ from .support import (
 
 def deal(rules: Rules, seats: Sequence[str], stock: str = "") -> Hand:
     """A hand of ``rules`` from fully written seats and the stock (top first)."""
-    return Hand(rules, 1, [mask(s) for s in seats], [card(c) for c in stock.split()])
+    return new_hand(rules, 1, [mask(s) for s in seats], [card(c) for c in stock.split()])
 
 
 def texts(cards: Sequence[int]) -> str:
@@ -219,7 +220,7 @@ def test_greek_every_hand_passes_three_to_the_right_and_a_moon_takes_26_from_eac
     rules = Rules(variant="greek")
     before, passes = right_pass_deal(MOON_DEAL)
     for number in (1, 2, 3):
-        hand = Hand(rules, number, before)
+        hand = new_hand(rules, number, before)
         assert hand.direction == "right"
         assert hand.phase is Phase.PASS
     for seat, cards in enumerate(passes):
