@@ -66,6 +66,7 @@ from server.store.base import (
     StoredTable,
     StoreError,
 )
+from server.store.redis_lane import RedisLane
 
 T = TypeVar("T")
 ScriptArg = bytes | str | int
@@ -133,12 +134,21 @@ class RedisStore:
         )
         register = self._redis.register_script
         self._create_script = register(lua.CREATE)
-        self._commit_script = register(lua.COMMIT)
+        # Commits, one per action, go through a pipelined connection of
+        # their own where the address allows (server.store.redis_lane).
+        self._lane = RedisLane.for_url(url, timeout)
+        self._commit_script: Callable[[list[str], list[ScriptArg]], Awaitable[Any]] = (
+            register(lua.COMMIT) if self._lane is None else self._lane_commit
+        )
         self._list_script = register(lua.LIST_OR_UNLIST)
         self._public_script = register(lua.LIST_PUBLIC)
         self._expire_script = register(lua.EXPIRE)
         self._record_script = register(lua.ADD_RECORD)
         self._table_ids_script = register(lua.TABLE_IDS)
+
+    async def _lane_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
+        assert self._lane is not None  # chosen in __init__ only when there is one
+        return await self._lane.script(lua.COMMIT, keys, args)
 
     # -- keys (layout documented in redis_scripts) ------------------------
 
@@ -404,6 +414,8 @@ class RedisStore:
     async def close(self) -> None:
         """Close the connection pool."""
         try:
+            if self._lane is not None:
+                await self._lane.aclose()
             await self._redis.aclose()
         except RedisError as exc:
             raise _store_error(exc) from exc

@@ -1,0 +1,203 @@
+"""A Redis connection on which commands are pipelined: the commit path of
+``RedisStore``.
+
+redis-py takes a connection from its pool for every command, sends it and
+reads its reply before the connection serves anyone else; per commit that
+was ~90 us of the server's CPU (the pool, the command packer, the retry
+wrapper, the reply parser, in Python) and a round trip of its own. Here
+every table commits on one connection: a command is packed by hiredis and
+written at once, replies come back in the order the commands were sent
+(Redis answers each connection in order) and are matched to their callers
+in that order, and replies that arrive together are parsed in one go (~15
+us per commit; ``hearts bench server``'s Redis phase, docs/architecture.md).
+
+Failures look like redis-py's, so ``RedisStore``'s retry policy applies
+unchanged: a lost connection fails every command in flight with
+``ConnectionError`` (whether Redis ran them is unknown, as with redis-py;
+the store resends only what is safe to repeat) and the next command
+reconnects; a command without a reply within ``timeout`` drops the
+connection (later replies could no longer be matched) and raises
+``TimeoutError``; an error reply raises ``ResponseError`` (``NoScriptError``
+for NOSCRIPT, after which ``script`` loads the script and sends it again).
+
+It speaks to ``redis://`` (with user, password and database) and
+``unix://`` addresses; ``for_url`` gives None for others (``rediss://``),
+which the store then serves through redis-py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import deque
+from typing import Any
+
+import hiredis
+from redis.asyncio.connection import SSLConnection, parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+Arg = bytes | str | int
+
+
+class _Replies(asyncio.Protocol):
+    """The connection's protocol: replies matched, in order, to the
+    commands waiting for them."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.waiting: deque[asyncio.Future[Any]] = deque()
+        self._reader = hiredis.Reader()
+        self.lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a stream connection
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self._reader.feed(data)
+        while True:
+            try:
+                reply = self._reader.gets()
+            except hiredis.ProtocolError as exc:  # not Redis, or a broken stream
+                self._fail(RedisConnectionError(f"bad reply from Redis: {exc}"))
+                if self.transport is not None:
+                    self.transport.abort()
+                return
+            if reply is False:
+                return
+            if not self.waiting:  # a reply nobody asked for: the stream is off
+                self._fail(RedisConnectionError("a reply nobody waited for"))
+                if self.transport is not None:
+                    self.transport.abort()
+                return
+            future = self.waiting.popleft()
+            if future.done():  # its caller gave up (timed out or was cancelled)
+                continue
+            if isinstance(reply, hiredis.ReplyError):
+                message = str(reply)
+                error = NoScriptError if message.startswith("NOSCRIPT") else ResponseError
+                future.set_exception(error(message))
+            else:
+                future.set_result(reply)
+
+    def usable(self) -> bool:
+        """Whether commands may still be sent (not lost, not closing)."""
+        return not self.lost and self.transport is not None and not self.transport.is_closing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(RedisConnectionError("the connection to Redis was lost"))
+
+    def _fail(self, error: Exception) -> None:
+        self.lost = True
+        while self.waiting:
+            future = self.waiting.popleft()
+            if not future.done():
+                future.set_exception(error)
+
+
+class RedisLane:
+    """One pipelined connection to Redis (see the module docstring)."""
+
+    def __init__(self, settings: dict[str, Any], timeout: float) -> None:
+        """``settings``: ``parse_url``'s of a ``redis://`` or ``unix://``
+        address. ``timeout`` bounds connecting and each command's reply."""
+        self._settings = settings
+        self._timeout = timeout
+        self._protocol: _Replies | None = None
+        self._connecting: asyncio.Task[_Replies] | None = None
+        self._shas: dict[str, str] = {}
+
+    @classmethod
+    def for_url(cls, url: str, timeout: float) -> RedisLane | None:
+        """A lane to ``url``, or None where it cannot go (TLS)."""
+        settings = parse_url(url)
+        if settings.get("connection_class") is SSLConnection:
+            return None
+        return cls(dict(settings), timeout)
+
+    async def call(self, *args: Arg) -> Any:
+        """Send one command and return its reply (see the module docstring
+        for the errors)."""
+        protocol = await self._connected()
+        return await self._send(protocol, args)
+
+    async def script(self, source: str, keys: list[str], args: list[Arg]) -> Any:
+        """Run a Lua script by its SHA1, loading it first if Redis does not
+        know it (a restarted or flushed Redis)."""
+        sha = self._shas.get(source)
+        if sha is None:
+            sha = self._shas[source] = hashlib.sha1(source.encode()).hexdigest()
+        try:
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await self.call("SCRIPT", "LOAD", source)
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
+    async def aclose(self) -> None:
+        """Close the connection (a later call opens a new one)."""
+        if self._connecting is not None:
+            self._connecting.cancel()
+            await asyncio.gather(self._connecting, return_exceptions=True)
+            self._connecting = None
+        protocol, self._protocol = self._protocol, None
+        if protocol is not None and protocol.transport is not None:
+            protocol.transport.close()
+
+    async def _send(self, protocol: _Replies, args: tuple[Arg, ...]) -> Any:
+        transport = protocol.transport
+        if transport is None or not protocol.usable():
+            raise RedisConnectionError("the connection to Redis was lost")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        protocol.waiting.append(future)
+        transport.write(hiredis.pack_command(args))  # type: ignore[arg-type]
+        try:
+            async with asyncio.timeout(self._timeout):
+                return await future
+        except TimeoutError:
+            # Replies to come can no longer be matched: start afresh.
+            transport.abort()
+            raise RedisTimeoutError("Redis did not answer in time") from None
+
+    async def _connected(self) -> _Replies:
+        protocol = self._protocol
+        if protocol is not None and protocol.usable():
+            return protocol
+        if self._connecting is None:
+            self._connecting = asyncio.create_task(self._connect())
+        task = self._connecting
+        try:
+            # Shielded: one caller cancelled must not cancel the others' connect.
+            return await asyncio.shield(task)
+        finally:
+            if task.done() and self._connecting is task:
+                self._connecting = None
+
+    async def _connect(self) -> _Replies:
+        loop = asyncio.get_running_loop()
+        settings = self._settings
+        try:
+            async with asyncio.timeout(self._timeout):
+                if "path" in settings:
+                    _, protocol = await loop.create_unix_connection(_Replies, settings["path"])
+                else:
+                    _, protocol = await loop.create_connection(
+                        _Replies, settings.get("host", "localhost"), settings.get("port", 6379)
+                    )
+        except (OSError, TimeoutError) as exc:
+            raise RedisConnectionError(f"could not connect to Redis: {exc}") from exc
+        password, username = settings.get("password"), settings.get("username")
+        try:
+            if password is not None:
+                auth: tuple[Arg, ...] = (username, password) if username else (password,)
+                await self._send(protocol, ("AUTH", *auth))
+            db = int(settings.get("db") or 0)
+            if db:
+                await self._send(protocol, ("SELECT", db))
+        except BaseException:
+            if protocol.transport is not None:
+                protocol.transport.close()
+            raise
+        self._protocol = protocol
+        return protocol
