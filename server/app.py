@@ -192,13 +192,44 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
+def raise_open_files_limit() -> int | None:
+    """Raise this process's limit of open files (``RLIMIT_NOFILE``) from its
+    soft value to the hard one, and return it (None where there is no such
+    limit). Every client is a socket: the usual soft limit of 1,024 would
+    refuse connections long before memory or CPU run out (a process holds
+    10,000 idle seated connections in ~150 MiB; README, Measured), while the
+    hard limit, which only the operator can raise (``ulimit -Hn``,
+    systemd's ``LimitNOFILE``, the container runtime's ``nofile``), is
+    usually 524,288 or more."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    # An unlimited hard limit (not on Linux, whose kernel caps it): ask for
+    # a million rather than for infinity, which the kernel may refuse.
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if target <= soft:
+        return soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError) as exc:  # a sandbox may refuse: keep what we have
+        log.warning("could not raise the open files limit from %d: %s", soft, exc)
+        return soft
+    return target
+
+
 async def serve_forever(config: ServerConfig) -> None:
     """Run until SIGINT/SIGTERM."""
+    open_files = raise_open_files_limit()
     server = await start_server(config)
     tune_gc()
+    limit = f", up to {open_files} open files (clients)" if open_files is not None else ""
     print(
         f"hearts: serving http://{server.host}:{server.port}/ (WebSocket {server.url}),"
-        f" tables {store_label(config.effective_store_url)}",
+        f" tables {store_label(config.effective_store_url)}{limit}",
         flush=True,
     )
     stop = asyncio.get_running_loop().create_future()
