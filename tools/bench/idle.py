@@ -14,15 +14,18 @@ and knee phases). In order:
 3. *beside idle*: a new bot table plays for ``--seconds`` with the idle
    connections still open (the server pings each every 20 s).
 
-The idle clients never read their frames (they are queued on our side
-without limit), so they cost the server nothing but being there.
+The idle clients run in a process of their own (the live table's client is
+not slowed by theirs), and never read their frames (they are queued on
+their side without limit), so they cost the server nothing but being there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import time
+from multiprocessing.connection import Connection
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -34,6 +37,7 @@ from .load import (
     Window,
     load_average,
     measure,
+    raise_file_limit,
     request_frame,
     resident_kib,
 )
@@ -107,6 +111,27 @@ async def open_idle(url: str, connections: int) -> list[ClientConnection]:
     return opened
 
 
+def _crowd_child(url: str, connections: int, pipe: Connection) -> None:
+    """Child process: open ``connections`` seated idle connections, report
+    how long that took, then how many are still open when asked, and close
+    them when told to stop."""
+    raise_file_limit()
+    asyncio.run(_crowd(url, connections, pipe))
+
+
+async def _crowd(url: str, connections: int, pipe: Connection) -> None:
+    loop = asyncio.get_running_loop()
+    began = time.perf_counter()
+    idle = await open_idle(url, connections)
+    pipe.send(time.perf_counter() - began)
+    await loop.run_in_executor(None, pipe.recv)  # asked how many are open
+    pipe.send(sum(ws.state.name == "OPEN" for ws in idle))
+    await loop.run_in_executor(None, pipe.recv)  # told to stop
+    for start in range(0, len(idle), 500):
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*(ws.close() for ws in idle[start : start + 500]))
+
+
 async def bench_idle(connections: int, seconds: float) -> dict[str, Any]:
     """Server memory per idle seated connection, and a live table's own
     moves without and with them."""
@@ -114,21 +139,27 @@ async def bench_idle(connections: int, seconds: float) -> dict[str, Any]:
     server = ServerProcess("bots")
     url = f"ws://127.0.0.1:{await server.start()}/ws"
     pid = server.process.pid
-    idle: list[ClientConnection] = []
+    loop = asyncio.get_running_loop()
+    ctx = multiprocessing.get_context("spawn")
+    pipe, child = ctx.Pipe()
+    crowd = ctx.Process(target=_crowd_child, args=(url, connections, child), daemon=True)
     try:
         alone = await _live_table(url, 0, seconds)
         before = resident_kib(pid) if pid is not None else None
-        began = time.perf_counter()
-        idle = await open_idle(url, connections)
-        opened_in = time.perf_counter() - began
+        crowd.start()
+        opened_in: float = await loop.run_in_executor(None, pipe.recv)
         await asyncio.sleep(1.0)  # the last tables' fan-outs are sent
         after = resident_kib(pid) if pid is not None else None
         beside = await _live_table(url, 1, seconds)
-        still = sum(ws.state.name == "OPEN" for ws in idle)
+        pipe.send("count")
+        still: int = await loop.run_in_executor(None, pipe.recv)
     finally:
-        for start in range(0, len(idle), 500):
-            with contextlib.suppress(Exception):
-                await asyncio.gather(*(ws.close() for ws in idle[start : start + 500]))
+        if crowd.is_alive():
+            with contextlib.suppress(OSError):
+                pipe.send("stop")
+            await loop.run_in_executor(None, crowd.join, 60)
+            if crowd.is_alive():
+                crowd.kill()
         await server.stop()
     out: dict[str, Any] = {
         "load": {"start": load, "end": load_average()},
