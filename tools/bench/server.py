@@ -49,6 +49,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,40 @@ from .load import (
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
 
 
-async def bench_hearts(url: str, tables: int, seconds: float) -> dict[str, float]:
+@dataclass
+class ServerCpu:
+    """CPU time (user + system) of the server's process over the measuring
+    window: what one action costs it, whatever else the machine runs."""
+
+    pid: int | None
+    marks: list[float | None] = field(default_factory=list)
+
+    def mark(self) -> None:
+        """The window opens (or closes) now."""
+        from .bots import cpu_seconds
+
+        self.marks.append(cpu_seconds(self.pid))
+
+    async def mark_end(self) -> None:
+        """The window has closed."""
+        self.mark()
+
+    def figures(self, window: Window, per: str, count: int | None = None) -> dict[str, float]:
+        """CPU microseconds per ``per`` (``count`` of them, by default the
+        window's count) and how busy the server was."""
+        count = window.count if count is None else count
+        if len(self.marks) != 2 or None in self.marks or not count:
+            return {}
+        used = self.marks[1] - self.marks[0]  # type: ignore[operator]
+        return {
+            f"server_cpu_us_per_{per}": round(used / count * 1e6, 1),
+            "server_busy": round(used / (window.end - window.start), 2),
+        }
+
+
+async def bench_hearts(
+    url: str, tables: int, seconds: float, pid: int | None = None
+) -> dict[str, float]:
     """Actions per second and play latency of the table server at ``url``."""
     window = Window()
     groups = [await hearts_table([url] * 4, n, window) for n in range(tables)]
@@ -81,9 +115,11 @@ async def bench_hearts(url: str, tables: int, seconds: float) -> dict[str, float
         for group in groups:
             await group[0].ws.send(request_frame("start_game"))
 
-    await measure(seats, window, seconds, kick)
+    cpu = ServerCpu(pid)
+    await measure(seats, window, seconds, kick, cpu.mark_end, cpu.mark)
     out = window.figures("actions_per_s")
     out["errors"] = window.errors
+    out.update(cpu.figures(window, "action"))
     return out
 
 
@@ -136,7 +172,9 @@ class EchoTable:
             await self.send()
 
 
-async def bench_echo(url: str, tables: int, seconds: float) -> dict[str, float]:
+async def bench_echo(
+    url: str, tables: int, seconds: float, pid: int | None = None
+) -> dict[str, float]:
     """Messages per second and fan-out latency of the echo server."""
     window = Window()
     groups = []
@@ -153,8 +191,9 @@ async def bench_echo(url: str, tables: int, seconds: float) -> dict[str, float]:
         for group in groups:
             await group.send()
 
-    await measure(seats, window, seconds, kick)
-    return window.figures("msgs_per_s")
+    cpu = ServerCpu(pid)
+    await measure(seats, window, seconds, kick, cpu.mark_end, cpu.mark)
+    return {**window.figures("msgs_per_s"), **cpu.figures(window, "msg")}
 
 
 # -- the command --------------------------------------------------------------------------
@@ -168,8 +207,8 @@ async def _phase(
     url = f"ws://127.0.0.1:{port}/ws" if kind != "echo" else f"ws://127.0.0.1:{port}/"
     try:
         if kind == "echo":
-            return await bench_echo(url, tables, seconds)
-        return await bench_hearts(url, tables, seconds)
+            return await bench_echo(url, tables, seconds, server.process.pid)
+        return await bench_hearts(url, tables, seconds, server.process.pid)
     finally:
         await server.stop()
 
@@ -410,6 +449,7 @@ def _print_table(out: dict[str, Any]) -> None:
         print(
             f"  {kind:<7} {figures['actions_per_s']:>10.1f} actions/s  "
             f"p50 {figures['p50_ms']:8.3f} ms  p99 {figures['p99_ms']:8.3f} ms"
+            f"  server CPU {figures.get('server_cpu_us_per_action', '?')} us/action"
         )
     bar = out.get("bar")
     if bar is not None:
