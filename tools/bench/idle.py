@@ -41,13 +41,16 @@ from .load import (
     request_frame,
     resident_kib,
 )
+from .server import ServerCpu
 
 # Tables seated at once while opening (each four connections).
 OPEN_CONCURRENCY = 32
 
 
-async def _live_table(url: str, number: int, seconds: float) -> dict[str, Any]:
-    """One bot table of three Easy bots playing for ``seconds``."""
+async def _live_table(url: str, number: int, seconds: float, pid: int | None) -> dict[str, Any]:
+    """One bot table of three Easy bots playing for ``seconds``; with the
+    server process's CPU per play (``pid``), which the machine's other work
+    moves much less than latency."""
     window = Window()
     plays = PlayCount(window)
     seat = await bot_table(url, number, window, "easy", observe=plays)
@@ -55,13 +58,15 @@ async def _live_table(url: str, number: int, seconds: float) -> dict[str, Any]:
     async def kick() -> None:
         await seat.ws.send(request_frame("start_game"))
 
-    await measure([seat], window, seconds, kick)
+    cpu = ServerCpu(pid)
+    await measure([seat], window, seconds, kick, cpu.mark_end, cpu.mark)
     p50, p99 = percentiles_ms(window.latencies)
     return {
         "own_move_p50_ms": p50,
         "own_move_p99_ms": p99,
         "plays_per_s": round(plays.count / (window.end - window.start), 1),
         "samples": len(window.latencies),
+        **cpu.figures(window, "play", plays.count),
     }
 
 
@@ -144,13 +149,13 @@ async def bench_idle(connections: int, seconds: float) -> dict[str, Any]:
     pipe, child = ctx.Pipe()
     crowd = ctx.Process(target=_crowd_child, args=(url, connections, child), daemon=True)
     try:
-        alone = await _live_table(url, 0, seconds)
+        alone = await _live_table(url, 0, seconds, pid)
         before = resident_kib(pid) if pid is not None else None
         crowd.start()
         opened_in: float = await loop.run_in_executor(None, pipe.recv)
         await asyncio.sleep(1.0)  # the last tables' fan-outs are sent
         after = resident_kib(pid) if pid is not None else None
-        beside = await _live_table(url, 1, seconds)
+        beside = await _live_table(url, 1, seconds, pid)
         pipe.send("count")
         still: int = await loop.run_in_executor(None, pipe.recv)
     finally:
@@ -197,4 +202,5 @@ def print_idle(out: dict[str, Any]) -> None:
         print(
             f"  {label:<23} own move p50 {live['own_move_p50_ms']:8.3f} ms  "
             f"p99 {live['own_move_p99_ms']:8.3f} ms  {live['plays_per_s']:8.1f} plays/s"
+            f"  server CPU {live.get('server_cpu_us_per_play', '?')} us/play"
         )

@@ -33,6 +33,8 @@ async def test_bench_phases_report_figures(tmp_path: Path) -> None:
         assert figures["actions_per_s"] > 0 and figures["samples"] > 0, kind
         assert 0 < figures["p50_ms"] <= figures["p99_ms"], kind
         assert figures["errors"] == 0  # instant players never send a refused request
+        # The server process's CPU over the window (clock ticks: may be 0 in 0.5 s).
+        assert figures["server_cpu_us_per_action"] >= 0 and figures["server_busy"] >= 0
     assert out["sqlite"]["synchronous"] == "full"
     assert list(tmp_path.iterdir()) == []
     assert "error" in out["redis"]
@@ -162,6 +164,7 @@ async def test_bench_idle_connections() -> None:
         assert out[key]["samples"] > 0
         assert 0 < out[key]["own_move_p50_ms"] <= out[key]["own_move_p99_ms"]
         assert out[key]["plays_per_s"] > 0
+        assert out[key]["server_cpu_us_per_play"] >= 0
 
 
 def test_bench_new_arguments(capsys: pytest.CaptureFixture[str]) -> None:
