@@ -12,7 +12,8 @@ pydantic runs in strict mode down to the nested rules.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -46,6 +47,83 @@ def encode_snapshot(seq: int, view: dict[str, Any]) -> bytes:
     model, without building it (the server's fan-out path)."""
     data: bytes = msgpack.packb({"type": "snapshot", "seq": seq, "view": view}, use_bin_type=True)
     return data
+
+
+K = TypeVar("K")
+
+
+def encode_snapshots(
+    seq: int, public: dict[str, Any], views: Mapping[K, dict[str, Any]]
+) -> dict[K, bytes]:
+    """The snapshot frame of each of ``views`` (seat views of one moment,
+    each ``public`` with a seat's own fields laid over a copy, as
+    ``server.redaction.wire_views`` makes them): for each the same bytes as
+    ``encode_snapshot``, with what the views share packed once.
+
+    A msgpack map is its header and then its keys and values one after
+    another, so a view's frame is a run of fields packed once for all the
+    views (those whose value is the very object of ``public``) between the
+    fields packed for each view. A view whose keys are not ``public``'s in
+    the same order is packed whole."""
+    order = list(public)
+    owned: set[str] = set()
+    for view in views.values():
+        if len(view) == len(order):
+            owned.update([k for k, v in view.items() if v is not public.get(k, view)])
+    if not owned:  # every view is the public one
+        frame = encode_snapshot(seq, public)
+        return dict.fromkeys(views, frame)
+    # Runs of fields: shared (packed once here) and own (packed per view),
+    # alternating; ``runs`` holds the shared runs' bytes and each own run's keys.
+    runs: list[bytes | list[str]] = []
+    current: dict[str, Any] = {}
+    for key in order:
+        if key in owned:
+            if current:
+                runs.append(_pairs(current))
+                current = {}
+            if not runs or isinstance(runs[-1], bytes):
+                runs.append([])
+            last = runs[-1]
+            assert isinstance(last, list)  # just appended or extended above
+            last.append(key)
+        else:
+            current[key] = public[key]
+    if current:
+        runs.append(_pairs(current))
+    head = _snapshot_head(seq, len(order))
+    frames: dict[K, bytes] = {}
+    for name, view in views.items():
+        if len(view) != len(order) or list(view) != order:
+            frames[name] = encode_snapshot(seq, view)
+            continue
+        parts = [head]
+        for run in runs:
+            parts.append(run if isinstance(run, bytes) else _pairs({k: view[k] for k in run}))
+        frames[name] = b"".join(parts)
+    return frames
+
+
+def _pairs(fields: dict[str, Any]) -> bytes:
+    """The keys and values of a map as msgpack packs them, without the map's
+    header (1 byte up to 15 entries, 3 up to 65,535)."""
+    packed: bytes = msgpack.packb(fields, use_bin_type=True)
+    return packed[1 if len(fields) < 16 else 3 :]
+
+
+def _snapshot_head(seq: int, fields: int) -> bytes:
+    """A snapshot frame up to its view's first field: the outer map, its
+    ``type`` and ``seq``, the ``view`` key and the view map's header."""
+    outer: bytes = msgpack.packb({"type": "snapshot", "seq": seq, "view": {}}, use_bin_type=True)
+    # The empty map's one byte replaced by the view's map header (fixmap,
+    # map 16 or map 32, as msgpack's spec and packer have it).
+    if fields < 16:
+        header = bytes((0x80 | fields,))
+    elif fields < 1 << 16:
+        header = b"\xde" + fields.to_bytes(2, "big")
+    else:
+        header = b"\xdf" + fields.to_bytes(4, "big")
+    return outer[:-1] + header
 
 
 _MSGPACK_KINDS: dict[type, str] = {

@@ -27,11 +27,13 @@ import math
 import secrets
 import socket
 import time
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from engine.errors import ClientError
 from protocol import client_messages as cm
@@ -153,24 +155,43 @@ class Connection:
         self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an encoded frame (the table's fan-out, or forwarded by the
-        table's owner); drop the client if it stopped reading."""
+        """Queue an encoded frame (forwarded by the table's owner, or a
+        reply); drop the client if it stopped reading."""
+        self.send_frames((frame,))
+
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        """Queue encoded frames in order (a table's fan-out: one action's
+        reply, events and snapshot); drop the client if it stopped reading.
+        When nothing waits before them and the socket's buffer is empty they
+        are written at once, all in one write: one system call and one
+        wake-up of the client for the lot, not one per frame."""
         if self._closing:
             return
-        if self._queued + len(frame) > self.config.send_queue_bytes:
+        size = sum(map(len, frames))
+        if self._queued + size > self.config.send_queue_bytes:
             self._drop_slow()
             return
+        ws = self.ws
         if (
             self._writer is None
             and self._queue.empty()
-            and self.ws.transport.get_write_buffer_size() == 0
+            and ws.transport.get_write_buffer_size() == 0
+            and ws.protocol.state is State.OPEN
         ):
-            # Nothing waits before it and the socket takes it: written at
-            # once (websockets' broadcast writes without waiting), no task.
-            broadcast((self.ws,), frame)
+            # What websockets' ``broadcast`` does for one frame, for all of
+            # them: the protocol frames each message, the transport gets
+            # their bytes in one piece without waiting; no task.
+            protocol = ws.protocol
+            for frame in frames:
+                protocol.send_binary(frame)
+            try:
+                ws.transport.write(b"".join(protocol.data_to_send()))
+            except Exception as exc:  # the socket went away under us: the reader sees it
+                log.debug("could not write to %s: %s", self.describe(), exc)
             return
-        self._queued += len(frame)
-        self._queue.put_nowait(frame)
+        for frame in frames:
+            self._queued += len(frame)
+            self._queue.put_nowait(frame)
         self._start_writer()
 
     def _start_writer(self) -> None:

@@ -14,6 +14,7 @@ Both take the same jobs; a remote one sends them over the cluster bus
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol
 
@@ -54,6 +55,9 @@ class Watcher(Protocol):
 
     def send_frame(self, frame: bytes) -> None:
         """Queue an already encoded (and redacted) frame; never blocks."""
+
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        """Queue encoded (and redacted) frames in order; never blocks."""
 
     def attached(self, table: TableHandle, seat: int | None) -> None:
         """The table attached this connection at ``seat``."""

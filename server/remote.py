@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 
@@ -101,6 +102,12 @@ class RemoteWatcher:
     def send_frame(self, frame: bytes) -> None:
         """Forward an encoded (redacted) frame to the client's process."""
         self._cluster.publish(self.process_id, Frame(self.conn_id, frame))
+
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        """Forward encoded (redacted) frames, in order (the bus batches what
+        is published in one go)."""
+        for frame in frames:
+            self.send_frame(frame)
 
     def attached(self, table: TableHandle, seat: int | None) -> None:
         """Tell the client's process where its client sits now."""

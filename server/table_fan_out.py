@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from protocol import server_messages as sm
-from protocol.codec import encode, encode_snapshot
+from protocol.codec import encode, encode_snapshot, encode_snapshots
 
 from .jobs import Watcher
 from .redaction import PRIVATE_EVENTS, public_view, redact_event, wire_views
@@ -27,10 +27,17 @@ def _frame(message: sm.TableEvent | None) -> bytes | None:
     return encode(message) if message is not None else None
 
 
-def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[str, Any] | None:
-    """Send each watcher its redacted events, then a snapshot. Returns the
-    public part of the views it built (None if nobody watches), which the
-    bots of this same moment share (server.table_duties)."""
+def fan_out(
+    state: TableState,
+    watchers: TableWatchers,
+    events: Events,
+    first: tuple[Watcher, bytes] | None = None,
+) -> dict[str, Any] | None:
+    """Send each watcher its redacted events, then a snapshot, all of a
+    connection's frames in one go (``Watcher.send_frames``: one write).
+    ``first`` is a reply that goes before its connection's frames. Returns
+    the public part of the views it built (None if nobody watches), which
+    the bots of this same moment share (server.table_duties)."""
     if not len(watchers):
         return None
     public = public_view(state)
@@ -38,6 +45,8 @@ def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[
         None if e["type"] in PRIVATE_EVENTS else _frame(redact_event(e, None)) for e in events
     ]
     views = wire_views(state, watchers.seats(), public)
+    # What every seat's snapshot shares is packed once (protocol.codec).
+    snapshots = encode_snapshots(state.seq, public, views)
     by_seat: dict[int | None, list[bytes]] = {}
     for conn, seat in watchers.items():
         frames = by_seat.get(seat, [])
@@ -47,10 +56,9 @@ def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[
                     frame = _frame(redact_event(e, seat))
                 if frame is not None:
                     frames.append(frame)
-            frames.append(encode_snapshot(state.seq, views[seat]))
+            frames.append(snapshots[seat])
             by_seat[seat] = frames
-        for frame in frames:
-            conn.send_frame(frame)
+        conn.send_frames([first[1], *frames] if first and first[0] is conn else frames)
     return public
 
 

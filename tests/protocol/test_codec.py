@@ -10,7 +10,14 @@ import pytest
 
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from protocol.codec import decode_client, decode_server, encode, request_id_of
+from protocol.codec import (
+    decode_client,
+    decode_server,
+    encode,
+    encode_snapshot,
+    encode_snapshots,
+    request_id_of,
+)
 from protocol.errors import BadFrame, BadMapKey, BadMessage, FrameTooLarge, UnknownType
 from protocol.schema import protocol_schema
 
@@ -183,3 +190,28 @@ def test_retry_after_is_the_only_change_to_error_frames() -> None:
     assert msgpack.unpackb(encode(limited))["retry_after"] == 0.005
     assert decode_server(encode(limited)) == limited
     assert decode_server(encode(plain)).retry_after is None
+
+
+def test_snapshots_sharing_a_public_part_are_the_bytes_of_each_alone() -> None:
+    # 20 shared fields (a map 16 header), a seat's own ones between them.
+    public: dict[str, object] = {f"f{i:02}": [i, "x" * i] for i in range(20)}
+    public["seat"] = None
+    public["hand"] = ()
+    views: dict[int | None, dict[str, object]] = {None: dict(public)}
+    for seat in range(4):
+        view = dict(public)
+        view["seat"] = seat
+        view["hand"] = ["QS", "2C"][: seat % 3]
+        views[seat] = view
+    # A view with its fields in another order is packed whole, still right.
+    odd = dict(reversed(list(public.items())))
+    odd["seat"] = 9
+    views[9] = odd
+    frames = encode_snapshots(41, public, views)
+    for seat, view in views.items():
+        assert frames[seat] == encode_snapshot(41, view)
+        decoded = msgpack.unpackb(frames[seat], raw=False, use_list=False)
+        assert decoded["view"]["seat"] == seat and decoded["seq"] == 41
+    # Nothing of their own: every view is the public one.
+    same = encode_snapshots(7, public, {1: public, 2: dict(public)})
+    assert same[1] == same[2] == encode_snapshot(7, public)

@@ -1,4 +1,5 @@
-"""The fan-out's fast path (``redaction.wire_views`` + ``codec.encode_snapshot``)
+"""The fan-out's fast path (``redaction.wire_views`` + ``codec.encode_snapshot``
+or ``codec.encode_snapshots``)
 sends exactly the bytes the model path would (``encode(Snapshot(view=
 seat_view(...)))``) for every seat and for spectators, in every phase: it
 is an optimisation of the one redaction function, never a second one."""
@@ -9,7 +10,7 @@ import random
 
 from engine.rules import Rules
 from protocol import server_messages as sm
-from protocol.codec import decode_server, encode, encode_snapshot
+from protocol.codec import decode_server, encode, encode_snapshot, encode_snapshots
 from server.redaction import public_view, seat_view, wire_views
 from server.table_state import TableState
 
@@ -19,11 +20,15 @@ SEATS: set[int | None] = {None, 0, 1, 2, 3}
 
 
 def _same_bytes(table: TableState) -> None:
-    views = wire_views(table, SEATS, public_view(table))
+    public = public_view(table)
+    views = wire_views(table, SEATS, public)
+    # The fan-out's frames, packing what the views share once.
+    shared = encode_snapshots(table.seq, public, views)
     for seat in SEATS:
         model = sm.Snapshot(seq=table.seq, view=seat_view(table, seat))
         fast = encode_snapshot(table.seq, views[seat])
         assert fast == encode(model), (seat, table.hand_phase())
+        assert shared[seat] == fast, (seat, table.hand_phase())
         # And it reads back as a valid model (validated, not constructed).
         decoded = decode_server(fast)
         assert isinstance(decoded, sm.Snapshot) and decoded.view.seat == seat
