@@ -3,6 +3,8 @@ the bus, where nothing may be sent to the client itself."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel
 
 from server.jobs import TableHandle
@@ -22,6 +24,9 @@ class AbsentClient:
 
     def send_frame(self, frame: bytes) -> None:
         raise AssertionError("sent a frame to a client that only travels with a job")
+
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        raise AssertionError("sent frames to a client that only travels with a job")
 
     def attached(self, table: TableHandle, seat: int | None) -> None:
         raise AssertionError("attached a client that only travels with a job")
