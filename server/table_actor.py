@@ -25,7 +25,6 @@ from typing import Protocol, assert_never
 from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from protocol.codec import encode
 
 from . import table_intents as intents
 from . import table_jobs
@@ -242,17 +241,12 @@ class TableActor:
             change()
         self._duties.sync_grace(self.state)
         requester = _requester(job)
-        first: tuple[Watcher, bytes] | None = None
         if reply is not None and requester is not None:
-            if events and requester[0] in self._watchers and not isinstance(reply, sm.Error):
-                # Sent at the head of the requester's fan-out, in one write.
-                first = (requester[0], encode(reply))
-            else:
-                requester[0].send(reply)
+            requester[0].send(reply)
         # The public part of this moment's views, shared by the fan-out and
         # the bots' views: built at most once per job (only this task changes
         # the table, and nothing below does).
-        public = fan_out(self.state, self._watchers, events, first) if events else None
+        public = fan_out(self.state, self._watchers, events) if events else None
         for action in after:
             action()
         if isinstance(job, Attach) and isinstance(job.message, cm.Resume):

@@ -27,17 +27,11 @@ def _frame(message: sm.TableEvent | None) -> bytes | None:
     return encode(message) if message is not None else None
 
 
-def fan_out(
-    state: TableState,
-    watchers: TableWatchers,
-    events: Events,
-    first: tuple[Watcher, bytes] | None = None,
-) -> dict[str, Any] | None:
+def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[str, Any] | None:
     """Send each watcher its redacted events, then a snapshot, all of a
     connection's frames in one go (``Watcher.send_frames``: one write).
-    ``first`` is a reply that goes before its connection's frames. Returns
-    the public part of the views it built (None if nobody watches), which
-    the bots of this same moment share (server.table_duties)."""
+    Returns the public part of the views it built (None if nobody watches),
+    which the bots of this same moment share (server.table_duties)."""
     if not len(watchers):
         return None
     public = public_view(state)
@@ -58,7 +52,7 @@ def fan_out(
                     frames.append(frame)
             frames.append(snapshots[seat])
             by_seat[seat] = frames
-        conn.send_frames([first[1], *frames] if first and first[0] is conn else frames)
+        conn.send_frames(frames)
     return public
 
 
