@@ -72,7 +72,15 @@ def test_version_and_extras_in_the_metadata(dist: Dist) -> None:
     assert {"tui", "openspiel", "test"} <= set(meta.get_all("Provides-Extra") or [])
     requires = meta.get_all("Requires-Dist") or []
     core = {r.split(">")[0].split("=")[0].strip() for r in requires if "extra ==" not in r}
-    assert core == {"websockets", "msgpack", "orjson", "pydantic", "redis", "prometheus-client"}
+    assert core == {
+        "websockets",
+        "msgpack",
+        "orjson",
+        "pydantic",
+        "redis",
+        "hiredis",
+        "prometheus-client",
+    }
     textual = [r for r in requires if r.startswith("textual")]
     assert textual and all('extra == "tui"' in r for r in textual)
     spiel = [r for r in requires if r.startswith("open_spiel") or r.startswith("open-spiel")]
