@@ -28,11 +28,9 @@ it, as in the other phases) and three bots.
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from .load import (
@@ -42,6 +40,7 @@ from .load import (
     ServerProcess,
     Table,
     Window,
+    cpu_seconds,
     measure,
     open_client,
     request_frame,
@@ -220,18 +219,6 @@ async def knee_probe(tables: int, seconds: float, profile: str | None = None) ->
         out["server_cpu_us_per_play"] = round((cpu[1] - cpu[0]) / plays.count * 1e6, 1)
         out["server_busy"] = round((cpu[1] - cpu[0]) / elapsed, 2)
     return out
-
-
-def cpu_seconds(pid: int | None) -> float | None:
-    """CPU time (user + system) process ``pid`` used so far, from /proc."""
-    if pid is None:
-        return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 Probe = Callable[[int, float], Awaitable[dict[str, Any]]]

@@ -33,6 +33,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from .bots import PlayCount, bot_table, percentiles_ms
 from .load import (
     PROTOCOL_VERSION,
+    ServerCpu,
     ServerProcess,
     Window,
     load_average,
@@ -41,7 +42,6 @@ from .load import (
     request_frame,
     resident_kib,
 )
-from .server import ServerCpu
 
 # Tables seated at once while opening (each four connections).
 OPEN_CONCURRENCY = 32

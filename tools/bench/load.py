@@ -423,3 +423,44 @@ def resident_kib(pid: int) -> int | None:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) process ``pid`` used so far, from /proc."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+@dataclass
+class ServerCpu:
+    """CPU time (user + system) of the server's process over the measuring
+    window: what one action costs it, whatever else the machine runs."""
+
+    pid: int | None
+    marks: list[float | None] = field(default_factory=list)
+
+    def mark(self) -> None:
+        """The window opens (or closes) now."""
+        self.marks.append(cpu_seconds(self.pid))
+
+    async def mark_end(self) -> None:
+        """The window has closed."""
+        self.mark()
+
+    def figures(self, window: Window, per: str, count: int | None = None) -> dict[str, float]:
+        """CPU microseconds per ``per`` (``count`` of them, by default the
+        window's count) and how busy the server was."""
+        count = window.count if count is None else count
+        if len(self.marks) != 2 or None in self.marks or not count:
+            return {}
+        used = self.marks[1] - self.marks[0]  # type: ignore[operator]
+        return {
+            f"server_cpu_us_per_{per}": round(used / count * 1e6, 1),
+            "server_busy": round(used / (window.end - window.start), 2),
+        }

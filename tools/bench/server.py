@@ -49,7 +49,6 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from .load import (
+    ServerCpu,
     ServerProcess,
     Window,
     clear_redis,
@@ -70,37 +70,6 @@ from .load import (
 )
 
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
-
-
-@dataclass
-class ServerCpu:
-    """CPU time (user + system) of the server's process over the measuring
-    window: what one action costs it, whatever else the machine runs."""
-
-    pid: int | None
-    marks: list[float | None] = field(default_factory=list)
-
-    def mark(self) -> None:
-        """The window opens (or closes) now."""
-        from .bots import cpu_seconds
-
-        self.marks.append(cpu_seconds(self.pid))
-
-    async def mark_end(self) -> None:
-        """The window has closed."""
-        self.mark()
-
-    def figures(self, window: Window, per: str, count: int | None = None) -> dict[str, float]:
-        """CPU microseconds per ``per`` (``count`` of them, by default the
-        window's count) and how busy the server was."""
-        count = window.count if count is None else count
-        if len(self.marks) != 2 or None in self.marks or not count:
-            return {}
-        used = self.marks[1] - self.marks[0]  # type: ignore[operator]
-        return {
-            f"server_cpu_us_per_{per}": round(used / count * 1e6, 1),
-            "server_busy": round(used / (window.end - window.start), 2),
-        }
 
 
 async def bench_hearts(
