@@ -88,8 +88,10 @@ def needs_decision(view: SeatView) -> DecisionKind | None:
     return None
 
 
-class Bot(Protocol):
-    """A bot level: everything it decides comes from the view and ``rng``."""
+class LevelPolicy(Protocol):
+    """How one of our levels decides, on the view turned into ``Knowledge``:
+    everything comes from the view and ``rng``. (The interface for any bot,
+    ours included, is ``bots.interface.Bot``: ``decide(view)``.)"""
 
     level: Level
 
@@ -174,7 +176,7 @@ class HardBot:
         return choose_moon(k, self.hands_played)
 
 
-def make_bot(level: str, budget: Budget | None = None, hands_played: int = 0) -> Bot:
+def make_bot(level: str, budget: Budget | None = None, hands_played: int = 0) -> LevelPolicy:
     """The bot of a level name ("easy", "medium", "hard")."""
     if level == "easy":
         return EasyBot()
@@ -244,12 +246,12 @@ def decide_move(
 
 __all__ = [
     "LEVELS",
-    "Bot",
     "Budget",
     "Decision",
     "EasyBot",
     "HardBot",
     "Level",
+    "LevelPolicy",
     "MediumBot",
     "Move",
     "NothingToDecide",
