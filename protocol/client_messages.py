@@ -46,13 +46,17 @@ class Request(WireModel):
 
 class Hello(Request):
     """First message of a connection: protocol version, display name and the
-    player token from an earlier ``welcome`` (omit it the first time)."""
+    player token from an earlier ``welcome`` (omit it the first time).
+    ``program``: this connection is a program playing by itself (a bot of
+    the player's own, ``hearts bot``), not a person; the seat it takes is
+    shown as such to everyone."""
 
     type: Literal["hello"] = "hello"
     version: SafeInt
     name: Name
     player_token: Token | None = None
     client: Annotated[str, StringConstraints(max_length=40)] = ""
+    program: bool = False
 
 
 class CreateTable(Request):

@@ -75,7 +75,8 @@ class SeatFacts:
     ``away``: a human dropped and is being waited for; ``bot_covering``: a
     bot plays for that away human now; ``cover_in``: seconds until a bot
     starts covering (a countdown others see), None when none runs;
-    ``ready``: ready for the next hand."""
+    ``ready``: ready for the next hand; ``program``: a ``human`` seat played
+    by a player's own program, not a person."""
 
     kind: SeatKind = "bot"
     name: str = ""
@@ -85,6 +86,7 @@ class SeatFacts:
     bot_covering: bool = False
     ready: bool = False
     cover_in: float | None = None
+    program: bool = False
 
 
 @dataclass(slots=True)
@@ -234,6 +236,7 @@ def _seat_info(
         info["passed"] = hand.phase is Phase.PASS and hand.passes[i] is not None
     info["ready"] = facts.ready
     info["cover_in"] = facts.cover_in
+    info["program"] = facts.program
     return info
 
 

@@ -37,6 +37,10 @@ class SeatInfo(WireModel):
     # countdown clients show. None when no countdown runs (the seat is here,
     # already covered, or the table is paused with no human present).
     cover_in: float | None = None
+    # A "human" seat played by a program of the player's own (its hello said
+    # ``program``), not by a person: clients mark it, and it does not count
+    # as a person for the pause rule.
+    program: bool = False
 
 
 class PlayedCard(WireModel):

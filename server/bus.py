@@ -44,6 +44,7 @@ class ForwardedJob:
     message: bytes | None
     mode: str | None
     call: str | None
+    program: bool = False  # an attach from a program (hello's ``program``)
 
     @classmethod
     def of(cls, job: FromConnection, table: str, sender: str, call: str | None) -> ForwardedJob:
@@ -55,10 +56,11 @@ class ForwardedJob:
             case Attach():
                 message: cm.ClientMessage | None = job.message
                 mode: str | None = job.mode
+                program = job.program
             case Knock() | Request():
-                message, mode = job.message, None
+                message, mode, program = job.message, None, False
             case Detach():
-                message, mode = None, None
+                message, mode, program = None, None, False
         return cls(
             table=table,
             sender=sender,
@@ -69,6 +71,7 @@ class ForwardedJob:
             message=encode(message) if message is not None else None,
             mode=mode,
             call=call,
+            program=program,
         )
 
     def job(self, conn: Watcher) -> FromConnection:
@@ -87,7 +90,7 @@ class ForwardedJob:
                 "watch",
                 "resume",
             ):
-                return Attach(conn, message, self.mode)  # type: ignore[arg-type]
+                return Attach(conn, message, self.mode, program=self.program)  # type: ignore[arg-type]
         raise ValueError(f"a forwarded {self.kind!r} job that no client sends")
 
 
@@ -149,7 +152,7 @@ def _wire(message: BusMessage) -> dict[str, Any]:
                 "player_id": message.player_id,
                 "kind": message.kind,
                 "message": message.message,
-                "extra": {} if message.mode is None else {"mode": message.mode},
+                "extra": _extra(message),
                 "call": message.call,
             }
         case Frame(conn, frame):
@@ -162,6 +165,15 @@ def _wire(message: BusMessage) -> dict[str, Any]:
             return {"op": "close", "conn": conn}
         case Done(call, gone):
             return {"op": "done", "call": call, "gone": gone}
+
+
+def _extra(job: ForwardedJob) -> dict[str, Any]:
+    # "program" only when set: a process of the previous release reads the
+    # same map (and ignores the key).
+    extra: dict[str, Any] = {} if job.mode is None else {"mode": job.mode}
+    if job.program:
+        extra["program"] = True
+    return extra
 
 
 def encode_batch(batch: list[BusMessage]) -> bytes:
@@ -211,6 +223,7 @@ def decode(payload: Any) -> BusMessage:
                 message=raw if isinstance(raw, bytes) else None,
                 mode=mode if isinstance(mode, str) else None,
                 call=_optional_text(payload, "call"),
+                program=isinstance(extra, dict) and extra.get("program") is True,
             )
         case "frame":
             frame = payload.get("frame")

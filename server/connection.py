@@ -119,6 +119,7 @@ class Connection:
         self.config = config
         self.name = ""
         self.player_id = ""
+        self.program = False  # its hello said it is a program (hearts bot), not a person
         self.conn_id = secrets.token_hex(8)
         peer = ws.remote_address[0] if ws.remote_address else "?"
         self.address = lobby.guard.address_of(str(peer), ws.request.headers if ws.request else {})
@@ -390,7 +391,7 @@ class Connection:
                 if self._tables_created >= self.config.max_tables_per_connection:
                     raise LimitError("you have created enough tables for now", "too_many_tables")
                 await self._leave_table()
-                await self.lobby.create_table(self, msg)
+                await self.lobby.create_table(self, msg, program=self.program)
                 self._tables_created += 1
             case cm.ListTables():
                 self.send(sm.Tables(id=msg.id, tables=await self.lobby.list_public()))
@@ -399,7 +400,7 @@ class Connection:
             case cm.Resume():
                 actor = await self.lobby.actor_for_id(msg.table_id)
                 await self._switch_to(actor)
-                await actor.call(Attach(self, msg, "resume"))
+                await actor.call(Attach(self, msg, "resume", program=self.program))
             case cm.Watch():
                 await self._enter(msg, "watch")
             case cm.Knock():
@@ -446,6 +447,7 @@ class Connection:
             )
         token = msg.player_token or secrets.token_urlsafe(24)
         self.name = msg.name
+        self.program = msg.program
         self.player_id = player_id_of(token)
         self._said_hello = True
         self.send(
@@ -483,7 +485,7 @@ class Connection:
             actor = await self.lobby.actor_for_id(table_id)
             self._count_lookup("found")
         await self._switch_to(actor)
-        await actor.call(Attach(self, msg, mode))
+        await actor.call(Attach(self, msg, mode, program=self.program))
 
     async def _find_by_code(self, code: str) -> TableHandle:
         """The table an invite code names, within this address's budget of

@@ -84,6 +84,9 @@ class Attach:
     message: cm.CreateTable | cm.JoinTable | cm.Watch | cm.Resume
     mode: AttachMode
     token: str = ""
+    # The connection's hello said it is a program, not a person: the seat
+    # it takes or resumes is marked so.
+    program: bool = False
 
 
 @dataclass(frozen=True, slots=True)

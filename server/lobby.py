@@ -99,8 +99,11 @@ class Lobby:
         """What /metrics says of each table this process runs."""
         return [TableGauge(a.state.status, a.connected_seats()) for a in self._actors.values()]
 
-    async def create_table(self, conn: Watcher, msg: cm.CreateTable) -> TableActor:
-        """Create a table with ``conn`` as host at seat 0."""
+    async def create_table(
+        self, conn: Watcher, msg: cm.CreateTable, program: bool = False
+    ) -> TableActor:
+        """Create a table with ``conn`` as host at seat 0 (``program``: its
+        hello said it is a program, not a person)."""
         if self.closing:
             raise OwnerGone("this server is restarting")
         try:
@@ -115,6 +118,7 @@ class Lobby:
                 player_id=conn.player_id,
                 token_hash=hash_token(token),
                 connected=True,
+                program=program,
             )
         ]
         for spec in msg.seats[: rules.players - 1]:

@@ -45,6 +45,7 @@ def table_facts(table: TableState) -> TableFacts:
             seat.covering,
             seat.ready,
             round(max(0.0, deadlines[i] - now), 1) if i in deadlines else None,
+            seat.program,
         )
         for i, seat in enumerate(table.seats)
     )

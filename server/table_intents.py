@@ -72,9 +72,12 @@ def _game(table: TableState) -> Game:
 # -- seats -------------------------------------------------------------------
 
 
-def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple[int, str, Events]:
-    """A player takes ``seat`` (or the first open one). Returns the seat, its
-    new secret token (only its hash is stored) and the events."""
+def sit(
+    table: TableState, name: str, player_id: str, seat: int | None, program: bool = False
+) -> tuple[int, str, Events]:
+    """A player takes ``seat`` (or the first open one); ``program``: a
+    program plays it (its hello said so). Returns the seat, its new secret
+    token (only its hash is stored) and the events."""
     for i, held in enumerate(table.seats):
         if held.kind == "human" and held.player_id == player_id:
             # A repeated join (its reply was lost in a handover): the same
@@ -97,6 +100,7 @@ def sit(table: TableState, name: str, player_id: str, seat: int | None) -> tuple
         player_id=player_id,
         token_hash=hash_token(token),
         connected=True,
+        program=program,
     )
     return seat, token, [_seat_event(table, seat, "joined")]
 
@@ -231,12 +235,19 @@ def remove_bot(table: TableState, by: int | None, seat: int) -> Events:
     return [_seat_event(table, seat, "opened")]
 
 
-def set_connected(table: TableState, seat: int, connected: bool) -> Events:
-    """A seat's first connection arrived or its last one dropped."""
+def set_connected(
+    table: TableState, seat: int, connected: bool, program: bool | None = None
+) -> Events:
+    """A seat's first connection arrived or its last one dropped. A
+    connection that comes back says whether it is a ``program``: the seat
+    shows who plays it now (a player may hand a seat to their bot, or take
+    it back)."""
     s = table.seats[seat]
     if s.kind != "human" or s.connected == connected:
         return []
     s.connected = connected
+    if connected and program is not None:
+        s.program = program
     s.away = not connected
     events = [_seat_event(table, seat, "connected" if connected else "away")]
     if connected:

@@ -54,7 +54,9 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
     match job.mode, msg:
         case "join", cm.JoinTable():
             intents.admit(state, conn.player_id, msg.invite)
-            seat, token, events = intents.sit(state, conn.name, conn.player_id, msg.seat)
+            seat, token, events = intents.sit(
+                state, conn.name, conn.player_id, msg.seat, program=job.program
+            )
         case "host", cm.CreateTable():
             seat, token = 0, job.token
         case "watch", cm.Watch():
@@ -64,7 +66,7 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
             seat = state.seat_of_token(msg.seat_token)
             if seat is None:
                 raise AuthError("that seat token does not belong to this table")
-            events = intents.set_connected(state, seat, True)
+            events = intents.set_connected(state, seat, True, program=job.program)
         case _:
             raise ValueError(f"cannot {job.mode} with a {msg.type} message")
     reply = sm.Seated(

@@ -72,6 +72,9 @@ class Seat:
     away: bool = False
     covering: bool = False
     ready: bool = False
+    # Played by a program of the player's own (its hello said ``program``),
+    # not by a person: shown to everyone, and not a person for the pause rule.
+    program: bool = False
     # What a bot did in this human's name while covering (cards played in
     # order, cards passed, a moon choice), told to them when they come back.
     covered_played: list[str] = field(default_factory=list)
@@ -103,6 +106,7 @@ class Seat:
             "away": self.away,
             "covering": self.covering,
             "ready": self.ready,
+            "program": self.program,
             "recent": self.recent,
             "covered_played": self.covered_played,
             "covered_passed": self.covered_passed,
@@ -179,11 +183,19 @@ class TableState:
     def is_paused(self) -> bool:
         """A game with human players none of whom is connected: nothing moves
         (no bot covers, no timer runs) until one comes back, so nobody
-        returns to a hand that was played without them."""
+        returns to a hand that was played without them.
+
+        A seat played by a program is not a person: while a person sits at
+        the table, programs alone never keep it going (a person's seat is
+        never covered because only programs are here). A table of programs
+        and our bots, with no person seated, is paused only while none of
+        its programs is connected: a program may play our bots alone."""
         if self.status not in ("playing", "between_hands"):
             return False
-        humans = [s for s in self.seats if s.kind == "human"]
-        return bool(humans) and not any(s.connected for s in humans)
+        players = [s for s in self.seats if s.kind == "human"]
+        people = [s for s in players if not s.program]
+        counted = people or players
+        return bool(counted) and not any(s.connected for s in counted)
 
     def invite_link(self) -> str:
         """What an invite link carries after ``#k=``: the table id (so the
