@@ -7,6 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
+NODE_BOT_STAMP := examples/node-bot/node_modules/.installed
 
 .PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack vendor-cards screenshots clean
 
@@ -25,6 +26,12 @@ $(NPM_STAMP): package.json $(wildcard package-lock.json)
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 	touch $(NPM_STAMP)
 
+# The Node example bot's own packages (ws, @msgpack/msgpack), from its lock
+# file: a test plays a game with it.
+$(NODE_BOT_STAMP): examples/node-bot/package.json examples/node-bot/package-lock.json
+	cd examples/node-bot && npm ci --no-audit --no-fund
+	touch $(NODE_BOT_STAMP)
+
 setup: $(STAMP)
 
 # Tables go to hearts serve's default data folder, $$XDG_DATA_HOME/hearts
@@ -40,7 +47,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-unit: setup $(NPM_STAMP)
+unit: setup $(NPM_STAMP) $(NODE_BOT_STAMP)
 	bash .ci/services
 	CI=$${CI:-} $(BIN)/pytest -q
 
@@ -71,4 +78,4 @@ screenshots: setup
 	$(BIN)/python -m tools.maintenance.browser_screenshots
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) node_modules examples/node-bot/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist *.egg-info

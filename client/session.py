@@ -153,6 +153,7 @@ class ClientSession:
         max_backoff: float = 5.0,
         give_up_after: float = 120.0,
         resume_saved: bool = True,
+        program: bool = False,
     ) -> None:
         # Several servers may be given, comma-separated (processes sharing one
         # Redis): a reconnect tries the next one when the current one is down.
@@ -160,6 +161,9 @@ class ClientSession:
         self.url = self.urls[0]
         self.server = url  # as given (all of them): saved with the seat
         self.name = name
+        # Our hello says we are a program playing by itself (``hearts bot``):
+        # the server shows our seat as such.
+        self.program = program
         self.session_file = session_file
         self.saved = SavedSession.load(session_file)
         # A saved seat is resumed on connect (unless ``resume_saved`` is
@@ -525,6 +529,7 @@ class ClientSession:
             name=self.name,
             player_token=self.saved.player_token,
             client="hearts-python",
+            program=self.program,
         )
         await self._ws.send(encode(hello))
         while True:

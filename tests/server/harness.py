@@ -76,10 +76,12 @@ class WireClient:
         player_token: str | None = None,
         max_size: int | None = 4 * 1024 * 1024,
         keepalive: bool = True,
+        program: bool = False,
     ) -> WireClient:
-        """Connect (and say hello unless ``hello`` is false). Without
-        ``keepalive`` the client sends no pings of its own (a client that
-        stops reading would otherwise time out its own connection)."""
+        """Connect (and say hello unless ``hello`` is false; ``program``: as
+        a program, not a person). Without ``keepalive`` the client sends no
+        pings of its own (a client that stops reading would otherwise time
+        out its own connection)."""
         ws = await connect(
             url, max_size=max_size, open_timeout=10, ping_interval=20 if keepalive else None
         )
@@ -92,6 +94,7 @@ class WireClient:
                     version=PROTOCOL_VERSION,
                     name=name,
                     player_token=player_token,
+                    program=program,
                 )
             )
             assert isinstance(welcome, sm.Welcome)

@@ -11,6 +11,7 @@ when it runs, so ``hearts verify`` does not pay for the server or Textual.
 ``hearts arena``                           ``tools/cli/arena.py`` -> ``tools/arena/``
 ``hearts serve``                           ``tools/cli/serve.py`` -> ``server/``
 ``hearts play|host|join|resume|watch``     ``tools/cli/clients.py`` -> ``client/``
+``hearts bot``                             ``tools/cli/bot.py`` -> ``client/bot_client.py``
 =========================================  ===============================
 """
 
@@ -22,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from .arena import add_arena_parser
 from .bench import add_bench_parser
+from .bot import add_bot_parser
 from .clients import add_client_parsers
 from .serve import add_serve_parser
 from .verify import add_verify_parser
@@ -44,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_parser(sub)
     add_serve_parser(sub)
     add_client_parsers(sub)
+    add_bot_parser(sub)
     return parser
 
 

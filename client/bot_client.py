@@ -1,0 +1,258 @@
+"""``hearts bot``: any bot (``bots.interface.Bot``) plays a seat at a server.
+
+    hearts bot --server ws://HOST:8765/ws --code ABC-DEF [--seat N] \\
+        --bot pkg.module:factory[?key=value&…] [--name NAME] [--seed S]
+
+It joins the table by its code (or invite link) as a program (its hello says
+``program: true``, so everyone sees the seat as a program's, never as a
+person's) and plays until game over: the bot's ``decide`` gets the seat's
+``SeatView`` whenever the view asks something, ``reset()`` (if it has one)
+before each hand's first decision; between hands it says ``ready``. After a
+dropped connection the session reconnects and resumes the seat
+(``client.session``), and the bot carries on from the next view.
+
+A decision is checked against the view before it is sent; a bot that raises
+or answers something the view does not allow stops the command (exit 1, the
+reason on stderr): the server then treats the seat as a dropped player's (a
+bot covers it after the grace period, if a person is at the table).
+
+Output: one JSON line per event (``--json``) or a short line per hand and
+the game's end. Exit status: 0 at game over, 1 on a refusal or a bot's
+fault, 3 removed by the host, 4 not let in by the host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from bots.api import Decision
+from bots.interface import Bot, BotSpecError, decision_problem, load_bot, reset_bot
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.view import SeatView
+
+from .autoplay import Move, move_shown, needs_move
+from .invite import BadTableRef, parse_table_ref
+from .session import DEFAULT_SERVER, GONE_FOR_GOOD, ClientSession, RequestFailed, SessionClosed
+
+KICKED_STATUS = 3
+NOT_LET_IN_STATUS = 4
+
+
+class BotFault(Exception):
+    """The bot raised, or answered what the view does not allow."""
+
+
+def move_of(decision: Decision) -> Move:
+    """A bot's decision as the move the client sends."""
+    if decision.kind == "pass":
+        return Move("pass", cards=decision.cards)
+    if decision.kind == "play":
+        return Move("play", card=decision.card or "")
+    return Move("moon", choice=decision.moon or "")
+
+
+def decide_checked(bot: Bot, view: SeatView) -> Decision:
+    """The bot's decision for ``view``, checked (``BotFault`` otherwise)."""
+    try:
+        decision = bot.decide(view)
+    except Exception as exc:
+        raise BotFault(
+            f"the bot raised {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+        ) from exc
+    problem = decision_problem(view, decision)
+    if problem is not None:
+        raise BotFault(f"the bot's decision cannot be played: {problem}")
+    assert isinstance(decision, Decision)  # decision_problem checked it
+    return decision
+
+
+class BotPlayer:
+    """Plays one seat with a ``Bot`` until game over."""
+
+    def __init__(self, session: ClientSession, bot: Bot, as_json: bool = False) -> None:
+        self.session = session
+        self.bot = bot
+        self.as_json = as_json
+        self.acted_at = -1
+        # The last accepted move and its hand: until a view shows it, older
+        # queued snapshots must not make us move again.
+        self.awaiting: tuple[Move, int] | None = None
+        self.hand_reset = -1  # the hand the bot was last reset for
+        self.decisions = 0
+
+    def emit(self, data: dict[str, Any]) -> None:
+        """One line on stdout: JSON with ``--json``, else ``key=value`` pairs."""
+        if self.as_json:
+            print(json.dumps(data, ensure_ascii=False), flush=True)
+        else:
+            print(" ".join(f"{k}={v}" for k, v in data.items()), flush=True)
+
+    async def run(self) -> int:
+        """Consume events until game over; returns the exit status."""
+        async for msg in self.session.events():
+            if isinstance(msg, sm.Snapshot):
+                await self._on_view(msg.view)
+                continue
+            if self.as_json and isinstance(msg, BaseModel):
+                self.emit(msg.model_dump(mode="json"))
+            if isinstance(msg, sm.HandScored) and not self.as_json:
+                self.emit(
+                    {
+                        "hand": msg.hand_number,
+                        "points": list(msg.points),
+                        "totals": list(msg.totals),
+                    }
+                )
+            if isinstance(msg, sm.Kicked):
+                say(f"the host removed the bot from the table ({msg.message})")
+                return KICKED_STATUS
+            if isinstance(msg, sm.Error) and msg.code in GONE_FOR_GOOD:
+                say(f"the seat is lost: {msg.message} ({msg.code})")
+                return 1
+            if isinstance(msg, sm.GameOver):
+                if not self.as_json:
+                    self.emit({"game_over": True, "totals": list(msg.totals), "winner": msg.winner})
+                return 0
+        say("the connection ended before the game did")
+        return 1
+
+    async def _on_view(self, view: SeatView) -> None:
+        if self.awaiting is not None:
+            if not move_shown(view, *self.awaiting):
+                return  # a snapshot from before our last move was applied
+            self.awaiting = None
+        if not needs_move(view) or view.seq == self.acted_at:
+            return
+        self.acted_at = view.seq
+        if view.status == "between_hands":
+            move = Move("ready")
+        else:
+            if view.hand_number != self.hand_reset:
+                self.hand_reset = view.hand_number
+                reset_bot(self.bot)
+            # In a thread: a bot that thinks long never stalls the socket
+            # (the session keeps reading, answering pings, resuming).
+            decision = await asyncio.to_thread(decide_checked, self.bot, view)
+            self.decisions += 1
+            move = move_of(decision)
+        try:
+            await self.session.request(move.request(self.session.next_id()))
+        except RequestFailed as exc:
+            # A move the server refuses although the view allowed it (the
+            # table moved on meanwhile): the next snapshot asks again.
+            self.emit({"type": "refused", "code": exc.code, "message": exc.message})
+            return
+        self.awaiting = (move, view.hand_number)
+
+
+def say(sentence: str) -> None:
+    """A line for whoever runs the command, on stderr (stdout is for events)."""
+    print(f"hearts bot: {sentence}", file=sys.stderr, flush=True)
+
+
+def add_bot_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``hearts bot``."""
+    p.add_argument(
+        "--server", default=None, help=f"the server's WebSocket URL (default {DEFAULT_SERVER})"
+    )
+    p.add_argument(
+        "--code", required=True, help="the table's invite code (ABC-DEF) or its invite link"
+    )
+    p.add_argument("--invite", default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--seat", type=int, default=None, help="the seat to take (default: the first open)"
+    )
+    p.add_argument(
+        "--bot",
+        required=True,
+        metavar="SPEC",
+        help="the bot: pkg.module:factory, options as ?key=value&… "
+        "(ours: bots.interface:hard, :medium, :easy)",
+    )
+    p.add_argument("--name", default=None, help="the seat's name (default: the factory's name)")
+    p.add_argument("--seed", type=int, default=None, help="passed to a factory that takes seed")
+    p.add_argument("--json", action="store_true", help="print every event as a JSON line")
+    p.add_argument(
+        "--session-file",
+        metavar="FILE",
+        default=None,
+        help="keep the seat's tokens here (default: none; the seat is resumed after "
+        "drops while the command runs)",
+    )
+
+
+async def _play(args: argparse.Namespace, bot: Bot, code: str, invite: str | None) -> int:
+    session = ClientSession(
+        args.server,
+        args.name,
+        session_file=Path(args.session_file) if args.session_file else None,
+        resume_saved=False,
+        program=True,
+    )
+    await session.connect()
+    player = BotPlayer(session, bot, as_json=args.json)
+    try:
+
+        def join() -> cm.JoinTable:
+            return cm.JoinTable(id=session.next_id(), code=code, seat=args.seat, invite=invite)
+
+        try:
+            reply = await session.request_once(join())
+        except RequestFailed as exc:
+            if exc.code != "knock_required":
+                raise
+            say("the host lets players in at this table: knocking and waiting for an answer")
+            answer = await session.knock(code)
+            if not answer.accepted:
+                say(f"the host did not let the bot in ({answer.message})")
+                return NOT_LET_IN_STATUS
+            reply = await session.request_once(join())
+        assert isinstance(reply, sm.Seated)  # join_table is answered with seated
+        player.emit(
+            {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
+        )
+        return await player.run()
+    finally:
+        await session.close()
+
+
+def run_bot_command(args: argparse.Namespace) -> int:
+    """``hearts bot`` with parsed ``args``; returns the exit status."""
+    try:
+        ref = parse_table_ref(args.code, args.invite)
+    except BadTableRef as exc:
+        say(str(exc))
+        return 2
+    args.server = args.server or ref.server or DEFAULT_SERVER
+    try:
+        bot = load_bot(args.bot, args.seed)
+    except BotSpecError as exc:
+        say(str(exc))
+        return 2
+    if args.name is None:
+        args.name = args.bot.partition("?")[0].rpartition(":")[2][:24] or "Bot"
+    try:
+        return asyncio.run(_play(args, bot, ref.code, ref.invite))
+    except BotFault as exc:
+        say(str(exc))
+        return 1
+    except RequestFailed as exc:
+        say(f"{exc.message} ({exc.code})")
+        return 1
+    except OSError as exc:
+        say(f"cannot reach {args.server}: {exc}")
+        return 1
+    except SessionClosed as exc:
+        say(f"{args.server}: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        return 130

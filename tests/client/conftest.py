@@ -1,0 +1,3 @@
+"""The server fixture of the outside-bot tests (``tests.client.outside_game``)."""
+
+from .outside_game import outside_server  # noqa: F401  (a fixture)
