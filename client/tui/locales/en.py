@@ -36,6 +36,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "botname.medium": "Medium bot",
         "botname.hard": "Hard bot",
         "kind.human": "human",
+        "kind.program": "⚙ program",
         "kind.bot": "bot · {level}",
         "kind.open": "open seat",
         # seat panels

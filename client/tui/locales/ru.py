@@ -36,6 +36,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "botname.medium": "Средний бот",
         "botname.hard": "Сложный бот",
         "kind.human": "человек",
+        "kind.program": "⚙ программа",
         "kind.bot": "бот · {level}",
         "kind.open": "свободное место",
         # панели игроков

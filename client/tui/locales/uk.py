@@ -36,6 +36,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "botname.medium": "Середній бот",
         "botname.hard": "Складний бот",
         "kind.human": "людина",
+        "kind.program": "⚙ програма",
         "kind.bot": "бот · {level}",
         "kind.open": "вільне місце",
         # панелі гравців

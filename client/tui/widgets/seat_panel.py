@@ -44,12 +44,15 @@ def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
 
 
 def kind_text(t: Translator, info: SeatInfo) -> str:
-    """``human`` or ``bot · Medium`` (nothing for our standard bots, whose
-    name already says it: "Medium bot")."""
+    """``human``, ``⚙ program`` (a player's own bot, ``hearts bot``) or
+    ``bot · Medium`` (nothing for our standard bots, whose name already says
+    it: "Medium bot")."""
     if uses_compass_name(info):
         return ""
     if info.kind == "bot":
         return t("kind.bot", level=t("level." + (info.bot_level or "medium")))
+    if info.kind == "human" and info.program:
+        return t("kind.program")  # a player's own program: never shown as a person
     if info.kind == "human":
         return t("kind.human")
     return ""

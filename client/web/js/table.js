@@ -427,6 +427,8 @@ function renderSeat(box, view, i) {
   const badges = [];
   if (s.host) badges.push(badge(t("seat.host"), "host"));
   if (s.kind === "bot" && s.bot_level) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
+  // A player's own program (its hello said so): never shown as a person.
+  if (s.kind === "human" && s.program) badges.push(badge(`⚙ ${t("seat.program")}`, "program"));
   if (s.bot_covering) badges.push(badge(t("seat.covering"), "covering"));
   else if (s.away && s.cover_in !== null && s.cover_in !== undefined) {
     // A bot covers this seat when the countdown ends (another human is here).

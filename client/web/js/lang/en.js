@@ -167,6 +167,7 @@ const strings = {
   "seat.host": "host",
   "seat.away": "away",
   "seat.covering": "bot playing",
+  "seat.program": "program",
   "seat.passed": "passed",
   "seat.ready": "ready",
   "seat.openSeat": "Open seat",

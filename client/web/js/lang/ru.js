@@ -167,6 +167,7 @@ const strings = {
   "seat.host": "хозяин",
   "seat.away": "отошёл",
   "seat.covering": "играет бот",
+  "seat.program": "программа",
   "seat.passed": "передал",
   "seat.ready": "готов",
   "seat.openSeat": "Свободное место",

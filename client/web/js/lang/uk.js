@@ -167,6 +167,7 @@ const strings = {
   "seat.host": "господар",
   "seat.away": "відійшов",
   "seat.covering": "грає бот",
+  "seat.program": "програма",
   "seat.passed": "передав",
   "seat.ready": "готовий",
   "seat.openSeat": "Вільне місце",
