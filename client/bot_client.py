@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sys
 import traceback
 from pathlib import Path
@@ -33,8 +34,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bots.api import Decision
+from bots.api import LEVELS, Decision
 from bots.interface import Bot, BotSpecError, decision_problem, load_bot, reset_bot
+from bots.lineup import OPENSPIEL_PREFIX, PY_PREFIX, PlayerSpec
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.view import SeatView
@@ -175,8 +177,8 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
         "--bot",
         required=True,
         metavar="SPEC",
-        help="the bot: pkg.module:factory, options as ?key=value&… "
-        "(ours: bots.interface:hard, :medium, :easy)",
+        help="the bot: pkg.module:factory, options as ?key=value&…; or an arena player: "
+        "easy, medium, hard, openspiel:ismcts?sims=N",
     )
     p.add_argument("--name", default=None, help="the seat's name (default: the factory's name)")
     p.add_argument("--seed", type=int, default=None, help="passed to a factory that takes seed")
@@ -225,6 +227,14 @@ async def _play(args: argparse.Namespace, bot: Bot, code: str, invite: str | Non
         await session.close()
 
 
+def make_bot_of(spec: str, seed: int | None) -> Bot:
+    """The bot ``--bot`` names: ``pkg.module:factory``, or any arena player
+    spec (``hard``, ``py:pkg.module:factory``, ``openspiel:ismcts?sims=…``)."""
+    if spec in LEVELS or spec.startswith((PY_PREFIX, OPENSPIEL_PREFIX)):
+        return PlayerSpec(spec).make(seed if seed is not None else random.randrange(2**63))
+    return load_bot(spec, seed)
+
+
 def run_bot_command(args: argparse.Namespace) -> int:
     """``hearts bot`` with parsed ``args``; returns the exit status."""
     try:
@@ -234,12 +244,12 @@ def run_bot_command(args: argparse.Namespace) -> int:
         return 2
     args.server = args.server or ref.server or DEFAULT_SERVER
     try:
-        bot = load_bot(args.bot, args.seed)
+        bot = make_bot_of(args.bot, args.seed)
     except BotSpecError as exc:
         say(str(exc))
         return 2
     if args.name is None:
-        args.name = args.bot.partition("?")[0].rpartition(":")[2][:24] or "Bot"
+        args.name = args.bot.partition("?")[0].rpartition(":")[2][:24].strip() or "Bot"
     try:
         return asyncio.run(_play(args, bot, ref.code, ref.invite))
     except BotFault as exc:

@@ -19,9 +19,10 @@ def test_a_program_seat_has_a_badge(new_page: NewPage, server: ServerThread) -> 
     host = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
     ws_url = server.url.replace("http://", "ws://") + "/ws"
+    command = [sys.executable, "-m", "client.cli.main", "bot", "--server", ws_url]
+    command += ["--code", code, "--seat", "1", "--bot", "bots.interface:medium", "--name", "Robo"]
     program = subprocess.Popen(
-        [sys.executable, "-m", "client.cli.main", "bot", "--server", ws_url, "--code", code]
-        + ["--seat", "1", "--bot", "bots.interface:medium", "--name", "Robo"],
+        command,
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

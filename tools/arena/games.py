@@ -20,7 +20,7 @@ from bots.budget import Budget
 from engine.cards import QUEEN_SPADES
 from engine.rules import Rules
 
-from .hands import arena_table, check_lineup, finish_hand, mean_ci95, percentile
+from .hands import arena_table, check_lineup, finish_hand, make_bots, mean_ci95, percentile
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,8 @@ def play_game(task: GameTask) -> GameOutcome:
     table = arena_table(rules, levels)
     game = table.game
     deal_rng = random.Random(f"arena-game:{task.seed}:{task.game}")
+    # One bot per seat for the whole game (reset before each hand).
+    bots = make_bots(levels, f"bot-game:{task.seed}:{task.game}", task.budget)
     moons = [0] * n
     queens = [0] * n
     times: list[list[float]] = [[] for _ in range(n)]
@@ -63,8 +65,7 @@ def play_game(task: GameTask) -> GameOutcome:
         game.start_hand(deal_rng)
         hand = game.hand
         assert hand is not None  # just dealt
-        seed = f"bot-game:{task.seed}:{task.game}:{hand.hand_number}"
-        for seat, t in enumerate(finish_hand(table, levels, seed, task.budget)):
+        for seat, t in enumerate(finish_hand(table, bots, levels)):
             times[seat].extend(t)
         if hand.shooter is not None:
             moons[hand.shooter] += 1

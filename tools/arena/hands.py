@@ -1,17 +1,22 @@
-"""The arena: bot levels play hands against each other and we count.
+"""The arena: bots play hands against each other and we count.
 
-Each hand runs as on the server: the engine's ``Game``/``Hand``, every
-seat's ``SeatView`` built by the function the server builds views with
-(``protocol.seat_view.seat_view``, here from the arena table's public
-facts), every decision made by ``bots.api.decide`` and applied through the
-engine's checked actions. Bots only ever get views.
+A seat holds any bot a player spec names (``bots.lineup``): one of our
+levels, a bot of one's own (``py:pkg.module:factory``) or an OpenSpiel bot
+(``openspiel:ismcts?sims=4500``). Each hand runs as on the server: the
+engine's ``Game``/``Hand``, every seat's ``SeatView`` built by the function
+the server builds views with (``protocol.seat_view.seat_view``, here from
+the arena table's public facts), every decision made by the seat's bot
+(``bots.interface.Bot.decide``), checked against the view and applied
+through the engine's checked actions. Bots only ever get views. Each seat's
+bot is made for the hand (``reset()`` before it), from a seed of the run,
+the deal, the rotation and the seat.
 
 Hands are independent deals (hand number ``i + 1`` for deal ``i``, so the
 pass direction cycles). With ``duplicate`` every deal is replayed once per
 rotation of the line-up, so each level plays every seat on the same cards;
 the paired differences per deal (``pairs``) then cancel most of the luck of
-the deal. Results do not depend on ``jobs``: every deal and every decision
-has its own seed.
+the deal. Results do not depend on ``jobs``: every deal and every seat's
+bot has its own seed.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from bots.api import LEVELS, decide, needs_decision
+from bots.api import LEVELS
 from bots.budget import Budget
+from bots.interface import Bot, decision_problem, reset_bot
+from bots.lineup import PlayerSpec, check_players
 from engine.cards import QUEEN_SPADES, card
 from engine.game import Game
 from engine.hand import Hand, Phase
@@ -90,12 +97,22 @@ class ArenaTable:
         return seat_view(self.game, self.facts, seat, tricks=self.tricks)
 
 
+def arena_seat(spec: str) -> SeatFacts:
+    """The seat a player spec takes: one of our levels sits as our bots do,
+    any other bot as a program (``SeatInfo.program``)."""
+    if spec in LEVELS:
+        return SeatFacts(kind="bot", name=f"{spec.title()} bot", bot_level=_bot_level(spec))
+    return SeatFacts(kind="human", name=spec[:24], program=True)
+
+
+def seed_of(text: str) -> int:
+    """An integer seed drawn from a text (stable across processes)."""
+    return random.Random(text).getrandbits(63)
+
+
 def arena_table(rules: Rules, levels: Sequence[str]) -> ArenaTable:
     """A table of bots, as the server would show it, with a fresh game."""
-    seats = tuple(
-        SeatFacts(kind="bot", name=f"{level.title()} bot", bot_level=_bot_level(level))
-        for level in levels
-    )
+    seats = tuple(arena_seat(spec) for spec in levels)
     facts = TableFacts(rules, seats, table_id="arena", code="ARENA", name="Arena")
     return ArenaTable(Game(rules), facts)
 
@@ -114,7 +131,8 @@ def play_hand(
     seed: str,
     budget: Budget | None = None,
 ) -> tuple[Hand, list[list[float]]]:
-    """Play one hand between ``levels`` (one per seat) from a given deal.
+    """Play one hand between ``levels`` (player specs, one per seat) from a
+    given deal; each seat's bot is made from ``seed`` and the seat.
 
     Returns the finished hand and each seat's decision times in ms.
     """
@@ -122,23 +140,31 @@ def play_hand(
     game = table.game
     # Independent deals: the hand number only picks the pass direction.
     game.hand = Hand(rules, hand_number, hands)
-    times = finish_hand(table, levels, seed, budget)
+    times = finish_hand(table, make_bots(levels, seed, budget), levels)
     return game.hand, times
 
 
-def finish_hand(
-    table: ArenaTable, levels: Sequence[str], seed: str, budget: Budget | None = None
-) -> list[list[float]]:
+def make_bots(specs: Sequence[str], seed: str, budget: Budget | None = None) -> list[Bot]:
+    """One fresh bot per seat, seeded from ``seed`` and the seat."""
+    return [
+        PlayerSpec(spec, budget).make(seed_of(f"{seed}:{seat}")) for seat, spec in enumerate(specs)
+    ]
+
+
+def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) -> list[list[float]]:
     """Let the bots play the table's current hand to its end, each decision
-    from the seat's view; returns each seat's decision times in ms."""
+    from the seat's view (each bot ``reset()`` first); returns each seat's
+    decision times in ms. A decision the view does not allow raises
+    ``RuntimeError`` naming the player."""
     game = table.game
     assert game.hand is not None  # a hand is under way
     hand = game.hand
-    times: list[list[float]] = [[] for _ in levels]
-    step = 0
+    times: list[list[float]] = [[] for _ in bots]
+    for bot in bots:
+        reset_bot(bot)
     while hand.phase is not Phase.DONE:
         if hand.phase is Phase.PASS:
-            seats = [s for s in range(len(levels)) if hand.passes[s] is None]
+            seats = [s for s in range(len(bots)) if hand.passes[s] is None]
         elif hand.phase is Phase.PLAY:
             seats = [hand.turn]
         else:
@@ -146,13 +172,12 @@ def finish_hand(
             seats = [hand.shooter]
         for seat in seats:
             view = table.view(seat)
-            if needs_decision(view) is None:
-                raise RuntimeError(f"seat {seat} has nothing to decide")
-            rng = random.Random(f"{seed}:{seat}:{step}")
             start = time.perf_counter()
-            d = decide(view, levels[seat], rng, budget)
+            d = bots[seat].decide(view)
             times[seat].append((time.perf_counter() - start) * 1000.0)
-            step += 1
+            problem = decision_problem(view, d)
+            if problem is not None:
+                raise RuntimeError(f"{names[seat]} at seat {seat}: {problem}")
             table.facts.seq += 1
             if d.kind == "pass":
                 game.pass_cards(seat, [card(t) for t in d.cards])
@@ -194,12 +219,9 @@ def play_deal(task: DealTask) -> list[HandOutcome]:
 
 
 def check_lineup(lineup: Sequence[str], players: int) -> None:
-    """Raise ``ValueError`` unless ``lineup`` names one known level per seat."""
-    if len(lineup) != players:
-        raise ValueError(f"the line-up needs {players} levels")
-    for level in lineup:
-        if level not in LEVELS:
-            raise ValueError(f"unknown bot level {level!r}")
+    """Raise ``ValueError`` (a ``BotSpecError``) unless ``lineup`` names one
+    player per seat that can be made (see ``bots.lineup``)."""
+    check_players([PlayerSpec(spec) for spec in lineup], players)
 
 
 def run_deals(
@@ -309,15 +331,16 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
 
 def format_report(report: dict[str, Any]) -> str:
     """The figures as a small text table."""
+    width = max([8, *(len(name) for name in report["levels"])])
     lines = [
         f"{report['deals']} deals, {report['hands']} hands",
-        f"{'level':8} {'hands':>6} {'points/hand':>12} {'95% CI':>17} {'moons':>6} "
+        f"{'player':{width}} {'hands':>6} {'points/hand':>12} {'95% CI':>17} {'moons':>6} "
         f"{'Q♠':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}",
     ]
     for level, f in sorted(report["levels"].items()):
         ms = f["decision_ms"]
         lines.append(
-            f"{level:8} {f['hands']:6d} {f['mean_points']:12.3f} "
+            f"{level:{width}} {f['hands']:6d} {f['mean_points']:12.3f} "
             f"{f['ci95'][0]:8.3f}-{f['ci95'][1]:<8.3f} {f['moons']:6d} {f['queens']:6d} "
             f"{ms['p50']:8.1f} {ms['p95']:8.1f} {ms['max']:8.1f}"
         )

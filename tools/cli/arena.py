@@ -1,7 +1,12 @@
-"""``hearts arena``: bot levels play hands against each other; print figures.
+"""``hearts arena``: bots play hands against each other; print figures.
 
     hearts arena --players hard,medium,medium,medium --hands 200 --seed 1 \\
         --duplicate --jobs 2 [--json]
+    hearts arena --players 'hard,py:mybot:make,openspiel:ismcts?sims=4500,medium'
+
+A player is one of our levels, ``py:pkg.module:factory[?key=value&…]`` (a
+bot of your own, ``bots.interface``) or ``openspiel:ismcts[?sims=N|seconds=S]``
+(the ``openspiel`` extra); see ``bots.lineup``.
 
 ``--hands`` counts deals; with ``--duplicate`` each deal is played once per
 rotation of the line-up (4 hands per deal). ``--games G`` plays whole games
@@ -19,12 +24,13 @@ from typing import Any
 def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``arena`` subcommand to ``hearts``'s subparsers."""
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "arena", help="bot levels play hands against each other; print figures"
+        "arena", help="bots play hands against each other; print figures"
     )
     p.add_argument(
         "--players",
         default="hard,medium,medium,medium",
-        help="comma-separated levels, one per seat (easy, medium, hard)",
+        help="comma-separated players, one per seat: easy, medium, hard, "
+        "py:pkg.module:factory[?k=v&…], openspiel:ismcts[?sims=N|seconds=S]",
     )
     p.add_argument("--hands", type=int, default=100, help="number of deals to play")
     p.add_argument(
