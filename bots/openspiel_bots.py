@@ -52,6 +52,9 @@ from .sampler import DealSampler
 _DIRECTIONS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 _OFFSETS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 PLAYERS = 4
+# Simulations of an ISMCTS move whose wall-clock budget ran out before it
+# began one (see ``OpenSpielBot._act``).
+MIN_SIMS = 50
 KINDS = ("ismcts", "random")
 
 
@@ -199,15 +202,16 @@ class OpenSpielBot:
             self._games[rules] = game
         return game
 
-    def _bot(self, game: Any, share: float) -> Any:
+    def _bot(self, game: Any, share: float, sims: int | None = None) -> Any:
         ps = self._pyspiel
         seed = self.rng.randrange(2**31)
         if self.kind == "random":
             return ps.make_uniform_random_bot(0, seed)
         evaluator = ps.RandomRolloutEvaluator(self.rollouts, seed)
         uct_c = self.uct_c if self.uct_c is not None else game.max_utility() - game.min_utility()
-        seconds = -1.0 if self.seconds is None else self.seconds * share
-        sims = self.sims if self.seconds is None else 10**9
+        seconds = -1.0 if self.seconds is None or sims is not None else self.seconds * share
+        if sims is None:
+            sims = self.sims if self.seconds is None else 10**9
         return ps.ISMCTSBot(
             seed,
             evaluator,
@@ -239,7 +243,15 @@ class OpenSpielBot:
         return Decision.play(from_openspiel(self._act(game, state, 1.0)))
 
     def _act(self, game: Any, state: Any, share: float) -> int:
-        action: int = self._bot(game, share).step(state)
+        try:
+            action: int = self._bot(game, share).step(state)
+        except self._pyspiel.SpielError:
+            if self.seconds is None:
+                raise
+            # ISMCTS with a wall-clock budget fails when the time ran out
+            # before its first simulation (a busy machine descheduled it):
+            # then it searches a few simulations, whatever they take.
+            action = self._bot(game, share, sims=MIN_SIMS).step(state)
         return action
 
     def __repr__(self) -> str:

@@ -3,11 +3,9 @@
 from bots.api import Decision, needs_decision
 from protocol.view import SeatView
 
-RANKS = "23456789TJQKA"
-
 
 def rank(card: str) -> int:
-    return RANKS.index(card[0])
+    return "23456789TJQKA".index(card[0])
 
 
 class LowCard:

@@ -78,3 +78,11 @@ async def game_beside_until_stopped(server: RunningServer, command: list[str]) -
             await proc.wait()
         await host.close()
     return proc.returncode or 0, err.decode()
+
+
+def test_the_docs_show_the_example_as_it_is() -> None:
+    """docs/bots.md's "bot in 20 lines" is the file these tests run."""
+    docs = (REPO / "docs" / "bots.md").read_text()
+    code = (EXAMPLE / "lowcard.py").read_text()
+    assert f"```python\n{code}```" in docs
+    assert len(code.splitlines()) <= 20
