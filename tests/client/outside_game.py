@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,11 +51,16 @@ class Finished:
 
 
 async def game_beside(
-    server: RunningServer, command: Sequence[str], cwd: Path, seat: int = 1
+    server: RunningServer,
+    command: Sequence[str],
+    cwd: Path,
+    seat: int = 1,
+    meanwhile: Callable[[WireClient], Awaitable[None]] | None = None,
 ) -> Finished:
     """The person hosts a table (``seat``: open, the others Easy and
     Medium), starts ``command`` with ``{url}`` and ``{code}`` filled in,
-    waits for it to sit, starts the game and plays to its end."""
+    waits for it to sit, starts the game and plays to its end (while
+    ``meanwhile(person)`` runs, if given)."""
     host = await WireClient.open(server.url, "Ann")
     seats = ["easy", "medium", "easy"]
     seats[seat - 1] = "open"
@@ -67,7 +72,11 @@ async def game_beside(
     try:
         first = await host.snapshot_where(lambda v: v.seats[seat].kind == "human", timeout=TIMEOUT)
         await host.start()
-        final = await play_until(host, random.Random(5), timeout=TIMEOUT)
+        playing = play_until(host, random.Random(5), timeout=TIMEOUT)
+        if meanwhile is None:
+            final = await playing
+        else:
+            final, _ = await asyncio.gather(playing, meanwhile(host))
         out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
     finally:
         if proc.returncode is None:

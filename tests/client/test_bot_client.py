@@ -47,6 +47,32 @@ async def test_the_example_bot_plays_a_whole_game_beside_a_person(
     assert len(scored) == 2
 
 
+async def test_the_bot_resumes_its_seat_after_a_dropped_connection(
+    outside_server: RunningServer,
+) -> None:
+    """The server drops the program's connection mid-hand: ``hearts bot``
+    reconnects, resumes the seat and plays on to game over."""
+
+    async def drop_the_program(person: WireClient) -> None:
+        await person.snapshot_where(lambda v: len(v.tricks) >= 2, timeout=60)
+        programs = [c for c in outside_server.lobby._clients.values() if getattr(c, "program", 0)]
+        assert len(programs) == 1
+        mark = len(person.frames)
+        await programs[0].ws.close(1001, "test: network dropped")
+        await person.snapshot_where(lambda v: v.seats[1].away, start=mark, timeout=60)
+        back = await person.snapshot_where(lambda v: v.seats[1].connected, start=mark, timeout=60)
+        assert back.seats[1].program
+
+    command = hearts_bot(
+        "--code", "{code}", "--seat", "{seat}", "--bot", "lowcard:LowCard", "--json"
+    )
+    done = await game_beside(outside_server, command, cwd=EXAMPLE, meanwhile=drop_the_program)
+    assert done.status == 0, done.err
+    assert done.lines[-1]["type"] == "game_over"
+    assert done.lines[-1]["totals"] == list(done.view.totals)
+    assert any(line["type"] == "reconnected" for line in done.lines)
+
+
 async def test_a_bot_that_plays_an_illegal_card_is_stopped(
     outside_server: RunningServer,
 ) -> None:
