@@ -44,7 +44,7 @@ async def test_the_example_bot_plays_a_whole_game_beside_a_person(
     assert last["type"] == "game_over" and last["totals"] == list(done.view.totals)
     assert not [line for line in done.lines if line["type"] in ("refused", "error")]
     scored = [line for line in done.lines if line["type"] == "hand_scored"]
-    assert len(scored) == 2
+    assert len(scored) == len(done.view.hands) >= 2  # more while the lowest total is tied
 
 
 async def test_the_bot_resumes_its_seat_after_a_dropped_connection(
@@ -55,10 +55,12 @@ async def test_the_bot_resumes_its_seat_after_a_dropped_connection(
 
     async def drop_the_program(person: WireClient) -> None:
         await person.snapshot_where(lambda v: len(v.tricks) >= 2, timeout=60)
-        programs = [c for c in outside_server.lobby._clients.values() if getattr(c, "program", 0)]
-        assert len(programs) == 1
+        # Every connection but the person's is the program's.
+        person_end = person.ws.local_address
+        others = [c for c in outside_server.ws_server.connections if c.remote_address != person_end]
+        assert len(others) == 1
         mark = len(person.frames)
-        await programs[0].ws.close(1001, "test: network dropped")
+        await others[0].close(1001, "test: network dropped")
         await person.snapshot_where(lambda v: v.seats[1].away, start=mark, timeout=60)
         back = await person.snapshot_where(lambda v: v.seats[1].connected, start=mark, timeout=60)
         assert back.seats[1].program

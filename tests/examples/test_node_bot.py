@@ -38,7 +38,10 @@ async def test_the_node_bot_plays_a_whole_game_beside_a_person(
         "table_id": done.first_view.table_id,
     }
     scored = [line for line in done.lines if line["type"] == "hand_scored"]
-    assert [line["hand_number"] for line in scored] == [1, 2]
+    # Two hands, and more while the lowest total is tied (docs/rules.md).
+    numbers = [line["hand_number"] for line in scored]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 2
+    assert len(numbers) == len(done.view.hands)
     assert done.lines[-1] == {
         "type": "game_over",
         "totals": list(done.view.totals),

@@ -82,7 +82,7 @@ async def test_everyone_sees_a_program_seat_and_a_person_alone_keeps_the_table_g
         paused = await program.snapshot_where(lambda v: v.paused, start=mark)
         assert paused.seats[0].away and paused.seats[0].cover_in is None
         actor = server.lobby.actors[seated.table_id]
-        assert not any(key.startswith("grace") for key in actor._timers)
+        assert not any(key.startswith("grace") for key in actor._duties.armed())
         assert intents.seats_to_decide(actor.state) == []
         await program.close()
 
