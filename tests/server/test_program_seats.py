@@ -11,8 +11,11 @@ import random
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from server import table_intents as intents
+from server.bus import ForwardedJob, decode, decode_batch, encode_batch
+from server.jobs import Attach
 from server.table_state import Seat, TableState
 
+from .absent_client import AbsentClient
 from .conftest import ServerFactory
 from .harness import SHORT_RULES, WireClient, play_until
 
@@ -45,6 +48,21 @@ def test_the_pause_rule_counts_people_not_programs() -> None:
     assert not _table(program, other, bot, bot).is_paused()
     program.connected = False
     assert _table(program, other, bot, bot).is_paused()
+
+
+def test_a_programs_attach_keeps_its_mark_over_the_bus() -> None:
+    """A program joining through another process (the table's owner is
+    elsewhere) is still a program there; a person's attach carries nothing
+    new on the wire (a process of the previous release reads it as ever)."""
+    client = AbsentClient()
+    join = cm.JoinTable(id=3, code="ABCDEF")
+    for program in (True, False):
+        job = Attach(client, join, "join", program=program)
+        data = encode_batch([ForwardedJob.of(job, "t1", "procA", None)])
+        (raw,) = decode_batch(data)
+        assert raw["extra"] == ({"mode": "join", "program": True} if program else {"mode": "join"})
+        forwarded = decode(raw)
+        assert isinstance(forwarded, ForwardedJob) and forwarded.job(client) == job
 
 
 def test_the_mark_is_stored_and_old_blobs_load_as_people() -> None:
