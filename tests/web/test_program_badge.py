@@ -19,7 +19,7 @@ def test_a_program_seat_has_a_badge(new_page: NewPage, server: ServerThread) -> 
     host = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
     ws_url = server.url.replace("http://", "ws://") + "/ws"
-    command = [sys.executable, "-m", "client.cli.main", "bot", "--server", ws_url]
+    command = [sys.executable, "-m", "tools.cli.main", "bot", "--server", ws_url]
     command += ["--code", code, "--seat", "1", "--bot", "bots.interface:medium", "--name", "Robo"]
     program = subprocess.Popen(
         command,
