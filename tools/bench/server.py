@@ -212,11 +212,13 @@ async def run_all(
     knee_tables: int | None = None,
     knee_start: int = 8,
     knee_budget: float = 120.0,
+    fairness_min_hard: int = 0,
 ) -> dict[str, Any]:
     """The ``phases`` asked for; a phase that cannot run reports its error
     instead. ``data`` is where the sqlite phase's scratch folder goes (None:
     the system's temporary folder), ``synchronous`` its SQLite setting; the
-    fairness and knee settings are ``tools.bench.bots``'s."""
+    fairness and knee settings are ``tools.bench.bots``'s (``fairness_min_hard``
+    is ``bench_fairness``'s ``min_hard_decisions``)."""
     from .bots import bench_fairness, bench_knee
 
     def prof(name: str) -> str | None:
@@ -241,7 +243,9 @@ async def run_all(
         except Exception as exc:  # no Redis: say so, keep the other figures
             out["redis"] = {"error": f"{type(exc).__name__}: {exc}"}
     if "fairness" in phases:
-        out["fairness"] = await bench_fairness(fairness_seconds, hard_tables, prof("fairness"))
+        out["fairness"] = await bench_fairness(
+            fairness_seconds, hard_tables, prof("fairness"), fairness_min_hard
+        )
     if "knee" in phases:
         out["knee"] = await bench_knee(seconds, knee_tables, knee_start, knee_budget, profile_dir)
     if "echo" in out and "memory" in out:
