@@ -52,7 +52,16 @@ from protocol.common import PROTOCOL_VERSION
 
 log = logging.getLogger("hearts.client")
 
-REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+REPLY_TYPES = (
+    sm.Welcome,
+    sm.Ok,
+    sm.Error,
+    sm.Seated,
+    sm.Tables,
+    sm.Records,
+    sm.Advice,
+    sm.Stats,
+)
 # After a ``rate_limited`` refusal every send waits its turn, one per
 # ``retry_after``, for this long: a client that went over its budget once is
 # likely to again, and sending all at once would be refused again.

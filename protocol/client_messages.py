@@ -178,6 +178,15 @@ class MoonChoice(Request):
     choice: Literal["add", "subtract"]
 
 
+class Hint(Request):
+    """Ask what the Medium bot would do in your seat now, from your own view
+    only (it sees nothing you do not). Answered with ``advice``; refused with
+    ``not_now`` when nothing is asked of your seat. Nothing changes at the
+    table and nobody else is told."""
+
+    type: Literal["hint"] = "hint"
+
+
 class Ready(Request):
     """Ready for the next hand ("Next hand")."""
 
@@ -260,6 +269,7 @@ ClientMessage = Annotated[
     | PassCards
     | PlayCard
     | MoonChoice
+    | Hint
     | Ready
     | Rematch
     | Chat

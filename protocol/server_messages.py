@@ -99,6 +99,19 @@ class Records(WireModel):
     records: tuple[str, ...]
 
 
+class Advice(WireModel):
+    """Reply to ``hint``: what the Medium bot would do in your seat, judged
+    from your own view. ``kind`` says what is asked of you: ``pass`` (the
+    cards to pass), ``play`` (one card in ``cards``) or ``moon_choice``
+    (``choice``)."""
+
+    type: Literal["advice"] = "advice"
+    id: RequestId
+    kind: Literal["pass", "play", "moon_choice"]
+    cards: tuple[Card, ...] = ()
+    choice: Literal["add", "subtract"] | None = None
+
+
 class Stats(WireModel):
     """Reply to ``get_stats``."""
 
@@ -314,6 +327,7 @@ ServerMessage = Annotated[
     | Seated
     | Tables
     | Records
+    | Advice
     | Stats
     | Snapshot
     | SeatChanged

@@ -26,8 +26,8 @@ from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
+from . import table_hints, table_jobs
 from . import table_intents as intents
-from . import table_jobs
 from .bot_runner import BotRunner
 from .config import ServerConfig
 from .errors import OwnerGone
@@ -335,6 +335,8 @@ class TableActor:
         or ``ClientError`` with nothing changed."""
         state, watchers = self.state, self._watchers
         match job:
+            case Request(conn, cm.Hint() as message):
+                return Outcome([], table_hints.advise(state, watchers, conn, message))
             case Request(conn, message):
                 events, relink = apply_request(state, watchers, conn, message)
                 return Outcome(events, sm.Ok(id=message.id), relink=tuple(relink))

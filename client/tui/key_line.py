@@ -34,6 +34,7 @@ SETTINGS = Segment("key.settings", optional=True)
 RULES = Segment("key.rules", optional=True)
 STATS = Segment("key.stats", optional=True)
 CURSOR = Segment("key.cursor", optional=True)
+HINT = Segment("key.hint", optional=True)
 ALWAYS = (HELP, LEAVE, QUIT)
 
 
@@ -63,10 +64,20 @@ def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
             ]
         return [CHAT, SETTINGS, RULES, STATS, *ALWAYS]
     if model.passing():
-        picks = [Segment("key.cards_pick"), CURSOR, Segment("key.pass")]
+        picks = [Segment("key.cards_pick"), CURSOR, Segment("key.pass"), HINT]
         return [*picks, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
     if model.my_turn():
-        return [Segment("key.cards_play"), CURSOR, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
+        return [
+            Segment("key.cards_play"),
+            CURSOR,
+            HINT,
+            *knock,
+            SIDE,
+            CHAT,
+            RULES,
+            SETTINGS,
+            *ALWAYS,
+        ]
     if view.status == "between_hands" and not (me is not None and me.ready):
         return [Segment("key.next"), *knock, Segment("key.side"), CHAT, STATS, *ALWAYS]
     if view.status == "game_over":

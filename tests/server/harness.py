@@ -30,7 +30,16 @@ from protocol.view import SeatView
 if TYPE_CHECKING:
     from client.session import ClientSession
 
-REPLY_TYPES = (sm.Welcome, sm.Ok, sm.Error, sm.Seated, sm.Tables, sm.Records, sm.Stats)
+REPLY_TYPES = (
+    sm.Welcome,
+    sm.Ok,
+    sm.Error,
+    sm.Seated,
+    sm.Tables,
+    sm.Records,
+    sm.Advice,
+    sm.Stats,
+)
 TIMEOUT = 20.0
 # Request ids are unique across every client of the test run: the server
 # answers a repeated (type, id) of a seat without applying it, also when the

@@ -25,6 +25,7 @@ from textual.widgets import Button, ContentSwitcher, Input, Static
 from protocol import client_messages as cm
 from protocol.view import SeatInfo
 
+from ..advice import ask_hint, hint_refusal
 from ..cards import label
 from ..explain import pass_refusal, play_refusal
 from ..i18n import Msg, Translator
@@ -32,6 +33,7 @@ from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
 from ..seats import POSITIONS, compass_key, seat_at
+from ..table_client import TableClient
 from ..table_host import TableHost
 from ..widgets.bars import ChatLog, TopBar
 from ..widgets.chat_panel import ChatPanel
@@ -84,6 +86,7 @@ class TableScreen(Screen[None]):
         Binding("f3", "stats", show=False),
         Binding("o", "settings", show=False),
         Binding("q", "quit_table", show=False),
+        Binding("H", "hint", show=False),
     ]
 
     def __init__(self, model: TableModel, t: Translator, host: TableHost) -> None:
@@ -401,6 +404,20 @@ class TableScreen(Screen[None]):
         cards = tuple(model.selected)
         self._clear_notice()
         self._send(lambda rid: cm.PassCards(id=rid, cards=cards))
+
+    def action_hint(self) -> None:
+        """Ask the server what the Medium bot would do here (client.tui.advice)."""
+        refusal = hint_refusal(self.model)
+        client = self.hearts.table
+        if refusal is not None:
+            self._refuse(refusal)
+            return
+        if client is not None:
+            self.run_worker(self._hint(client), group="requests")
+
+    async def _hint(self, client: TableClient) -> None:
+        await ask_hint(client, self.model)
+        self.sync()
 
     def action_next_hand(self) -> None:
         """Ready for the next hand."""

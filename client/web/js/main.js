@@ -583,6 +583,7 @@ const tableActions = {
     }
   },
   ready: () => attempt(net.request({ type: "ready" })),
+  hint: () => attempt(net.request({ type: "hint" })),
   rematch() {
     app.finalView = null;
     return attempt(net.request({ type: "rematch" }));

@@ -6,6 +6,7 @@
 // and the countdowns to a bot covering an away seat, which tick from the
 // snapshot's cover_in.
 
+import { hintButton, renderAdvice } from "./advice.js";
 import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -192,6 +193,12 @@ export function buildTable(root, acts) {
             { class: "me-area" },
             h("div", { class: "seat me", dataset: { pos: "bottom" } }),
             h("p", { class: "status-line", "aria-hidden": "true" }),
+            h(
+              "div",
+              { class: "advice-bar" },
+              hintButton(() => actions.hint(), () => renderTable()),
+              h("p", { class: "advice-line", "aria-hidden": "true", hidden: true }),
+            ),
             hand,
           ),
           // After the hand in the page (the grid places it in the middle):
@@ -304,6 +311,7 @@ export function renderTable() {
   renderCenter(view);
   renderStatus(view);
   renderHand(view);
+  renderAdvice(els.root, els.hand, view);
   renderTricks(view);
   renderScores(view);
   renderChat();

@@ -196,6 +196,13 @@ const strings = {
   "pass.sent": "You passed {cards} to {name}",
 
   "turn.yours": "Your turn",
+  "advice.button": "Hint",
+  "advice.title": "What would the Medium bot do?",
+  "advice.play": "Hint: play {card}",
+  "advice.pass": "Hint: pass {cards}",
+  "advice.moonAdd": "Hint: add 26 to the others",
+  "advice.moonSubtract": "Hint: take 26 off your score",
+  "advice.mark": "suggested",
   "turn.lead": "Your lead",
   "turn.other": "{name} to play",
   "turn.heartsBroken": "Hearts are broken",

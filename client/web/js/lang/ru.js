@@ -196,6 +196,13 @@ const strings = {
   "pass.sent": "Вы передали {cards} ({name})",
 
   "turn.yours": "Ваш ход",
+  "advice.button": "Подсказка",
+  "advice.title": "Что сделал бы средний бот?",
+  "advice.play": "Подсказка: сыграйте {card}",
+  "advice.pass": "Подсказка: передайте {cards}",
+  "advice.moonAdd": "Подсказка: добавьте 26 остальным",
+  "advice.moonSubtract": "Подсказка: вычтите 26 из своего счёта",
+  "advice.mark": "подсказано",
   "turn.lead": "Вы начинаете взятку",
   "turn.other": "Ходит {name}",
   "turn.heartsBroken": "Червы открыты",

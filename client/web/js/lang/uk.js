@@ -196,6 +196,13 @@ const strings = {
   "pass.sent": "Ви передали {cards} ({name})",
 
   "turn.yours": "Ваш хід",
+  "advice.button": "Підказка",
+  "advice.title": "Що зробив би середній бот?",
+  "advice.play": "Підказка: зіграйте {card}",
+  "advice.pass": "Підказка: передайте {cards}",
+  "advice.moonAdd": "Підказка: додайте 26 іншим",
+  "advice.moonSubtract": "Підказка: відніміть 26 від свого рахунку",
+  "advice.mark": "підказано",
   "turn.lead": "Ви починаєте взятку",
   "turn.other": "Ходить {name}",
   "turn.heartsBroken": "Чирви відкрито",

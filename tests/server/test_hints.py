@@ -1,0 +1,59 @@
+"""Hints on request: the Medium bot's choice for the asking seat, from that
+seat's own view (the view the seat was sent), for a pass and for a play;
+refused when nothing is asked of the seat and for spectators."""
+
+from __future__ import annotations
+
+import random
+
+from bots.api import decide
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from server.app import RunningServer
+
+from .harness import WireClient
+
+
+async def test_a_hint_is_the_medium_bots_choice_from_the_seats_own_view(
+    server: RunningServer,
+) -> None:
+    """The advice for a pass and for a play is what Medium decides from the
+    snapshot the seat holds (so it knows nothing more than the player), and
+    taking it is accepted."""
+    host = await WireClient.open(server.url, "Hana")
+    await host.create(seats=("easy", "easy", "easy"))
+    await host.start()
+    view = await host.snapshot_where(lambda v: v.phase == "pass" and bool(v.legal))
+    advice = await host.call(cm.Hint(id=host.next_id()))
+    assert isinstance(advice, sm.Advice)
+    assert advice.kind == "pass"
+    assert advice.cards == decide(view, "medium", random.Random(0)).cards
+    assert len(advice.cards) == view.rules.pass_count and set(advice.cards) <= set(view.hand)
+    start = len(host.frames)
+    await host.call(cm.PassCards(id=host.next_id(), cards=advice.cards))
+
+    view = await host.snapshot_where(
+        lambda v: v.phase == "play" and v.turn == v.seat and bool(v.legal), start=start
+    )
+    advice = await host.call(cm.Hint(id=host.next_id()))
+    assert isinstance(advice, sm.Advice)
+    assert advice.kind == "play"
+    assert advice.cards == (decide(view, "medium", random.Random(0)).card,)
+    assert advice.cards[0] in view.legal
+    await host.call(cm.PlayCard(id=host.next_id(), card=advice.cards[0]))
+    await host.close()
+
+
+async def test_no_hint_when_nothing_is_asked_or_for_a_spectator(server: RunningServer) -> None:
+    """Before the game nothing is asked of the seat (``not_now``); a
+    spectator may not ask (``not_allowed``)."""
+    host = await WireClient.open(server.url, "Ivo")
+    seated = await host.create(seats=("open", "easy", "easy"))
+    error = await host.error(cm.Hint(id=host.next_id()))
+    assert error.code == "not_now"
+    watcher = await WireClient.open(server.url, "Jan")
+    await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
+    error = await watcher.error(cm.Hint(id=watcher.next_id()))
+    assert error.code == "not_allowed"
+    await host.close()
+    await watcher.close()
