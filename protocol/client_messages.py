@@ -187,6 +187,13 @@ class Hint(Request):
     type: Literal["hint"] = "hint"
 
 
+class Undo(Request):
+    """Take back your last card of this hand, and the bots' cards played
+    since, on your turn at a table where no other human plays."""
+
+    type: Literal["undo"] = "undo"
+
+
 class Ready(Request):
     """Ready for the next hand ("Next hand")."""
 
@@ -270,6 +277,7 @@ ClientMessage = Annotated[
     | PlayCard
     | MoonChoice
     | Hint
+    | Undo
     | Ready
     | Rematch
     | Chat

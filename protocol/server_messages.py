@@ -219,6 +219,19 @@ class TrickWon(WireModel):
     points: int
 
 
+class PlaysUndone(WireModel):
+    """``seat`` took back its last card: ``cards`` (in play order, that
+    seat's card first, then the bots' replies) are back in their hands and
+    ``trick`` (0-based) is the trick now being played. The snapshot that
+    follows shows the table as it is again."""
+
+    type: Literal["plays_undone"] = "plays_undone"
+    seq: int
+    seat: int
+    cards: tuple[Card, ...]
+    trick: int
+
+
 class MoonChoiceNeeded(WireModel):
     """``seat`` shot the moon and chooses how it scores."""
 
@@ -313,6 +326,7 @@ TableEvent = (
     | CardPlayed
     | HeartsBroken
     | TrickWon
+    | PlaysUndone
     | MoonChoiceNeeded
     | HandScored
     | GameOver
@@ -339,6 +353,7 @@ ServerMessage = Annotated[
     | CardPlayed
     | HeartsBroken
     | TrickWon
+    | PlaysUndone
     | MoonChoiceNeeded
     | HandScored
     | GameOver

@@ -147,6 +147,7 @@ _PUBLIC_EVENTS: dict[str, Any] = {
     "card_played": sm.CardPlayed,
     "hearts_broken": sm.HeartsBroken,
     "trick_won": sm.TrickWon,
+    "plays_undone": sm.PlaysUndone,
     "moon_choice_needed": sm.MoonChoiceNeeded,
     "hand_scored": sm.HandScored,
     "game_over": sm.GameOver,

@@ -35,6 +35,7 @@ RULES = Segment("key.rules", optional=True)
 STATS = Segment("key.stats", optional=True)
 CURSOR = Segment("key.cursor", optional=True)
 HINT = Segment("key.hint", optional=True)
+UNDO = Segment("key.undo", optional=True)
 ALWAYS = (HELP, LEAVE, QUIT)
 
 

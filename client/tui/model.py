@@ -321,6 +321,17 @@ class TableModel:
             else:
                 self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
 
+    def _on_plays_undone(self, msg: sm.PlaysUndone) -> None:
+        # The cards went back to their hands: the snapshot that follows
+        # draws the trick as it is again.
+        self.trick, self.trick_winner, self.holding = (), None, False
+        cards = " ".join(label(c) for c in msg.cards)
+        if self.view is not None and msg.seat == self.view.seat:
+            self._log(Msg("log.undone_you", {"cards": cards}))
+        elif self.view is not None:
+            who = seat_label(self.view, msg.seat)
+            self._log(Msg("log.undone", {"name": who, "cards": cards}))
+
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
         self.trick, self.trick_winner, self.selected, self.holding = (), None, [], False
         if msg.direction == "hold":

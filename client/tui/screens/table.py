@@ -35,6 +35,7 @@ from ..prompts import prompt_msg
 from ..seats import POSITIONS, compass_key, seat_at
 from ..table_client import TableClient
 from ..table_host import TableHost
+from ..takeback import undo_refusal
 from ..widgets.bars import ChatLog, TopBar
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.hand import KEYS, HandView
@@ -87,6 +88,7 @@ class TableScreen(Screen[None]):
         Binding("o", "settings", show=False),
         Binding("q", "quit_table", show=False),
         Binding("H", "hint", show=False),
+        Binding("u", "undo", show=False),
     ]
 
     def __init__(self, model: TableModel, t: Translator, host: TableHost) -> None:
@@ -418,6 +420,15 @@ class TableScreen(Screen[None]):
     async def _hint(self, client: TableClient) -> None:
         await ask_hint(client, self.model)
         self.sync()
+
+    def action_undo(self) -> None:
+        """Take back our last card (client.tui.takeback)."""
+        refusal = undo_refusal(self.model)
+        if refusal is not None:
+            self._refuse(refusal)
+            return
+        self._clear_notice()
+        self._send(lambda rid: cm.Undo(id=rid))
 
     def action_next_hand(self) -> None:
         """Ready for the next hand."""

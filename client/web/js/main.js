@@ -584,6 +584,7 @@ const tableActions = {
   },
   ready: () => attempt(net.request({ type: "ready" })),
   hint: () => attempt(net.request({ type: "hint" })),
+  undo: () => attempt(net.request({ type: "undo" })),
   rematch() {
     app.finalView = null;
     return attempt(net.request({ type: "rematch" }));

@@ -7,6 +7,7 @@
 // snapshot's cover_in.
 
 import { hintButton, renderAdvice } from "./advice.js";
+import { renderUndo, undoButton } from "./takeback.js";
 import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -197,6 +198,7 @@ export function buildTable(root, acts) {
               "div",
               { class: "advice-bar" },
               hintButton(() => actions.hint(), () => renderTable()),
+              undoButton(() => actions.undo(), () => renderTable()),
               h("p", { class: "advice-line", "aria-hidden": "true", hidden: true }),
             ),
             hand,
@@ -312,6 +314,7 @@ export function renderTable() {
   renderStatus(view);
   renderHand(view);
   renderAdvice(els.root, els.hand, view);
+  renderUndo(els.root, view);
   renderTricks(view);
   renderScores(view);
   renderChat();
