@@ -194,6 +194,15 @@ class Undo(Request):
     type: Literal["undo"] = "undo"
 
 
+class Claim(Request):
+    """Claim every trick left, on your turn: the server checks the claim
+    against every hand and, if it holds whatever the others play, plays the
+    hand out (``claim_made`` tells everyone why); otherwise it is refused
+    (``claim_refused``) and nothing changes."""
+
+    type: Literal["claim"] = "claim"
+
+
 class Ready(Request):
     """Ready for the next hand ("Next hand")."""
 
@@ -278,6 +287,7 @@ ClientMessage = Annotated[
     | MoonChoice
     | Hint
     | Undo
+    | Claim
     | Ready
     | Rematch
     | Chat

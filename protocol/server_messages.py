@@ -232,6 +232,20 @@ class PlaysUndone(WireModel):
     trick: int
 
 
+class ClaimMade(WireModel):
+    """``seat`` claimed the ``tricks`` tricks left and the server proved it:
+    ``reason`` is ``top_cards`` (that seat holds the top cards of every suit
+    left to it) or ``every_line`` (every way the others could play was
+    checked). The hand's remaining cards follow as ``card_played`` events:
+    the claimant's winning line, the others' lowest legal cards."""
+
+    type: Literal["claim_made"] = "claim_made"
+    seq: int
+    seat: int
+    tricks: int
+    reason: Literal["top_cards", "every_line"]
+
+
 class MoonChoiceNeeded(WireModel):
     """``seat`` shot the moon and chooses how it scores."""
 
@@ -327,6 +341,7 @@ TableEvent = (
     | HeartsBroken
     | TrickWon
     | PlaysUndone
+    | ClaimMade
     | MoonChoiceNeeded
     | HandScored
     | GameOver
@@ -354,6 +369,7 @@ ServerMessage = Annotated[
     | HeartsBroken
     | TrickWon
     | PlaysUndone
+    | ClaimMade
     | MoonChoiceNeeded
     | HandScored
     | GameOver

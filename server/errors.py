@@ -10,6 +10,7 @@
     │   └── KnockRequired knock_required    the host approves who sits: knock
     ├── TableFull         table_full        no open seat / the seat is taken
     ├── NotNow            not_now           the table is not in the right state
+    │   └── ClaimRefused  claim_refused     a claim that does not hold (or not provably yet)
     ├── BadRules          bad_rules         rules options that cannot be played
     ├── LimitError        rate_limited, too_many_tables, slow_consumer
     │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
@@ -80,6 +81,13 @@ class NotNow(ClientError):
     """The table is not in a state where that makes sense."""
 
     code = "not_now"
+
+
+class ClaimRefused(NotNow):
+    """A claim of every trick left that the others could defeat, or that
+    has too many cards left to check."""
+
+    code = "claim_refused"
 
 
 class LimitError(ClientError):

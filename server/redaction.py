@@ -148,6 +148,7 @@ _PUBLIC_EVENTS: dict[str, Any] = {
     "hearts_broken": sm.HeartsBroken,
     "trick_won": sm.TrickWon,
     "plays_undone": sm.PlaysUndone,
+    "claim_made": sm.ClaimMade,
     "moon_choice_needed": sm.MoonChoiceNeeded,
     "hand_scored": sm.HandScored,
     "game_over": sm.GameOver,

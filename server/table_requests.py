@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from protocol import client_messages as cm
 
+from . import table_claims, table_undo
 from . import table_intents as intents
-from . import table_undo
 from .errors import NotAllowed
 from .jobs import Watcher
 from .table_intents import Events
@@ -60,6 +60,8 @@ def _intent(
             return intents.play_card(s, seat, msg.card), []
         case cm.MoonChoice():
             return intents.choose_moon(s, seat, msg.choice), []
+        case cm.Claim():
+            return table_claims.claim(s, seat), []
         case cm.Undo():
             return table_undo.undo(s, seat), []
         case cm.Ready():

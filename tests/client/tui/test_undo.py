@@ -35,9 +35,7 @@ async def test_u_takes_back_our_last_card() -> None:
         assert card is not None
         await pilot.press(key)
         await wait_for(pilot, hand_below(app, before), "our card to leave the hand")
-        await wait_for(
-            pilot, lambda: model.my_turn() and not model.lingering(), "our turn again"
-        )
+        await wait_for(pilot, lambda: model.my_turn() and not model.lingering(), "our turn again")
         await pilot.press("u")
         await wait_for(
             pilot,

@@ -1,0 +1,52 @@
+"""Claiming the rest: on your turn, claim every trick left. The server
+checks the claim against every hand (``engine.claim``: it must hold whatever
+the others play), and if it does, plays the hand out at once, so the hand
+record stays a complete, replayable record: the claimant's cards on a line
+that wins every trick, the others' lowest legal cards (any card of theirs
+loses every trick, so which one changes no score). ``claim_made`` comes
+first and says why the claim holds, for everyone at the table.
+
+A refused claim changes nothing and says only that it does not hold (or
+cannot be proved yet), never which card defeats it: the claimant must not
+learn the others' cards from it.
+"""
+
+from __future__ import annotations
+
+from engine.cards import card_text
+from engine.claim import ClaimTooEarly, check_claim, claim_play
+from engine.hand import Phase
+
+from . import table_intents as intents
+from .errors import ClaimRefused, NotAllowed, NotNow
+from .table_intents import Events
+from .table_state import TableState
+
+
+def claim(table: TableState, seat: int | None) -> Events:
+    """``seat`` claims every trick left: proved and played out, or refused."""
+    if seat is None:
+        raise NotAllowed("take a seat first")
+    game = table.game
+    hand = game.hand if game is not None else None
+    if game is None or hand is None or table.status != "playing" or hand.phase is not Phase.PLAY:
+        raise NotNow("there are no tricks to claim now")
+    if hand.turn != seat:
+        raise NotNow("claim on your turn")
+    if not hand.rules.tables.fast:
+        raise NotNow("claims are checked in games with one deck and no widow only")
+    try:
+        proof = check_claim(hand, seat)
+    except ClaimTooEarly:
+        raise ClaimRefused(
+            "too many cards are left to check every way the others could play: play on a little"
+        ) from None
+    if proof is None:
+        raise ClaimRefused("your claim does not hold: the others could still take a trick")
+    events: Events = [
+        {"type": "claim_made", "seat": seat, "tricks": proof.tricks, "reason": proof.reason}
+    ]
+    while game.hand is not None and game.hand.phase is Phase.PLAY:
+        current = game.hand
+        events += intents.play_card(table, current.turn, card_text(claim_play(current, seat)))
+    return events

@@ -1,0 +1,80 @@
+"""Claiming the rest over the wire: on the last trick (where a player can
+work out from public cards alone whether the claim holds) a claim that holds
+is proved, announced to everyone with its reason and played out; one that
+does not is refused and changes nothing. Claims off your turn are refused."""
+
+from __future__ import annotations
+
+import random
+
+from engine.cards import SUIT_OF, card
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.common import RulesModel
+from protocol.view import SeatView
+from server.app import RunningServer
+
+from .harness import WireClient, play_until
+
+ALL_CARDS = {f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"}
+
+
+def last_trick_turn(v: SeatView) -> bool:
+    return v.status == "playing" and v.phase == "play" and v.turn == v.seat and len(v.tricks) == 12
+
+
+def claim_holds(v: SeatView) -> bool:
+    """With one card each, from public cards: ours wins the last trick."""
+    (mine,) = v.hand
+    played = {p.card for t in v.tricks for p in t.cards} | {p.card for p in v.trick}
+    unseen = ALL_CARDS - played - {mine}
+    led = SUIT_OF[card(v.trick[0].card)] if v.trick else SUIT_OF[card(mine)]
+    if SUIT_OF[card(mine)] != led:
+        return False
+    rivals = [p.card for p in v.trick] + list(unseen)
+    return all(SUIT_OF[card(c)] != led or card(c) < card(mine) for c in rivals)
+
+
+async def test_a_claim_is_proved_and_played_out_or_refused(server: RunningServer) -> None:
+    host = await WireClient.open(server.url, "Cleo")
+    watcher = await WireClient.open(server.url, "Dora")
+    seated = await host.create(
+        seats=("easy", "easy", "easy"), rules=RulesModel(end="hands", end_at=10)
+    )
+    await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
+    await host.start()
+    rng = random.Random(2)
+    seen: set[bool] = set()
+    while seen != {True, False}:
+        view = await play_until(host, rng, lambda v: last_trick_turn(v) or v.status == "game_over")
+        assert view.status != "game_over", "ten hands without both kinds of claim"
+        expected = claim_holds(view)
+        start, watcher_start = len(host.frames), len(watcher.frames)
+        reply = await host.request(cm.Claim(id=host.next_id()))
+        if expected:
+            assert isinstance(reply, sm.Ok), reply
+            _, made = await watcher.wait_for(
+                lambda m: isinstance(m, sm.ClaimMade), start=watcher_start
+            )
+            reason = "every_line" if view.trick else "top_cards"  # leading: our card is top
+            assert (made.seat, made.tricks, made.reason) == (view.seat, 1, reason)
+            done = len(view.hands)
+            scored = await host.snapshot_where(lambda v, n=done: len(v.hands) > n, start)
+            assert scored.hands[-1].points is not None
+        else:
+            assert isinstance(reply, sm.Error) and reply.code == "claim_refused", reply
+            assert host.view.seq == view.seq and host.view.hand == view.hand
+            (only,) = view.legal
+            await host.call(cm.PlayCard(id=host.next_id(), card=only))
+        seen.add(expected)
+    await host.close()
+    await watcher.close()
+
+
+async def test_no_claim_off_your_turn(server: RunningServer) -> None:
+    host = await WireClient.open(server.url, "Edda")
+    await host.create(seats=("easy", "easy", "easy"))
+    await host.start()
+    await host.snapshot_where(lambda v: v.phase == "pass")
+    assert (await host.error(cm.Claim(id=host.next_id()))).code == "not_now"
+    await host.close()
