@@ -36,6 +36,7 @@ STATS = Segment("key.stats", optional=True)
 CURSOR = Segment("key.cursor", optional=True)
 HINT = Segment("key.hint", optional=True)
 UNDO = Segment("key.undo", optional=True)
+CLAIM = Segment("key.claim", optional=True)
 ALWAYS = (HELP, LEAVE, QUIT)
 
 

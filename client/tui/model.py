@@ -332,6 +332,17 @@ class TableModel:
             who = seat_label(self.view, msg.seat)
             self._log(Msg("log.undone", {"name": who, "cards": cards}))
 
+    def _on_claim_made(self, msg: sm.ClaimMade) -> None:
+        # Told in the log and as a pop-up: the hand ends at once after it.
+        key = "claim.top" if msg.reason == "top_cards" else "claim.every"
+        if self.view is not None and msg.seat == self.view.seat:
+            said = Msg(key + "_you")
+        else:
+            name = seat_label(self.view, msg.seat) if self.view is not None else str(msg.seat)
+            said = Msg(key, {"name": name})
+        self._log(said)
+        self.notifications.append(said)
+
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
         self.trick, self.trick_winner, self.selected, self.holding = (), None, [], False
         if msg.direction == "hold":

@@ -24,7 +24,7 @@ HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("a … m", "help.card"),
     ("← → Space", "help.cursor"),
     ("Enter", "help.enter"),
-    ("p H u", "help.pass"),
+    ("p H u C", "help.pass"),
     ("n", "help.next"),
     ("s", "help.start"),
     ("1 2 3", "help.seats"),

@@ -27,6 +27,7 @@ from protocol.view import SeatInfo
 
 from ..advice import ask_hint, hint_refusal
 from ..cards import label
+from ..claims import claim_refusal
 from ..explain import pass_refusal, play_refusal
 from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
@@ -89,6 +90,7 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_table", show=False),
         Binding("H", "hint", show=False),
         Binding("u", "undo", show=False),
+        Binding("C", "claim", show=False),
     ]
 
     def __init__(self, model: TableModel, t: Translator, host: TableHost) -> None:
@@ -429,6 +431,15 @@ class TableScreen(Screen[None]):
             return
         self._clear_notice()
         self._send(lambda rid: cm.Undo(id=rid))
+
+    def action_claim(self) -> None:
+        """Claim every trick left (client.tui.claims)."""
+        refusal = claim_refusal(self.model)
+        if refusal is not None:
+            self._refuse(refusal)
+            return
+        self._clear_notice()
+        self._send(lambda rid: cm.Claim(id=rid))
 
     def action_next_hand(self) -> None:
         """Ready for the next hand."""

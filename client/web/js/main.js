@@ -4,6 +4,7 @@
 // announced to screen readers.
 
 import { cardName } from "./cards.js";
+import { claimMade } from "./claim.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
@@ -585,6 +586,7 @@ const tableActions = {
   ready: () => attempt(net.request({ type: "ready" })),
   hint: () => attempt(net.request({ type: "hint" })),
   undo: () => attempt(net.request({ type: "undo" })),
+  claim: () => attempt(net.request({ type: "claim" })),
   rematch() {
     app.finalView = null;
     return attempt(net.request({ type: "rematch" }));
@@ -666,6 +668,9 @@ function announceEvents(events, view, previous) {
         playSound("trick");
         break;
       }
+      case "claim_made":
+        claimMade(e, view, seatName);
+        break;
       case "hand_dealt":
         announce(t("announce.dealt", { n: e.hand_number }));
         break;

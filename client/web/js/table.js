@@ -8,6 +8,7 @@
 
 import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
+import { claimButton, renderClaim } from "./claim.js";
 import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -172,6 +173,7 @@ export function buildTable(root, acts) {
         "div",
         { class: "table-notices" },
         h("p", { class: "table-banner paused-banner", hidden: true }, t("table.paused")),
+        h("p", { class: "table-banner claim-banner", role: "status", hidden: true }),
         h("div", { class: "table-banner knocks", role: "region", "aria-label": t("knock.region"), hidden: true }, h("ul", { class: "knock-list" })),
         h(
           "div",
@@ -199,6 +201,7 @@ export function buildTable(root, acts) {
               { class: "advice-bar" },
               hintButton(() => actions.hint(), () => renderTable()),
               undoButton(() => actions.undo(), () => renderTable()),
+              claimButton(() => actions.claim(), () => renderTable()),
               h("p", { class: "advice-line", "aria-hidden": "true", hidden: true }),
             ),
             hand,
@@ -315,6 +318,7 @@ export function renderTable() {
   renderHand(view);
   renderAdvice(els.root, els.hand, view);
   renderUndo(els.root, view);
+  renderClaim(els.root, view);
   renderTricks(view);
   renderScores(view);
   renderChat();

@@ -67,7 +67,7 @@ async def test_help_lists_every_key(server: RunningServer) -> None:
         for key in (
             "a … m",
             "Enter",
-            "p H u",
+            "p H u C",
             "n",
             "t",
             "/",

@@ -1,0 +1,83 @@
+"""Claiming in the terminal: with two cards left, C either has the hand
+played out (the log and a pop-up say why) or shows the server's refusal and
+leaves the cards to play; over a few hands both are seen. Before our turn,
+C says when a claim can be made."""
+
+from __future__ import annotations
+
+from client.tui.launch import Launch
+from client.tui.model import TableModel
+from tools.local_server import start_play_server
+
+from .conftest import (
+    first_legal_key,
+    hand_below,
+    make_app,
+    pass_by_keys,
+    screen_text,
+    wait_for,
+)
+
+
+def claims_logged(model: TableModel) -> int:
+    """Our claims the log tells of."""
+    return sum(line.msg.key in ("claim.top_you", "claim.every_you") for line in model.log)
+
+
+async def test_c_claims_the_rest_or_is_refused() -> None:
+    launch = Launch(
+        mode="play",
+        name="Claimer",
+        seats=("easy", "easy", "easy"),
+        bot_budget_ms=20,
+        local_server=start_play_server,
+    )
+    app = make_app(launch)
+    async with app.run_test(size=(100, 30)) as pilot:
+        model = app.model
+        await wait_for(pilot, model.passing, "the pass")
+        await pilot.press("C")
+        assert "Claim on your turn" in screen_text(app)
+        outcomes: set[str] = set()
+        for _ in range(8):
+            await pass_by_keys(pilot, app)
+            view = model.view
+            assert view is not None
+            number = view.hand_number
+            while True:
+                await wait_for(pilot, model.my_turn, "our turn")
+                assert model.view is not None
+                if len(model.view.hand) == 2:
+                    break
+                played = hand_below(app, len(model.view.hand))
+                await pilot.press(first_legal_key(app))
+                await wait_for(pilot, played, "our card to be played")
+            claims_said = claims_logged(model)
+            await pilot.press("C")
+
+            def ended(n: int = number) -> bool:
+                v = model.view
+                return v is not None and len(v.hands) >= n
+
+            def refused() -> bool:
+                return "Your claim does not hold" in screen_text(app)
+
+            await wait_for(pilot, lambda: ended() or refused(), "the claim's answer")
+            if ended():
+                assert claims_logged(model) == claims_said + 1
+                outcomes.add("held")
+            else:
+                outcomes.add("refused")
+                played = hand_below(app, 2, ended)
+                await pilot.press(first_legal_key(app))
+                await wait_for(pilot, played, "our card to be played")
+                await wait_for(pilot, ended, "the hand's end")
+            if outcomes == {"held", "refused"}:
+                break
+            await pilot.press("enter")  # next hand
+            await wait_for(
+                pilot,
+                lambda n=number: model.view is not None and model.view.hand_number > n,
+                "the next hand",
+            )
+        assert outcomes == {"held", "refused"}
