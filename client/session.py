@@ -60,6 +60,7 @@ REPLY_TYPES = (
     sm.Tables,
     sm.Records,
     sm.Advice,
+    sm.HandReplay,
     sm.Stats,
 )
 # After a ``rate_limited`` refusal every send waits its turn, one per

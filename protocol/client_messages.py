@@ -256,6 +256,14 @@ class GetRecords(Request):
     type: Literal["get_records"] = "get_records"
 
 
+class GetReplay(Request):
+    """A finished hand of the table's latest game, trick by trick, as your
+    seat may know it (``hand``: its number, from 1)."""
+
+    type: Literal["get_replay"] = "get_replay"
+    hand: Annotated[int, Field(ge=1, le=1000)]
+
+
 class GetStats(Request):
     """Your statistics."""
 
@@ -295,6 +303,7 @@ ClientMessage = Annotated[
     | Watch
     | Leave
     | GetRecords
+    | GetReplay
     | GetStats
     | Ping,
     Field(discriminator="type"),

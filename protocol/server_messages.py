@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .common import Card, RequestId, WireModel
-from .view import PassDirection, SeatInfo, SeatView
+from .view import PassDirection, SeatInfo, SeatView, TrickRecord
 
 # -- replies -----------------------------------------------------------------
 
@@ -97,6 +97,26 @@ class Records(WireModel):
     type: Literal["records"] = "records"
     id: RequestId
     records: tuple[str, ...]
+
+
+class HandReplay(WireModel):
+    """Reply to ``get_replay``: a finished hand as the asking seat may know
+    it. Every trick (who led, each card and who played it, who won, its
+    points) and each seat's points; for a player also the cards it was
+    dealt, the cards it passed and the cards it received (never another
+    seat's pass or deal); for a spectator those are empty."""
+
+    type: Literal["hand_replay"] = "hand_replay"
+    id: RequestId
+    hand_number: int
+    seat: int | None
+    direction: PassDirection
+    dealt: tuple[Card, ...]
+    passed: tuple[Card, ...]
+    received: tuple[Card, ...]
+    tricks: tuple[TrickRecord, ...]
+    points: tuple[int, ...]
+    shooter: int | None = None
 
 
 class Advice(WireModel):
@@ -356,6 +376,7 @@ ServerMessage = Annotated[
     | Seated
     | Tables
     | Records
+    | HandReplay
     | Advice
     | Stats
     | Snapshot

@@ -52,6 +52,7 @@ from .errors import (
     OwnerGone,
     Throttled,
 )
+from .hand_replays import hand_replay
 from .jobs import Attach, Detach, Knock, Request, TableHandle
 from .lobby import Lobby
 from .mailbox import Mailbox
@@ -422,6 +423,11 @@ class Connection:
                         queens=stats.queens,
                     )
                 )
+            case cm.GetReplay():
+                if self.actor is None:
+                    raise NotAllowed("join or watch a table to replay its hands")
+                records = await self.lobby.store.hand_records(self.actor.table_id)
+                self.send(hand_replay(records, msg.hand, self.seat, msg.id))
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")

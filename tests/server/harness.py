@@ -38,6 +38,7 @@ REPLY_TYPES = (
     sm.Tables,
     sm.Records,
     sm.Advice,
+    sm.HandReplay,
     sm.Stats,
 )
 TIMEOUT = 20.0

@@ -1,0 +1,90 @@
+"""Replays of finished hands (``get_replay``), redacted for the asking seat.
+
+A hand record holds every deal and every pass; a replay gives a seat only
+what it may know: every card played (all of them, in a finished hand), its
+own deal, the cards it passed and the cards it received. Others' deals and
+passes never leave the server: once the hand is played out, the tricks show
+which cards each seat played, but not which of them it was dealt or passed.
+A spectator gets the tricks and the points alone.
+
+Which hands: the table's latest game, whose records are the last run of
+hand numbers counting up from 1 in the table's records.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.cards import card_text, cards_of
+from engine.errors import RecordError
+from engine.hand import Phase
+from engine.record import replay
+from protocol import server_messages as sm
+from protocol.view import PassDirection, PlayedCard, TrickRecord
+
+from .errors import NotNow
+
+DIRECTIONS: dict[str, PassDirection] = {
+    "left": "left",
+    "right": "right",
+    "across": "across",
+    "hold": "hold",
+}
+"""The wire's pass directions (a variant's other ones show as ``hold``)."""
+
+
+def latest_game(records: list[bytes]) -> list[dict[str, object]]:
+    """The records of the latest game: from the last hand numbered 1 on."""
+    parsed = [json.loads(r) for r in records]
+    starts = [i for i, r in enumerate(parsed) if r.get("hand") == 1]
+    return parsed[starts[-1] :] if starts else parsed
+
+
+def hand_replay(
+    records: list[bytes], hand_number: int, seat: int | None, request_id: int | str
+) -> sm.HandReplay:
+    """Hand ``hand_number`` of the latest game as ``seat`` may know it;
+    ``NotNow`` when that hand is not finished (or never was)."""
+    game = latest_game(records)
+    record = next((r for r in game if r.get("hand") == hand_number), None)
+    if record is None:
+        raise NotNow(f"hand {hand_number} of this game is not finished")
+    try:
+        hand = replay(record)
+    except RecordError as exc:
+        raise NotNow(f"hand {hand_number} cannot be replayed: {exc}") from None
+    if hand.phase is not Phase.DONE or hand.scores is None:
+        raise NotNow(f"hand {hand_number} of this game is not finished")
+    n = hand.players
+    tricks = tuple(
+        TrickRecord(
+            leader=leader,
+            cards=tuple(
+                PlayedCard(seat=(leader + k) % n, card=card_text(c)) for k, c in enumerate(cards)
+            ),
+            winner=winner,
+            points=sum(hand.rules.tables.penalty[c] for c in cards),
+        )
+        for leader, cards, winner in hand.history
+    )
+    dealt: tuple[str, ...] = ()
+    passed: tuple[str, ...] = ()
+    received: tuple[str, ...] = ()
+    if seat is not None and 0 <= seat < n:
+        dealt = tuple(card_text(c) for c in cards_of(hand.dealt[seat]))
+        own = hand.passes[seat]
+        passed = tuple(card_text(c) for c in cards_of(own)) if own else ()
+        received = tuple(card_text(c) for c in cards_of(hand.received[seat]))
+    direction = DIRECTIONS.get(hand.direction, "hold")
+    return sm.HandReplay(
+        id=request_id,
+        hand_number=hand_number,
+        seat=seat,
+        direction=direction,
+        dealt=dealt,
+        passed=passed,
+        received=received,
+        tricks=tricks,
+        points=hand.scores,
+        shooter=hand.shooter,
+    )
