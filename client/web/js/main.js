@@ -587,6 +587,7 @@ const tableActions = {
   hint: () => attempt(net.request({ type: "hint" })),
   undo: () => attempt(net.request({ type: "undo" })),
   claim: () => attempt(net.request({ type: "claim" })),
+  replay: (hand) => attempt(net.request({ type: "get_replay", hand })),
   rematch() {
     app.finalView = null;
     return attempt(net.request({ type: "rematch" }));

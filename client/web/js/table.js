@@ -9,6 +9,7 @@
 import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
+import { showReplay } from "./replay.js";
 import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -1029,6 +1030,12 @@ function renderTricks(view) {
   if (!panel.hidden) panel.scrollTop = panel.scrollHeight;
 }
 
+/** Ask for a finished hand and show it (replay.js). */
+async function openReplay(view, number) {
+  const replay = await actions.replay(number);
+  if (replay) showReplay(replay, (seat) => seatName(view, seat));
+}
+
 function renderScores(view) {
   const box = $(".score-table", els.root);
   if (!view.hands.length) {
@@ -1050,7 +1057,21 @@ function renderScores(view) {
           h(
             "tr",
             {},
-            h("th", { scope: "row" }, String(hand.hand_number)),
+            h(
+              "th",
+              { scope: "row" },
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "link replay-link",
+                  dataset: { hand: String(hand.hand_number) },
+                  "aria-label": t("replay.open", { n: hand.hand_number }),
+                  onclick: () => openReplay(view, hand.hand_number),
+                },
+                String(hand.hand_number),
+              ),
+            ),
             order.map((i) =>
               h(
                 "td",
