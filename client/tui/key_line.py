@@ -81,7 +81,8 @@ def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
             *ALWAYS,
         ]
     if view.status == "between_hands" and not (me is not None and me.ready):
-        return [Segment("key.next"), *knock, Segment("key.side"), CHAT, STATS, *ALWAYS]
+        replay = Segment("key.replay", optional=True)
+        return [Segment("key.next"), *knock, Segment("key.side"), replay, CHAT, STATS, *ALWAYS]
     if view.status == "game_over":
         rematch = [Segment("key.rematch")] if host else []
         return [*rematch, *knock, Segment("key.side"), CHAT, STATS, *ALWAYS]

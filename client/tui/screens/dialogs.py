@@ -30,7 +30,7 @@ HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("1 2 3", "help.seats"),
     ("y x", "help.knock"),
     ("r", "help.rematch"),
-    ("t", "help.side"),
+    ("t v", "help.side"),
     ("/", "help.chat"),
     ("PgUp PgDn ↑↓", "help.scroll"),
     ("Esc", "help.escape"),

@@ -22,7 +22,9 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
+from client.session import RequestFailed, SessionClosed
 from protocol import client_messages as cm
+from protocol import server_messages as sm
 from protocol.view import SeatInfo
 
 from ..advice import ask_hint, hint_refusal
@@ -52,6 +54,7 @@ from .dialogs import (
     QuitAnswer,
     SettingsScreen,
 )
+from .replay import ReplayScreen
 from .rules import RulesScreen
 from .seat_menu import SeatChoice, SeatMenu, run_seat_choice
 from .stats import StatsScreen
@@ -91,6 +94,7 @@ class TableScreen(Screen[None]):
         Binding("H", "hint", show=False),
         Binding("u", "undo", show=False),
         Binding("C", "claim", show=False),
+        Binding("v", "replay", show=False),
     ]
 
     def __init__(self, model: TableModel, t: Translator, host: TableHost) -> None:
@@ -440,6 +444,35 @@ class TableScreen(Screen[None]):
             return
         self._clear_notice()
         self._send(lambda rid: cm.Claim(id=rid))
+
+    def action_replay(self) -> None:
+        """Replay the game's finished hands (screens.replay)."""
+        view, client = self.model.view, self.hearts.table
+        if view is None or not view.hands or client is None:
+            self._refuse(Msg("why.no_replay"))
+            return
+        session, model, t = client.session, self.model, self.t
+
+        async def fetch(number: int) -> sm.HandReplay | None:
+            try:
+                reply = await session.request(cm.GetReplay(id=session.next_id(), hand=number))
+            except RequestFailed as exc:
+                model.refused(exc.code, exc.message)
+                return None
+            except (SessionClosed, TimeoutError):
+                model.say(Msg("error.no_reply"), "error")
+                return None
+            return reply if isinstance(reply, sm.HandReplay) else None
+
+        def name(seat: int) -> str:
+            current = model.view
+            if current is None or not 0 <= seat < len(current.seats):
+                return str(seat)
+            if seat == current.seat:
+                return t("replay.you")
+            return seat_name(t, current, current.seats[seat])
+
+        self.app.push_screen(ReplayScreen(t, fetch, len(view.hands), name))
 
     def action_next_hand(self) -> None:
         """Ready for the next hand."""

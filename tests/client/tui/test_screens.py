@@ -69,7 +69,7 @@ async def test_help_lists_every_key(server: RunningServer) -> None:
             "Enter",
             "p H u C",
             "n",
-            "t",
+            "t v",
             "/",
             "Esc",
             "o",
