@@ -8,7 +8,10 @@ first and says why the claim holds, for everyone at the table.
 
 A refused claim changes nothing and says only that it does not hold (or
 cannot be proved yet), never which card defeats it: the claimant must not
-learn the others' cards from it.
+learn the others' cards from it. Even so each refusal tells a little, and
+each check costs up to ``engine.claim.DEFAULT_LIMIT`` positions on the
+table's task, so after a refused claim a seat may claim again only from the
+next trick on.
 """
 
 from __future__ import annotations
@@ -35,13 +38,18 @@ def claim(table: TableState, seat: int | None) -> Events:
         raise NotNow("claim on your turn")
     if not hand.rules.tables.fast:
         raise NotNow("claims are checked in games with one deck and no widow only")
+    moment = (hand.hand_number, hand.trick_index)
+    if table.seats[seat].claim_refused == moment:
+        raise ClaimRefused("your claim was refused in this trick: claim again from the next one")
     try:
         proof = check_claim(hand, seat)
     except ClaimTooEarly:
+        table.seats[seat].claim_refused = moment
         raise ClaimRefused(
             "too many cards are left to check every way the others could play: play on a little"
         ) from None
     if proof is None:
+        table.seats[seat].claim_refused = moment
         raise ClaimRefused("your claim does not hold: the others could still take a trick")
     events: Events = [
         {"type": "claim_made", "seat": seat, "tricks": proof.tricks, "reason": proof.reason}

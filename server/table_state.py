@@ -83,6 +83,9 @@ class Seat:
     # Request ids already applied for this seat, newest last, with the reply
     # kind; a repeated id is answered again without being applied twice.
     recent: list[str] = field(default_factory=list)
+    # (hand number, trick index) of this seat's last refused claim: one
+    # refused claim per trick (server.table_claims). Runtime only, not stored.
+    claim_refused: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_bot_turn(self) -> bool:

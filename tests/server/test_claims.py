@@ -1,7 +1,8 @@
 """Claiming the rest over the wire: on the last trick (where a player can
 work out from public cards alone whether the claim holds) a claim that holds
 is proved, announced to everyone with its reason and played out; one that
-does not is refused and changes nothing. Claims off your turn are refused."""
+does not is refused and changes nothing, and no second claim is checked in
+that trick. Claims off your turn are refused."""
 
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ async def test_a_claim_is_proved_and_played_out_or_refused(server: RunningServer
         else:
             assert isinstance(reply, sm.Error) and reply.code == "claim_refused", reply
             assert host.view.seq == view.seq and host.view.hand == view.hand
+            again = await host.error(cm.Claim(id=host.next_id()))  # once per trick
+            assert again.code == "claim_refused" and "this trick" in again.message
             (only,) = view.legal
             await host.call(cm.PlayCard(id=host.next_id(), card=only))
         seen.add(expected)
