@@ -42,7 +42,7 @@ class Rulebook:
     @classmethod
     def from_model(cls, model: RulesModel) -> Rulebook:
         """The rule facts of a view's rules (fast for the 4-player deck)."""
-        if model.players != 4:
+        if model.players != 4 or model.variant != "standard":
             return cls.from_rules(model.to_rules())
         bonus = card(model.bonus_card) if model.bonus_card else -1
         moon_cards = HEARTS_MASK | QS_BIT

@@ -14,6 +14,7 @@ from pydantic import ConfigDict, Field, StringConstraints
 
 from .common import (
     MAX_CHAT_CHARS,
+    MAX_PLAYERS,
     MAX_SAFE_INT,
     MAX_TABLE_NAME_CHARS,
     BotLevel,
@@ -30,7 +31,7 @@ InviteCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 # The secret part of an invite link (``/t/CODE#k=SECRET``): whoever holds it
 # may sit without asking and without touching the address's lookup budget.
 InviteSecret = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-SeatIndex = Annotated[int, Field(ge=0, le=5)]
+SeatIndex = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 SafeInt = Annotated[int, Field(ge=0, le=MAX_SAFE_INT)]
 
 
@@ -61,7 +62,9 @@ class Hello(Request):
 
 class CreateTable(Request):
     """Create a table and sit at seat 0 as its host. ``seats`` names the other
-    seats in play order from the host's left: ``open`` or a bot level."""
+    seats in play order from the host's left: ``open`` or a bot level; the
+    table has ``rules.players`` seats (the variant's count when not given):
+    entries beyond them are ignored, missing ones are ``open``."""
 
     type: Literal["create_table"] = "create_table"
     name: Annotated[
@@ -69,7 +72,9 @@ class CreateTable(Request):
     ] = ""
     public: bool = False
     rules: RulesModel = RulesModel()
-    seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
+    seats: tuple[SeatSpec, ...] = Field(
+        default=("open", "open", "open"), max_length=MAX_PLAYERS - 1
+    )
     # "Ask me before someone sits": a player with the code but not the invite
     # link must knock and wait for the host (``knock``, ``answer_knock``).
     approval: bool = False
@@ -169,6 +174,14 @@ class PlayCard(Request):
 
     type: Literal["play_card"] = "play_card"
     card: Card
+
+
+class DiscardWidow(Request):
+    """Hearts with a widow: having taken the widow, put as many cards face
+    down on your taken pile (the view's ``discard_count``)."""
+
+    type: Literal["discard"] = "discard"
+    cards: tuple[Card, ...] = Field(max_length=13)
 
 
 class MoonChoice(Request):
@@ -292,6 +305,7 @@ ClientMessage = Annotated[
     | StartGame
     | PassCards
     | PlayCard
+    | DiscardWidow
     | MoonChoice
     | Hint
     | Undo

@@ -30,10 +30,18 @@ MAX_TABLE_NAME_CHARS = 40
 MAX_SAFE_INT = 2**53 - 1
 MAX_REQUEST_ID_CHARS = 64
 MAX_PASS_CYCLE = 8
+MIN_PLAYERS = 3
+MAX_PLAYERS = 10
 
-CARD_PATTERN = r"^[2-9TJQKA][CDHS]$"
+CARD_PATTERN = r"^[2-9TJQKA][CDHS]2?$"
 Card = Annotated[str, StringConstraints(pattern=CARD_PATTERN)]
-"""A card as two characters: rank 2-9 T J Q K A, suit C D H S (``"QS"``)."""
+"""A card as two characters: rank 2-9 T J Q K A, suit C D H S (``"QS"``);
+with two decks (Cancellation Hearts) the second deck's copy has a trailing
+``2`` (``"QS2"``), so which copy was played survives every message."""
+
+VariantName = Literal[
+    "standard", "omnibus", "spot", "greek", "black_maria", "domino", "widow", "cancellation"
+]
 
 REQUEST_ID_EXPECTED = (
     f"expected an integer from 0 to 2^53-1 or a string of 1 to {MAX_REQUEST_ID_CHARS} characters"
@@ -72,16 +80,20 @@ class WireModel(BaseModel):
 
 class RulesModel(WireModel):
     """A table's rules on the wire; the same fields as a hand record's ``rules``
-    (docs/hand-record.md). Missing fields take the standard game's values."""
+    (docs/hand-record.md). A field left out takes the variant's own value
+    (docs/rules.md "Variants"; the defaults written here are the standard
+    game's); ``bonus_card: null`` means "no bonus card", so leave it out for
+    the variant's own. Views always carry every field."""
 
-    players: Literal[4] = 4
+    variant: VariantName = "standard"
+    players: int = Field(default=4, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     pass_cycle: Annotated[
         tuple[Literal["left", "right", "across", "hold"], ...],
         Field(min_length=1, max_length=MAX_PASS_CYCLE),
     ] = ("left", "right", "across", "hold")
     pass_count: Literal[3] = 3
-    moon: Literal["add", "subtract", "choice"] = "add"
-    first_trick: Literal["no_points", "no_queen", "anything"] = "no_points"
+    moon: Literal["add", "subtract", "choice", "jackpot", "transfer", "none"] = "add"
+    first_trick: Literal["no_points", "no_queen", "no_hearts", "anything"] = "no_points"
     queen_breaks_hearts: bool = False
     end: Literal["points", "hands"] = "points"
     end_at: int = Field(default=100, ge=1, le=1000)
@@ -96,8 +108,11 @@ class RulesModel(WireModel):
         return value
 
     def to_rules(self) -> Rules:
-        """The engine's rules object; raises ``RulesError`` if inconsistent."""
-        return Rules.from_json(self.model_dump(mode="json"))
+        """The engine's rules object; raises ``RulesError`` if inconsistent
+        (a seat count or option the variant does not allow)."""
+        # Only the fields that were given: an absent bonus_card is the
+        # variant's own (Omnibus: JD), an explicit null is "none".
+        return Rules.from_json(self.model_dump(mode="json", exclude_unset=True))
 
     @classmethod
     def from_rules(cls, rules: Rules) -> RulesModel:
@@ -111,9 +126,11 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_NAME_CHARS",
     "MAX_PASS_CYCLE",
+    "MAX_PLAYERS",
     "MAX_REQUEST_ID_CHARS",
     "MAX_SAFE_INT",
     "MAX_TABLE_NAME_CHARS",
+    "MIN_PLAYERS",
     "PROTOCOL_VERSION",
     "REQUEST_ID_EXPECTED",
     "BotLevel",
@@ -123,5 +140,6 @@ __all__ = [
     "RulesError",
     "RulesModel",
     "SeatSpec",
+    "VariantName",
     "WireModel",
 ]

@@ -8,6 +8,9 @@ where, who is connected or away, whose turn the host is, ...) as plain data
 of a spectator (``seat=None``). What a seat may know (docs/rules.md): its own
 hand, the cards it passed and where, the cards it received and from whom,
 every card played, who took what, and everything public about the seats.
+Face-down cards (the widow, the domino stock, the cancellation rest, a
+widow discard, cards drawn) are known only to whoever holds or took them;
+everybody else sees how many.
 
 The server turns its table state into these facts (``server.redaction``)
 and the arena (``tools.arena``) writes them for its bots; a bot of your own
@@ -47,6 +50,7 @@ from engine.cards import card_text, cards_of
 from engine.game import Game
 from engine.hand import Hand, Phase
 from engine.rules import Rules
+from engine.variant_hand import VariantHand
 
 from .common import BotLevel, RulesModel
 from .view import SeatInfo, SeatKind, SeatView, TableStatus, TrickRecord
@@ -144,15 +148,22 @@ class TrickCache:
             n = hand.players
             penalty = hand.rules.tables.penalty
             # A new list: views already built keep the one they were given.
-            self._wire = built + [
-                {
-                    "leader": leader,
-                    "cards": _played(leader, cards, n),
-                    "winner": winner,
-                    "points": sum(penalty[c] for c in cards),
-                }
-                for leader, cards, winner in hand.history[len(built) :]
-            ]
+            if isinstance(hand, VariantHand):
+                self._wire = built + [
+                    _variant_trick(hand, k) for k in range(len(built), len(hand.history))
+                ]
+            else:
+                self._wire = built + [
+                    {
+                        "leader": leader,
+                        "cards": _played(leader, cards, n),
+                        "winner": winner,
+                        "points": sum(penalty[c] for c in cards),
+                        "cancelled": [],
+                        "carried_in": [],
+                    }
+                    for leader, cards, winner in hand.history[len(built) :]
+                ]
         return self._wire
 
     def models(self, hand: Hand) -> tuple[TrickRecord, ...]:
@@ -161,6 +172,30 @@ class TrickCache:
         models = self._models
         models.extend(TrickRecord.model_validate(t) for t in wire[len(models) :])
         return tuple(models)
+
+
+def _variant_trick(hand: VariantHand, k: int) -> dict[str, Any]:
+    """Finished trick ``k`` of a variant hand in its wire form: the seats
+    that really played it (Domino: seats drop out), what cancelled, and
+    what a carried trick's winner took along."""
+    leader, cards, winner = hand.history[k]
+    penalty = hand.rules.tables.penalty
+    carried_in = cards_of(hand.carried_taken[k])
+    return {
+        "leader": leader,
+        "cards": [
+            {"seat": s, "card": card_text(c)}
+            for s, c in zip(hand.trick_seats(k), cards, strict=True)
+        ],
+        "winner": winner if winner >= 0 else None,
+        "points": (
+            sum(penalty[c] for c in cards) + sum(penalty[c] for c in carried_in)
+            if winner >= 0
+            else 0
+        ),
+        "cancelled": [card_text(c) for c in hand.trick_cancelled(k)],
+        "carried_in": [card_text(c) for c in carried_in],
+    }
 
 
 def _template(model: type[BaseModel]) -> dict[str, Any]:
@@ -232,8 +267,16 @@ def _seat_info(
     info["bot_covering"] = facts.bot_covering
     if hand is not None:
         info["cards_left"] = hand.hands[i].bit_count()
-        info["points_hand"] = (points if points is not None else hand.points_taken())[i]
+        info["points_hand"] = (points if points is not None else _public_points(hand))[i]
         info["passed"] = hand.phase is Phase.PASS and hand.passes[i] is not None
+        if isinstance(hand, VariantHand):
+            info["drawn"] = sum(len(cards) for s, cards in hand.draws if s == i)
+            info["out"] = (
+                hand.rules.tables.deal_kind == "domino"
+                and hand.phase is Phase.PLAY
+                and not hand.hands[i]
+            )
+            info["hidden_taken"] = hand.hidden_taken[i].bit_count()
     info["ready"] = facts.ready
     info["cover_in"] = facts.cover_in
     info["program"] = facts.program
@@ -251,7 +294,7 @@ def public_view(
     _check_seats(table)
     hand: Hand | None = game.hand if game else None
     n = table.rules.players
-    points = hand.points_taken() if hand is not None else None
+    points = _public_points(hand) if hand is not None else None
     view = dict(_VIEW)
     view["table_id"] = table.table_id
     view["code"] = table.code
@@ -286,11 +329,43 @@ def public_view(
         view["trick_leader"] = hand.leader if playing else None
         view["trick"] = _played(hand.leader, hand.trick, n)
         view["tricks"] = (tricks or TrickCache()).wire(hand)
+        if isinstance(hand, VariantHand):
+            _variant_public(hand, view)
         view["hearts_broken"] = hand.broken
         view["points_hand"] = points
         if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
             view["moon_shooter"] = hand.shooter
     return view
+
+
+def _public_points(hand: Hand) -> list[int]:
+    """Each seat's points as everybody may know them: cards taken face down
+    (a widow discard, a cancellation rest) count only once the hand is over,
+    or their points would tell what they are."""
+    points = hand.points_taken()
+    if hand.phase in (Phase.MOON_CHOICE, Phase.DONE) or not any(hand.hidden_taken):
+        return points
+    penalty = hand.rules.tables.penalty
+    return [
+        p - sum(penalty[c] for c in cards_of(hidden))
+        for p, hidden in zip(points, hand.hidden_taken, strict=True)
+    ]
+
+
+def _variant_public(hand: VariantHand, view: dict[str, Any]) -> None:
+    """The public facts of the widow, the stock and two decks, laid over
+    ``view``: who plays the trick under way, how many cards lie face down,
+    who took the widow, what carried tricks wait for a winner."""
+    view["trick"] = [
+        {"seat": s, "card": card_text(c)}
+        for s, c in zip(hand.current_trick_seats(), hand.trick, strict=True)
+    ]
+    view["stock_count"] = len(hand.stock)
+    view["widow_seat"] = hand.widow_seat
+    view["carried"] = _texts(hand.carried)
+    if hand.phase is Phase.WIDOW:
+        view["turn"] = hand.widow_seat
+        view["discard_count"] = len(hand.dealt_stock)
 
 
 def wire_views(
@@ -345,7 +420,8 @@ def seat_view(
 
 def _private_part(game: Game | None, table: TableFacts, seat: int | None) -> dict[str, Any]:
     """What only ``seat`` may see: its cards, its pass, what it received, its
-    legal moves; the host also sees who knocks."""
+    legal moves, the widow it took and its discard, its face-down taken
+    cards; the host also sees who knocks."""
     part: dict[str, Any] = {}
     if seat is None:
         return part
@@ -359,7 +435,8 @@ def _private_part(game: Game | None, table: TableFacts, seat: int | None) -> dic
 
 def _hand_part(hand: Hand, seat: int) -> dict[str, Any]:
     """A seat's own cards: its hand, its pass, what it received, its legal
-    moves."""
+    moves (in the widow phase, the widow's taker may discard any card), the
+    widow and its discard, its face-down taken cards."""
     part: dict[str, Any] = {"hand": _texts(hand.hands[seat])}
     passed = hand.passes[seat]
     if passed is not None:
@@ -373,4 +450,13 @@ def _hand_part(hand: Hand, seat: int) -> dict[str, Any]:
         part["legal"] = part["hand"]
     elif hand.phase is Phase.PLAY and hand.turn == seat:
         part["legal"] = _texts(hand.legal_mask(seat))
+    elif hand.phase is Phase.WIDOW and hand.widow_seat == seat:
+        part["legal"] = part["hand"]
+    if hand.VARIANT_STEPS:
+        if hand.hidden_taken[seat]:
+            part["hidden_taken"] = _texts(hand.hidden_taken[seat])
+        if hand.widow_seat == seat and hand.rules.tables.deal_kind == "widow":
+            part["widow"] = [card_text(c) for c in sorted(hand.dealt_stock)]
+            if hand.discard is not None:
+                part["discarded"] = _texts(hand.discard)
     return part

@@ -175,13 +175,15 @@ class GameStarted(WireModel):
 
 
 class HandDealt(WireModel):
-    """A new hand; ``cards`` are yours (empty for spectators)."""
+    """A new hand; ``cards`` are yours (empty for spectators);
+    ``stock_count`` cards were dealt face down (widow, stock, rest)."""
 
     type: Literal["hand_dealt"] = "hand_dealt"
     seq: int
     hand_number: int
     direction: PassDirection
     cards: tuple[Card, ...]
+    stock_count: int = 0
 
 
 class PassLocked(WireModel):
@@ -228,7 +230,10 @@ class HeartsBroken(WireModel):
 
 
 class TrickWon(WireModel):
-    """A trick is complete; ``cards`` in play order from ``leader``."""
+    """A trick is complete; ``cards`` in play order from ``leader``, played
+    by ``seats`` (a seat that dropped out plays no more). Cancellation
+    Hearts: ``cancelled`` cards cancelled, and ``carried`` are the cards of
+    earlier carried tricks the winner takes along (``points`` counts them)."""
 
     type: Literal["trick_won"] = "trick_won"
     seq: int
@@ -237,6 +242,87 @@ class TrickWon(WireModel):
     winner: int
     cards: tuple[Card, ...]
     points: int
+    seats: tuple[int, ...] = ()
+    cancelled: tuple[Card, ...] = ()
+    carried: tuple[Card, ...] = ()
+
+
+class TrickCarried(WireModel):
+    """Cancellation Hearts: no card of the led suit stood in trick ``trick``
+    (identical cards cancel); nobody wins it, its cards wait for the next
+    trick's winner and ``leader`` leads again."""
+
+    type: Literal["trick_carried"] = "trick_carried"
+    seq: int
+    trick: int
+    leader: int
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    cancelled: tuple[Card, ...]
+
+
+class WidowTaken(WireModel):
+    """Hearts with a widow: ``seat`` won the first trick and took the
+    ``count`` widow cards into its hand; ``cards`` are sent to it alone
+    (empty for everybody else). It discards as many next."""
+
+    type: Literal["widow_taken"] = "widow_taken"
+    seq: int
+    seat: int
+    count: int
+    cards: tuple[Card, ...] = ()
+
+
+class WidowDiscarded(WireModel):
+    """``seat`` put ``count`` cards face down on its taken pile; ``cards``
+    are sent to it alone. It leads the next trick."""
+
+    type: Literal["widow_discarded"] = "widow_discarded"
+    seq: int
+    seat: int
+    count: int
+    cards: tuple[Card, ...] = ()
+
+
+class CardsDrawn(WireModel):
+    """Domino Hearts: ``seat`` could not follow and drew ``count`` cards
+    from the stock; ``cards`` are sent to it alone."""
+
+    type: Literal["cards_drawn"] = "cards_drawn"
+    seq: int
+    seat: int
+    count: int
+    cards: tuple[Card, ...] = ()
+
+
+class SeatOut(WireModel):
+    """Domino Hearts: ``seat`` played its last card and is out of the hand."""
+
+    type: Literal["seat_out"] = "seat_out"
+    seq: int
+    seat: int
+
+
+class LeftoverTaken(WireModel):
+    """Domino Hearts: play is over; ``seat`` takes the unplayed ``cards``
+    (its own hand and the stock), shown to all."""
+
+    type: Literal["leftover_taken"] = "leftover_taken"
+    seq: int
+    seat: int
+    cards: tuple[Card, ...]
+
+
+class RestTaken(WireModel):
+    """Cancellation Hearts: the ``count`` face-down cards left over by the
+    deal join ``seat``'s taken pile (it won the first trick); ``cards`` are
+    sent to it alone."""
+
+    type: Literal["rest_taken"] = "rest_taken"
+    seq: int
+    seat: int
+    count: int
+    cards: tuple[Card, ...] = ()
 
 
 class PlaysUndone(WireModel):
@@ -316,6 +402,8 @@ class BotCovered(WireModel):
     played: tuple[Card, ...]
     passed: tuple[Card, ...]
     moon_choice: Literal["add", "subtract"] | None = None
+    # Hearts with a widow: the cards it discarded after taking the widow.
+    discarded: tuple[Card, ...] = ()
 
 
 class Kicked(WireModel):
@@ -362,6 +450,13 @@ TableEvent = (
     | TrickWon
     | PlaysUndone
     | ClaimMade
+    | TrickCarried
+    | WidowTaken
+    | WidowDiscarded
+    | CardsDrawn
+    | SeatOut
+    | LeftoverTaken
+    | RestTaken
     | MoonChoiceNeeded
     | HandScored
     | GameOver
@@ -391,6 +486,13 @@ ServerMessage = Annotated[
     | TrickWon
     | PlaysUndone
     | ClaimMade
+    | TrickCarried
+    | WidowTaken
+    | WidowDiscarded
+    | CardsDrawn
+    | SeatOut
+    | LeftoverTaken
+    | RestTaken
     | MoonChoiceNeeded
     | HandScored
     | GameOver

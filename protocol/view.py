@@ -13,7 +13,7 @@ from typing import Literal
 from .common import BotLevel, Card, RulesModel, WireModel
 
 TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
-HandPhase = Literal["pass", "play", "moon_choice", "done"]
+HandPhase = Literal["pass", "play", "widow", "moon_choice", "done"]
 PassDirection = Literal["left", "right", "across", "hold"]
 SeatKind = Literal["open", "human", "bot"]
 
@@ -30,8 +30,19 @@ class SeatInfo(WireModel):
     away: bool = False
     bot_covering: bool = False
     cards_left: int = 0
+    # Points of the cards this seat has taken face up this hand; cards taken
+    # face down (a widow discard, a cancellation rest) count only once the
+    # hand is over.
     points_hand: int = 0
     passed: bool = False
+    # Domino Hearts: cards drawn from the stock this hand (what was drawn is
+    # the seat's secret), and whether the seat has played its last card and
+    # dropped out.
+    drawn: int = 0
+    out: bool = False
+    # How many cards lie face down in this seat's taken pile (the widow
+    # discard, the cancellation rest): the cards themselves only it sees.
+    hidden_taken: int = 0
     ready: bool = False
     # Seconds (as of this message) until a bot covers this away seat: a
     # countdown clients show. None when no countdown runs (the seat is here,
@@ -51,12 +62,20 @@ class PlayedCard(WireModel):
 
 
 class TrickRecord(WireModel):
-    """A finished trick of this hand: who led, the cards, who won."""
+    """A finished trick of this hand: who led, the cards with the seats that
+    played them (in play order; a seat that dropped out plays no more), who
+    won. Cancellation Hearts: ``cancelled`` are the cards that cancelled
+    (identical pairs); a trick with no card of the led suit standing is
+    carried: its ``winner`` is null, its ``points`` 0, and its cards go, as
+    ``carried_in``, to the winner of the next trick that has one (whose
+    ``points`` count them)."""
 
     leader: int
     cards: tuple[PlayedCard, ...]
-    winner: int
+    winner: int | None
     points: int
+    cancelled: tuple[Card, ...] = ()
+    carried_in: tuple[Card, ...] = ()
 
 
 class HandResult(WireModel):
@@ -107,9 +126,25 @@ class SeatView(WireModel):
     received_from: int | None = None
     received_marked: bool = False
     legal: tuple[Card, ...] = ()
+    # Hearts with a widow: who took the widow (the first trick's winner);
+    # in the "widow" phase that seat discards ``discard_count`` cards
+    # (``discard``) and its ``legal`` is its whole hand. ``widow`` are the
+    # cards it took and ``discarded`` those it put down: its own view only.
+    widow_seat: int | None = None
+    discard_count: int = 0
+    widow: tuple[Card, ...] = ()
+    discarded: tuple[Card, ...] = ()
+    # Face-down cards not yet taken: the widow, the domino stock, the
+    # cancellation rest (how many; never which).
+    stock_count: int = 0
+    # Your own face-down taken cards (a widow discard, a cancellation rest).
+    hidden_taken: tuple[Card, ...] = ()
     turn: int | None = None
     trick_leader: int | None = None
     trick: tuple[PlayedCard, ...] = ()
+    # Cancellation Hearts: cards of carried tricks waiting for the next
+    # trick's winner.
+    carried: tuple[Card, ...] = ()
     tricks: tuple[TrickRecord, ...] = ()
     hearts_broken: bool = False
     points_hand: tuple[int, ...] = ()

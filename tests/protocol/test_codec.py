@@ -92,7 +92,7 @@ def test_bad_frames_are_refused_with_a_readable_reason(
         ({"type": "take_seat", "id": 1, "seat": True}, "field 'seat': expected an integer, not"),
         ({"type": "take_seat", "id": 1, "seat": 2.0}, "field 'seat': expected an integer"),
         ({"type": "create_table", "id": 1, "public": 0}, "field 'public': expected true or"),
-        ({"type": "create_table", "id": 1, "seats": ["open"] * 4}, "field 'seats'"),
+        ({"type": "create_table", "id": 1, "seats": ["open"] * 10}, "field 'seats'"),
         ({"type": "create_table", "id": 1, "rules": {"players": 4.0}}, "'rules.players'"),
         ({"type": "create_table", "id": 1, "rules": {"pass_cycle": []}}, "at least 1 entry"),
         ({"type": "create_table", "id": 1, "rules": {"pass_cycle": ["left"] * 9}}, "at most 8"),

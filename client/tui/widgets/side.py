@@ -41,7 +41,9 @@ def history_text(t: Translator, view: SeatView) -> Text:
             line.append(" ")
             line.append_text(card_text(played.card, played.seat == trick.winner))
         line.append(" ★")
-        line.append(t(abbr_key(view, trick.winner)), style=Style(bold=True))
+        # A carried trick (Cancellation Hearts) has no winner.
+        winner = "–" if trick.winner is None else t(abbr_key(view, trick.winner))
+        line.append(winner, style=Style(bold=True))
         lines.append(line)
     if not view.tricks:
         lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
