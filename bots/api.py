@@ -11,6 +11,9 @@ into its time cap). A bot answers whatever the view asks of its seat:
   ``rules.pass_count`` cards from ``view.hand``;
 * ``phase == "play"`` and ``view.turn == view.seat``: choose one card of
   ``view.legal``;
+* ``phase == "widow"`` and ``view.widow_seat == view.seat``: choose
+  ``view.discard_count`` cards of ``view.hand`` to put face down on its
+  taken pile (every level: ``widow_discard``, a simple rule for now);
 * ``phase == "moon_choice"`` and ``view.moon_shooter == view.seat``:
   "add" (others +26) or "subtract" (itself -26).
 
@@ -24,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from engine.cards import card_text
+from engine.cards import card, card_text
 from protocol.view import SeatView
 
 from .budget import Budget
@@ -38,13 +41,14 @@ from .search import search_play
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
-DecisionKind = Literal["pass", "play", "moon_choice"]
+DecisionKind = Literal["pass", "play", "discard", "moon_choice"]
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What a bot chose. Exactly one of ``cards``, ``card``, ``moon`` is
-    meaningful, as ``kind`` says; cards are wire texts (``"QS"``)."""
+    """What a bot chose. Exactly one of ``cards`` (a pass or a widow
+    discard), ``card``, ``moon`` is meaningful, as ``kind`` says; cards are
+    wire texts (``"QS"``)."""
 
     kind: DecisionKind
     cards: tuple[str, ...] = ()
@@ -55,6 +59,11 @@ class Decision:
     def pass_cards(cls, cards: list[int]) -> Decision:
         """A pass of the given card ints."""
         return cls("pass", cards=tuple(card_text(c) for c in sorted(cards)))
+
+    @classmethod
+    def discard(cls, cards: list[int]) -> Decision:
+        """A widow discard of the given card ints."""
+        return cls("discard", cards=tuple(card_text(c) for c in sorted(cards)))
 
     @classmethod
     def play(cls, card: int) -> Decision:
@@ -83,9 +92,24 @@ def needs_decision(view: SeatView) -> DecisionKind | None:
         return "pass"
     if view.phase == "play" and view.turn == view.seat and view.legal:
         return "play"
+    if view.phase == "widow" and view.widow_seat == view.seat and view.discard_count:
+        return "discard"
     if view.phase == "moon_choice" and view.moon_shooter == view.seat:
         return "moon_choice"
     return None
+
+
+def widow_discard(view: SeatView) -> list[int]:
+    """The widow's taker's discard: the discard joins its own taken pile, so
+    it puts down the highest cards that cost nothing (the ones likeliest to
+    win a trick later), and only then the cheapest point cards. A simple
+    rule shared by every level until the levels learn the widow."""
+    penalty = view.rules.to_rules().tables.penalty
+    hand = [card(c) for c in view.hand]
+    # Highest rank first among free cards; the second deck's copy ranks as
+    # its first (c % 13).
+    hand.sort(key=lambda c: (penalty[c] > 0, penalty[c], -(c % 13)))
+    return hand[: view.discard_count]
 
 
 class LevelPolicy(Protocol):
@@ -198,6 +222,11 @@ def decide(
     kind = needs_decision(view)
     if kind is None:
         raise NothingToDecide("the view asks nothing of this seat now")
+    if kind == "discard":
+        chosen = widow_discard(view)
+        if len(chosen) != view.discard_count:
+            raise RuntimeError(f"{level} bot chose an impossible discard")
+        return Decision.discard(chosen)
     bot = make_bot(level, budget, _hands_played(view))
     k = knowledge_of(view)
     if kind == "pass":
@@ -216,9 +245,10 @@ def decide(
 @dataclass(frozen=True, slots=True)
 class Move:
     """A decision in the shape the server and the CLI autoplay read:
-    ``kind`` is "pass", "play" or "moon"; ``cards``, ``card`` or ``choice``."""
+    ``kind`` is "pass", "play", "discard" or "moon"; ``cards`` (pass and
+    discard), ``card`` or ``choice``."""
 
-    kind: Literal["pass", "play", "moon"]
+    kind: Literal["pass", "play", "discard", "moon"]
     cards: tuple[str, ...] = ()
     card: str = ""
     choice: str = ""
@@ -241,6 +271,8 @@ def decide_move(
         return Move("pass", cards=d.cards)
     if d.kind == "play":
         return Move("play", card=d.card or "")
+    if d.kind == "discard":
+        return Move("discard", cards=d.cards)
     return Move("moon", choice=d.moon or "")
 
 
@@ -259,4 +291,5 @@ __all__ = [
     "decide_move",
     "make_bot",
     "needs_decision",
+    "widow_discard",
 ]

@@ -19,7 +19,7 @@ from protocol.view import SeatView
 class Move:
     """A move in wire terms."""
 
-    kind: Literal["pass", "play", "moon", "ready"]
+    kind: Literal["pass", "play", "discard", "moon", "ready"]
     cards: tuple[str, ...] = ()
     card: str = ""
     choice: str = ""
@@ -30,6 +30,8 @@ class Move:
             return cm.Ready(id=rid)
         if self.kind == "pass":
             return cm.PassCards(id=rid, cards=self.cards)
+        if self.kind == "discard":
+            return cm.DiscardWidow(id=rid, cards=self.cards)
         if self.kind == "moon":
             return cm.MoonChoice(id=rid, choice="subtract" if self.choice == "subtract" else "add")
         return cm.PlayCard(id=rid, card=self.card)
@@ -48,6 +50,8 @@ def needs_move(view: SeatView) -> bool:
         return bool(view.legal) and not view.passed
     if view.phase == "play":
         return view.turn == me and bool(view.legal)
+    if view.phase == "widow":
+        return view.widow_seat == me and view.discard_count > 0
     if view.phase == "moon_choice":
         return view.moon_shooter == me
     return False
@@ -67,6 +71,8 @@ def move_shown(view: SeatView, move: Move, hand_number: int) -> bool:
         return view.phase != "pass" or bool(view.passed)
     if move.kind == "moon":
         return view.phase != "moon_choice"
+    if move.kind == "discard":
+        return view.phase != "widow"
     return move.card not in view.hand
 
 

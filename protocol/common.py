@@ -12,6 +12,7 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -78,12 +79,20 @@ class WireModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# Fields whose default depends on the variant (and the seat count).
+_VARIANT_FILLED = ("players", "pass_cycle", "moon", "first_trick", "bonus_card")
+_RULES_FIELDS = frozenset(
+    (*_VARIANT_FILLED, "variant", "pass_count", "queen_breaks_hearts", "end", "end_at")
+)
+
+
 class RulesModel(WireModel):
     """A table's rules on the wire; the same fields as a hand record's ``rules``
     (docs/hand-record.md). A field left out takes the variant's own value
     (docs/rules.md "Variants"; the defaults written here are the standard
-    game's); ``bonus_card: null`` means "no bonus card", so leave it out for
-    the variant's own. Views always carry every field."""
+    game's): the model fills it in when it is built, so a model always says
+    the rules as they will be played and sends them whole. ``bonus_card:
+    null`` means "no bonus card", so leave it out for the variant's own."""
 
     variant: VariantName = "standard"
     players: int = Field(default=4, ge=MIN_PLAYERS, le=MAX_PLAYERS)
@@ -99,6 +108,30 @@ class RulesModel(WireModel):
     end_at: int = Field(default=100, ge=1, le=1000)
     bonus_card: Literal["JD", "TD"] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _variant_defaults(cls, data: object) -> object:
+        # Fill what was left out with the variant's own values (Black Maria
+        # is 3 players, Omnibus passes right with a JD bonus, ...) rather
+        # than the standard game's defaults below. Views always carry every
+        # field: nothing to do then.
+        if not isinstance(data, dict) or all(k in data for k in _VARIANT_FILLED):
+            return data
+        given = {k: v for k, v in data.items() if k in _RULES_FIELDS}
+        try:
+            resolved = Rules.from_json(given).to_json()
+        except (RulesError, TypeError, ValueError):
+            # Unplayable or ill-typed: field validation and ``to_rules``
+            # say what is wrong; fill in only what the variant and the
+            # seat count decide.
+            try:
+                resolved = Rules.from_json(
+                    {k: given[k] for k in ("variant", "players") if k in given}
+                ).to_json()
+            except (RulesError, TypeError, ValueError):
+                return data
+        return {**{k: resolved[k] for k in _VARIANT_FILLED if k not in data}, **data}
+
     @field_validator("players", "pass_count", mode="before")
     @classmethod
     def _whole_number(cls, value: object) -> object:
@@ -110,9 +143,7 @@ class RulesModel(WireModel):
     def to_rules(self) -> Rules:
         """The engine's rules object; raises ``RulesError`` if inconsistent
         (a seat count or option the variant does not allow)."""
-        # Only the fields that were given: an absent bonus_card is the
-        # variant's own (Omnibus: JD), an explicit null is "none".
-        return Rules.from_json(self.model_dump(mode="json", exclude_unset=True))
+        return Rules.from_json(self.model_dump(mode="json"))
 
     @classmethod
     def from_rules(cls, rules: Rules) -> RulesModel:

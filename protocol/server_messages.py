@@ -369,7 +369,9 @@ class HandScored(WireModel):
     points: tuple[int, ...]
     totals: tuple[int, ...]
     shooter: int | None
-    moon_choice: Literal["add", "subtract"] | None
+    # How the moon scored: the shooter's choice, or the rules' own way
+    # (Omnibus "jackpot", Greek "transfer").
+    moon_choice: Literal["add", "subtract", "jackpot", "transfer"] | None
 
 
 class GameOver(WireModel):

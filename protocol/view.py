@@ -84,7 +84,7 @@ class HandResult(WireModel):
     hand_number: int
     points: tuple[int, ...]
     shooter: int | None = None
-    moon_choice: Literal["add", "subtract"] | None = None
+    moon_choice: Literal["add", "subtract", "jackpot", "transfer"] | None = None
 
 
 class KickedPlayer(WireModel):

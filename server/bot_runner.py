@@ -42,7 +42,7 @@ log = logging.getLogger("hearts.bots")
 class BotMove:
     """What a bot decided, in wire terms."""
 
-    kind: Literal["pass", "play", "moon"]
+    kind: Literal["pass", "play", "moon", "discard"]
     cards: tuple[str, ...] = ()
     card: str = ""
     choice: str = ""
@@ -55,6 +55,9 @@ def simple_move(view: SeatView, rng: random.Random) -> BotMove:
         return BotMove("pass", cards=tuple(rng.sample(cards, view.rules.pass_count)))
     if view.phase == "moon_choice":
         return BotMove("moon", choice="add")
+    if view.phase == "widow":
+        cards = sorted(view.legal or view.hand)
+        return BotMove("discard", cards=tuple(rng.sample(cards, view.discard_count)))
     return BotMove("play", card=rng.choice(sorted(view.legal)))
 
 

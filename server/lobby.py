@@ -121,7 +121,9 @@ class Lobby:
                 program=program,
             )
         ]
-        for spec in msg.seats[: rules.players - 1]:
+        # Seats the host did not name are open.
+        specs = (*msg.seats, *("open",) * rules.players)[: rules.players - 1]
+        for spec in specs:
             if spec == "open":
                 seats.append(Seat())
             else:

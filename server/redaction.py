@@ -106,7 +106,17 @@ def _private_facts(table: TableState) -> TableFacts:
     )
 
 
-PRIVATE_EVENTS = frozenset({"hand_dealt", "cards_passed", "bot_covered"})
+PRIVATE_EVENTS = frozenset(
+    {
+        "hand_dealt",
+        "cards_passed",
+        "bot_covered",
+        "widow_taken",
+        "widow_discarded",
+        "cards_drawn",
+        "rest_taken",
+    }
+)
 """Logged events whose redaction depends on the seat; every other event is
 the same for everybody."""
 
@@ -121,12 +131,25 @@ def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | Non
             hand_number=event["hand_number"],
             direction=event["direction"],
             cards=cards,
+            # Never which cards lie face down: how many (events logged
+            # before variants existed have no stock).
+            stock_count=len(event.get("stock", ())),
         )
     if kind == "cards_passed":
         if seat is None or seat != event["receiver"]:
             return None
         return sm.CardsReceived(
             seq=event["seq"], from_seat=event["giver"], cards=tuple(event["cards"])
+        )
+    face_down = _FACE_DOWN_EVENTS.get(kind)
+    if face_down is not None:
+        # Face-down cards: their owner sees them, everybody else how many.
+        own = seat is not None and seat == event["seat"]
+        return face_down(  # type: ignore[no-any-return]
+            seq=event["seq"],
+            seat=event["seat"],
+            count=len(event["cards"]),
+            cards=tuple(event["cards"]) if own else (),
         )
     if kind == "bot_covered":
         # What a bot played in a player's name shows that player's cards.
@@ -139,6 +162,13 @@ def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | Non
     return model.model_validate(event)  # type: ignore[no-any-return]
 
 
+_FACE_DOWN_EVENTS: dict[str, Any] = {
+    "widow_taken": sm.WidowTaken,
+    "widow_discarded": sm.WidowDiscarded,
+    "cards_drawn": sm.CardsDrawn,
+    "rest_taken": sm.RestTaken,
+}
+
 _PUBLIC_EVENTS: dict[str, Any] = {
     "seat_changed": sm.SeatChanged,
     "game_started": sm.GameStarted,
@@ -149,6 +179,9 @@ _PUBLIC_EVENTS: dict[str, Any] = {
     "trick_won": sm.TrickWon,
     "plays_undone": sm.PlaysUndone,
     "claim_made": sm.ClaimMade,
+    "trick_carried": sm.TrickCarried,
+    "seat_out": sm.SeatOut,
+    "leftover_taken": sm.LeftoverTaken,
     "moon_choice_needed": sm.MoonChoiceNeeded,
     "hand_scored": sm.HandScored,
     "game_over": sm.GameOver,

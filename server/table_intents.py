@@ -42,7 +42,7 @@ def _seat_event(table: TableState, seat: int, change: str) -> dict[str, Any]:
 def _engine_events(table: TableState, events: list[Event]) -> Events:
     out: Events = []
     for e in events:
-        out.append(log_event(e, table.game.totals if table.game else None))
+        out.append(log_event(e, table.game.totals if table.game else None, table.players))
         if isinstance(e, HandScored) and table.game and not table.game.over:
             table.status = "between_hands"
             for s in table.seats:
@@ -252,7 +252,7 @@ def set_connected(
     events = [_seat_event(table, seat, "connected" if connected else "away")]
     if connected:
         s.covering = False
-        if s.covered_played or s.covered_passed or s.covered_moon:
+        if s.covered_played or s.covered_passed or s.covered_moon or s.covered_discarded:
             # The player is told what a bot did in their name (to them alone).
             events.append(
                 {
@@ -261,9 +261,11 @@ def set_connected(
                     "played": s.covered_played,
                     "passed": s.covered_passed,
                     "moon_choice": s.covered_moon,
+                    "discarded": s.covered_discarded,
                 }
             )
             s.covered_played, s.covered_passed, s.covered_moon = [], [], None
+            s.covered_discarded = []
     return events
 
 
@@ -333,6 +335,13 @@ def play_card(table: TableState, seat: int | None, card_text: str) -> Events:
     return _engine_events(table, game.play(seat, card(card_text)))
 
 
+def discard_widow(table: TableState, seat: int | None, cards: tuple[str, ...]) -> Events:
+    """Hearts with a widow: the widow's taker puts cards face down."""
+    seat = _require_seat(seat)
+    game = _game(table)
+    return _engine_events(table, game.discard_widow(seat, [card(c) for c in cards]))
+
+
 def choose_moon(table: TableState, seat: int | None, choice: str) -> Events:
     """The shooter's moon choice."""
     seat = _require_seat(seat)
@@ -382,6 +391,8 @@ def bot_acted(table: TableState, seat: int, kind: str, value: Any) -> None:
         s.covered_passed = [*s.covered_passed, *value]
     elif kind == "moon":
         s.covered_moon = value
+    elif kind == "discard":
+        s.covered_discarded = [*s.covered_discarded, *value]
     else:
         s.covered_played = [*s.covered_played, value]
 
@@ -412,6 +423,8 @@ def seats_to_decide(table: TableState) -> list[int]:
         return [i for i in bots if hand.passes[i] is None]
     if hand.phase is Phase.PLAY:
         return [hand.turn] if hand.turn in bots else []
+    if hand.phase is Phase.WIDOW:
+        return [hand.widow_seat] if hand.widow_seat in bots else []
     if hand.phase is Phase.MOON_CHOICE:
         return [hand.shooter] if hand.shooter in bots else []
     return []

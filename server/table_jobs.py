@@ -133,6 +133,9 @@ def bot_moved(state: TableState, seat: int, move: BotMove) -> Events:
         elif move.kind == "moon":
             events = intents.choose_moon(state, seat, move.choice)
             intents.bot_acted(state, seat, "moon", move.choice)
+        elif move.kind == "discard":
+            events = intents.discard_widow(state, seat, move.cards)
+            intents.bot_acted(state, seat, "discard", move.cards)
         else:
             events = intents.play_card(state, seat, move.card)
             intents.bot_acted(state, seat, "play", move.card)

@@ -58,6 +58,8 @@ def _intent(
             return intents.pass_cards(s, seat, msg.cards), []
         case cm.PlayCard():
             return intents.play_card(s, seat, msg.card), []
+        case cm.DiscardWidow():
+            return intents.discard_widow(s, seat, msg.cards), []
         case cm.MoonChoice():
             return intents.choose_moon(s, seat, msg.choice), []
         case cm.Claim():

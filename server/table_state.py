@@ -80,6 +80,7 @@ class Seat:
     covered_played: list[str] = field(default_factory=list)
     covered_passed: list[str] = field(default_factory=list)
     covered_moon: str | None = None
+    covered_discarded: list[str] = field(default_factory=list)
     # Request ids already applied for this seat, newest last, with the reply
     # kind; a repeated id is answered again without being applied twice.
     recent: list[str] = field(default_factory=list)
@@ -114,6 +115,7 @@ class Seat:
             "covered_played": self.covered_played,
             "covered_passed": self.covered_passed,
             "covered_moon": self.covered_moon,
+            "covered_discarded": self.covered_discarded,
         }
 
     @classmethod
