@@ -553,3 +553,53 @@ async def test_a_link_that_names_no_table_is_refused_without_repeating_it(
     status, _, err = await rest(proc)
     assert status == 2
     assert "hearts join: not a table's link" in err and secret not in err
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "kinds"),
+    [
+        ("variant=widow,players=3,end=hands,end_at=1", "easy,easy", {"widow_taken"}),
+        ("variant=domino,players=5,end=hands,end_at=1", "easy,easy,easy,easy", {"seat_out"}),
+        ("variant=cancellation,players=7,end=hands,end_at=1", "easy," * 5 + "easy", {"rest_taken"}),
+    ],
+    ids=["widow", "domino", "cancellation"],
+)
+async def test_host_plays_a_variant_and_its_records_verify(
+    server: RunningServer, tmp_path: Path, rules: str, seats: str, kinds: set[str]
+) -> None:
+    """``hearts host --rules variant=NAME,players=N --autoplay`` plays the
+    variant to game over (the widow's discard included), and ``hearts
+    verify`` accepts every record it wrote."""
+    records = tmp_path / "records.jsonl"
+    host = await hearts(
+        "host",
+        "--server",
+        server.url,
+        "--autoplay",
+        "easy",
+        "--json",
+        "--records",
+        str(records),
+        "--seats",
+        seats,
+        "--rules",
+        rules,
+        "--session-file",
+        str(tmp_path / "host.json"),
+        "--seed",
+        "3",
+    )
+    table = await first_line(host)
+    assert table["type"] == "table"
+    status, lines, err = await rest(host)
+    assert status == 0, err
+    assert lines[-1]["type"] == "game_over"
+    assert len(lines[-1]["totals"]) == len(seats.split(",")) + 1
+    assert not [line for line in lines if line["type"] == "refused"]
+    assert kinds <= {line["type"] for line in lines}
+    written = records.read_text().splitlines()
+    assert len(written) == len([line for line in lines if line["type"] == "hand_scored"]) >= 1
+    verify = await hearts("verify", str(records))
+    status, answers, err = await rest(verify)
+    assert status == 0, err
+    assert len(answers) == len(written) and all(a["ok"] and a["complete"] for a in answers)

@@ -246,7 +246,7 @@ class WireClient:
 
     async def create(
         self,
-        seats: tuple[str, str, str] = ("open", "open", "open"),
+        seats: tuple[str, ...] = ("open", "open", "open"),
         rules: RulesModel = SHORT_RULES,
         public: bool = False,
         name: str = "",
@@ -307,6 +307,9 @@ def choose(view: SeatView, rng: random.Random, rid: int | str) -> cm.Request:
         return cm.PassCards(id=rid, cards=tuple(cards))
     if view.phase == "moon_choice":
         return cm.MoonChoice(id=rid, choice="add")
+    if view.phase == "widow":
+        cards = rng.sample(sorted(view.legal), view.discard_count)
+        return cm.DiscardWidow(id=rid, cards=tuple(cards))
     return cm.PlayCard(id=rid, card=rng.choice(sorted(view.legal)))
 
 
@@ -401,6 +404,8 @@ def reflects(view: SeatView, request: cm.Request, hand_number: int) -> bool:
             )
         case cm.MoonChoice():
             return view.phase != "moon_choice"
+        case cm.DiscardWidow():
+            return view.phase != "widow"
     return True
 
 

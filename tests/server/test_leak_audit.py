@@ -2,7 +2,8 @@
 kind of seat, no frame a seat receives carries a card hidden from it at that
 moment, and no seat's token reaches anyone else.
 
-Each game has a human host, a mix of scripted humans, Easy and Medium bots
+Each game is played under one of the variants (every variant, at several
+seat counts), with a human host, a mix of scripted humans, Easy and Medium bots
 and open seats (Medium bots at the start), one spectator from the start and
 sometimes a second one mid-game. Humans now and then send refused requests
 (a card they do not hold, a play out of turn) so error frames are audited
@@ -12,9 +13,12 @@ period, and they resume.
 Ground truth comes from the table's hand records (replayed by the engine):
 what each seat was dealt, passed and received, and the plays in order. A
 seat may know its own dealt hand; the cards passed to it once the exchange
-has happened; every card played so far (and only in the order played); and,
-in an error reply, any card it named itself in a request. A spectator may know the played cards
-only. Every string of every frame is checked: cards as fields (``"QS"``) and
+has happened; every card played so far (and only in the order played); the
+face-down cards it took by then (the widow, cards drawn from the domino
+stock, the cancellation rest: the engine replays the hand up to that play
+to say which); the cards left unplayed once a domino hand is over; and, in
+an error reply, any card it named itself in a request. A spectator may know
+the played cards (and the domino leftovers) only. Every string of every frame is checked: cards as fields (``"QS"``) and
 cards inside sentences (``"Q♠"``, ``"10♦"``). Bots are audited the same way
 through the views the server hands to the bot runner.
 """
@@ -33,10 +37,14 @@ import msgpack
 import pytest
 
 from engine.cards import card, card_text, cards_of
-from engine.hand import Hand
-from engine.record import replay
+from engine.dealing import deal_hand
+from engine.hand import Hand, Phase
+from engine.record import hand_record, replay
+from engine.rules import Rules
+from engine.variant_hand import VariantHand
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.codec import encode
 from protocol.common import RulesModel
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
@@ -47,10 +55,29 @@ from .harness import REPLY_TYPES, WireClient, choose, needs_action
 
 GAMES = 24
 AT_ONCE = 4
-DECK = [card_text(c) for c in range(52)]
-CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
-IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS](?![A-Za-z0-9])")
-LABEL = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
+# (variant, players): game n plays CASES[n % len(CASES)].
+CASES = (
+    ("standard", 4),
+    ("widow", 4),
+    ("domino", 4),
+    ("cancellation", 7),
+    ("omnibus", 4),
+    ("standard", 3),
+    ("widow", 5),
+    ("domino", 6),
+    ("spot", 4),
+    ("greek", 5),
+    ("black_maria", 3),
+    ("cancellation", 10),
+    ("standard", 6),
+    ("widow", 3),
+    ("domino", 7),
+    ("standard", 5),
+)
+DECK = [card_text(c) for c in range(104)]
+CARD = re.compile(r"^[2-9TJQKA][CDHS]2?$")
+IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS]2?(?![A-Za-z0-9])")
+LABEL = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])(²?)")
 SENTENCE_KEYS = ("message", "text", "name")
 
 
@@ -60,7 +87,8 @@ def cards_in(obj: Any, key: str = "") -> set[str]:
     found: set[str] = set()
     if isinstance(obj, dict):
         for k, v in obj.items():
-            found |= cards_in(v, str(k))
+            if k != "bonus_card":  # a rule of the table (Omnibus: JD), public
+                found |= cards_in(v, str(k))
     elif isinstance(obj, (list, tuple)):
         for v in obj:
             found |= cards_in(v, key)
@@ -69,7 +97,10 @@ def cards_in(obj: Any, key: str = "") -> set[str]:
             found.add(obj)
         if key in SENTENCE_KEYS:
             found.update(IN_TEXT.findall(obj))
-            found.update(card_text(card(r + s)) for r, s in LABEL.findall(obj))
+            found.update(
+                card_text(card(r + s + ("2" if second else "")))
+                for r, s, second in LABEL.findall(obj)
+            )
     return found
 
 
@@ -78,9 +109,45 @@ class Truth:
 
     def __init__(self, records: tuple[str, ...]) -> None:
         self.hands: dict[int, Hand] = {}
+        # (hand, plays so far) -> per seat, the face-down cards it has
+        # taken by then (widow, draws, rest); and per hand, the leftovers
+        # shown to all when a domino hand is over.
+        self.face_down: dict[tuple[int, int], list[set[str]]] = {}
+        self.leftover: dict[int, set[str]] = {}
         for text in records:
-            hand = replay(json.loads(text))
-            self.hands[hand.hand_number] = hand
+            record = json.loads(text)
+            hand = replay(record)
+            number = hand.hand_number
+            self.hands[number] = hand
+            if not isinstance(hand, VariantHand):
+                continue
+            for k in range(len(record["plays"]) + 1):
+                partial = {**record, "plays": record["plays"][:k]}
+                if k < hand.players:
+                    partial.pop("discard", None)  # the widow is not taken yet
+                part = replay(partial)
+                dealt = [part.dealt[s] | part.received[s] for s in range(part.players)]
+                self.face_down[number, k] = [
+                    {
+                        card_text(c)
+                        for c in cards_of(
+                            (part.hands[s] | part.hidden_taken[s]) & ~dealt[s] & ~_mask(part.plays)
+                        )
+                    }
+                    for s in range(part.players)
+                ]
+            if hand.leftover is not None and hand.phase is not Phase.PLAY:
+                self.leftover[number] = {card_text(c) for c in cards_of(hand.leftover[1])}
+
+    def taken_face_down(self, number: int, played: int, seat: int) -> set[str]:
+        """The face-down cards ``seat`` has taken after ``played`` plays."""
+        return self.face_down.get((number, played), [set()] * (seat + 1))[seat]
+
+    def shown_leftover(self, number: int, played: int) -> set[str]:
+        """A domino hand's unplayed cards, once every play is made."""
+        if played < len(self.hands[number].plays):
+            return set()
+        return self.leftover.get(number, set())
 
     def deal(self, number: int, seat: int) -> set[str]:
         """What ``seat`` was dealt in hand ``number``."""
@@ -93,6 +160,13 @@ class Truth:
     def plays(self, number: int) -> list[str]:
         """The hand's plays in order."""
         return [card_text(c) for c in self.hands[number].plays]
+
+
+def _mask(cards: list[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
 
 
 @dataclass
@@ -114,8 +188,10 @@ class Knowing:
         if self.hand == 0:
             return out
         out.update(self.truth.plays(self.hand)[: self.played])
+        out |= self.truth.shown_leftover(self.hand, self.played)
         if self.seat is not None:
             out |= self.truth.deal(self.hand, self.seat)
+            out |= self.truth.taken_face_down(self.hand, self.played, self.seat)
             if self.exchanged:
                 out |= self.truth.received(self.hand, self.seat)
         return out
@@ -278,9 +354,12 @@ async def run_game(number: int, server: RunningServer) -> Game:
     """Play one seeded game with a random mix of seats."""
     rng = random.Random(number)
     url = server.url
-    kinds = [rng.choice(["human", "easy", "medium", "open"]) for _ in range(3)]
+    variant, players = CASES[number % len(CASES)]
+    kinds = [rng.choice(["human", "easy", "medium", "open"]) for _ in range(players - 1)]
     host = await WireClient.open(url, f"Host{number}")
-    rules = RulesModel(end="hands", end_at=rng.choice([1, 2, 3]))
+    rules = RulesModel.model_validate(
+        {"variant": variant, "players": players, "end": "hands", "end_at": rng.choice([1, 2, 3])}
+    )
     specs = tuple("open" if k == "human" else k for k in kinds)
     seated = await host.create(seats=specs, rules=rules)  # type: ignore[arg-type]
     humans = [Seat(0, [host])]
@@ -307,7 +386,7 @@ async def run_game(number: int, server: RunningServer) -> Game:
         late = await WireClient.open(url, f"L{number}")
         await late.call(cm.Watch(id=late.next_id(), code=seated.code))
         spectators.append(Seat(None, [late]))
-    await asyncio.wait_for(asyncio.gather(*tasks), 90)
+    await asyncio.wait_for(asyncio.gather(*tasks), 120)
     game = Game(humans, spectators)
     game.truth = Truth(await host.records())
     for who in spectators:
@@ -370,6 +449,24 @@ async def test_no_frame_carries_a_hidden_card(
     assert any(who.named for g in games for who in g.humans)
     hands = [n for t in truths.values() for n in t.hands]
     assert max(hands) >= 3  # across-passes and holds were dealt too
+    # Every variant's face-down cards moved while audited: the widow taken
+    # and discarded, domino draws and seats dropping out, the rest taken.
+    sent = {
+        type(f.msg)
+        for g in games
+        for who in g.humans + g.spectators
+        for stream in who.streams
+        for f in stream.frames
+    }
+    assert {
+        sm.WidowTaken,
+        sm.WidowDiscarded,
+        sm.CardsDrawn,
+        sm.SeatOut,
+        sm.LeftoverTaken,
+        sm.RestTaken,
+    } <= sent
+    assert {t.hands[1].rules.variant for t in truths.values()} == {v for v, _ in CASES}
 
 
 def test_the_auditor_catches_leaks() -> None:
@@ -379,7 +476,7 @@ def test_the_auditor_catches_leaks() -> None:
             {
                 "rules": RulesModel().model_dump(mode="json"),
                 "hand": 1,
-                "deal": [DECK[s::4] for s in range(4)],
+                "deal": [DECK[:52][s::4] for s in range(4)],
                 "plays": [],
             }
         ),
@@ -389,7 +486,6 @@ def test_the_auditor_catches_leaks() -> None:
     theirs = sorted(truth.deal(1, 1))
     knowing = Knowing(truth, 0)
     dealt = sm.HandDealt(seq=1, hand_number=1, direction="left", cards=tuple(mine))
-    from protocol.codec import encode
 
     knowing.audit(encode(dealt), dealt)  # its own cards: fine
     for leak in (
@@ -401,6 +497,42 @@ def test_the_auditor_catches_leaks() -> None:
             knowing.audit(encode(leak), leak)
     label = sm.Error(id=2, code="x", message="you do not hold 10♦")
     assert cards_in(msgpack.unpackb(encode(label))) == {"TD"}
+    assert cards_in(msgpack.unpackb(encode(sm.Error(id=3, code="x", message="Q♠² and QS2")))) == {
+        "QS2"
+    }
     spectator = Knowing(truth, None)
     with pytest.raises(AssertionError):
         spectator.audit(encode(dealt), dealt)
+
+
+def test_the_auditor_knows_who_took_the_widow() -> None:
+    """Face-down cards: the widow is allowed to its taker once the first
+    trick is over, to nobody before, and never to the others."""
+    rules = Rules(variant="widow", players=4)
+    hand = deal_hand(rules, 1, random.Random(3))
+    # Pass-free hand: hand 4 holds; play the first trick with legal cards.
+    plays: list[int] = []
+    while hand.phase is Phase.PASS:
+        for s in range(4):
+            if hand.passes[s] is None:
+                hand.pass_cards(s, cards_of(hand.hands[s])[:3])
+    while hand.trick_index == 0:
+        c = cards_of(hand.legal_mask(hand.turn))[0]
+        plays.append(c)
+        hand.play(hand.turn, c)
+    taker = hand.widow_seat
+    assert taker is not None
+    record = hand_record(hand)
+    truth = Truth((json.dumps(record),))
+    widow = tuple(card_text(c) for c in hand.dealt_stock)
+    taken = sm.WidowTaken(seq=9, seat=taker, count=len(widow), cards=widow)
+    owner = Knowing(truth, taker, hand=1, played=len(plays), exchanged=True)
+    owner.audit(encode(taken), taken)
+    early = Knowing(truth, taker, hand=1, played=len(plays) - 1, exchanged=True)
+    with pytest.raises(AssertionError):
+        early.audit(encode(taken), taken)
+    other = Knowing(truth, (taker + 1) % 4, hand=1, played=len(plays), exchanged=True)
+    with pytest.raises(AssertionError):
+        other.audit(encode(taken), taken)
+    counted = sm.WidowTaken(seq=9, seat=taker, count=len(widow))
+    other.audit(encode(counted), counted)
