@@ -134,10 +134,10 @@ STRICT_CASES: list[tuple[dict[object, object], str, object, str]] = [
         "take_seat: field 'seat': expected an integer",
     ),
     (
-        {"type": "take_seat", "id": 26, "seat": 9},
+        {"type": "take_seat", "id": 26, "seat": 10},
         "bad_message",
         26,
-        "take_seat: field 'seat': expected at most 5",
+        "take_seat: field 'seat': expected at most 9",
     ),
     (
         {"type": "resume", "id": 27, "table_id": "t", "seat_token": "x" * 32, "last_seq": 2**60},
