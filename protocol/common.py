@@ -130,6 +130,9 @@ class RulesModel(WireModel):
                 ).to_json()
             except (RulesError, TypeError, ValueError):
                 return data
+        # Arrays as the wire decoder gives them (tuples: strict validation
+        # takes no list for a tuple field).
+        resolved["pass_cycle"] = tuple(resolved["pass_cycle"])
         return {**{k: resolved[k] for k in _VARIANT_FILLED if k not in data}, **data}
 
     @field_validator("players", "pass_count", mode="before")

@@ -179,7 +179,8 @@ STRICT_CASES: list[tuple[dict[object, object], str, object, str]] = [
         {"type": "create_table", "id": 33, "rules": {"moon": "both"}},
         "bad_message",
         33,
-        "create_table: field 'rules.moon': expected 'add', 'subtract' or 'choice'",
+        "create_table: field 'rules.moon': expected 'add', 'subtract', 'choice', "
+        "'jackpot', 'transfer' or 'none'",
     ),
     (
         {"type": "create_table", "id": 34, "rules": [1, 2]},
