@@ -193,7 +193,8 @@ def decision_problem(view: SeatView, decision: object) -> str | None:
     """What is wrong with ``decision`` as the answer to ``view``, or None when
     it may be played: the kind the view asks for, a pass of
     ``rules.pass_count`` different cards of the hand, a card of
-    ``view.legal``, a moon choice of "add" or "subtract"."""
+    ``view.legal``, a widow discard of ``view.discard_count`` different
+    cards of the hand, a moon choice of "add" or "subtract"."""
     if not isinstance(decision, Decision):
         return f"decide() returned {type(decision).__name__}, not a Decision"
     asked = needs_decision(view)
@@ -212,6 +213,14 @@ def decision_problem(view: SeatView, decision: object) -> str | None:
     if asked == "play":
         if decision.card not in view.legal:
             return f"{decision.card} is not a legal card now (legal: {list(view.legal)})"
+        return None
+    if asked == "discard":
+        cards = decision.cards
+        if len(cards) != view.discard_count or len(set(cards)) != len(cards):
+            return f"a discard is {view.discard_count} different cards, not {list(cards)}"
+        missing = [c for c in cards if c not in view.hand]
+        if missing:
+            return f"cannot discard {missing}: not in the hand"
         return None
     if decision.moon not in ("add", "subtract"):
         return f"the moon choice is add or subtract, not {decision.moon!r}"

@@ -59,6 +59,8 @@ def move_of(decision: Decision) -> Move:
         return Move("pass", cards=decision.cards)
     if decision.kind == "play":
         return Move("play", card=decision.card or "")
+    if decision.kind == "discard":
+        return Move("discard", cards=decision.cards)
     return Move("moon", choice=decision.moon or "")
 
 
