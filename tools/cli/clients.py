@@ -30,9 +30,14 @@ def add_client_parsers(subparsers: Any) -> None:
     add_headless_arguments(host)
     add_tui_arguments(host)
     host.add_argument(
-        "--seats", default="open,open,open", help="other seats from your left: open or a bot level"
+        "--seats",
+        default="open,open,open",
+        help="other seats from your left: open or a bot level (seats not named are open)",
     )
-    host.add_argument("--rules", help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50)")
+    host.add_argument(
+        "--rules",
+        help="rules as JSON or key=value,… (e.g. moon=choice,end_at=50 or variant=widow,players=5)",
+    )
     host.add_argument("--public", action="store_true", help="list the table in the lobby")
     host.add_argument(
         "--approval",
