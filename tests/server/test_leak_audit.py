@@ -121,17 +121,25 @@ class Truth:
             self.hands[number] = hand
             if not isinstance(hand, VariantHand):
                 continue
-            for k in range(len(record["plays"]) + 1):
-                partial = {**record, "plays": record["plays"][:k]}
-                if k < hand.players:
-                    partial.pop("discard", None)  # the widow is not taken yet
-                part = replay(partial)
-                dealt = [part.dealt[s] | part.received[s] for s in range(part.players)]
+            # The hand again, play by play (the engine's own steps: draws,
+            # the widow taken, the rest), noting what each seat holds face
+            # down after each play.
+            part = replay({**record, "plays": [], "discard": None})
+            discard = [card(c) for c in record.get("discard") or ()]
+            plays = [card(c) for c in record["plays"]]
+            dealt = [part.dealt[s] | part.received[s] for s in range(part.players)]
+            played = 0
+            for k in range(len(plays) + 1):
+                if k:
+                    part.play(part.turn, plays[k - 1])
+                    played |= 1 << plays[k - 1]
+                    if part.phase is Phase.WIDOW and discard:
+                        part.discard_widow(part.widow_seat or 0, discard)
                 self.face_down[number, k] = [
                     {
                         card_text(c)
                         for c in cards_of(
-                            (part.hands[s] | part.hidden_taken[s]) & ~dealt[s] & ~_mask(part.plays)
+                            (part.hands[s] | part.hidden_taken[s]) & ~dealt[s] & ~played
                         )
                     }
                     for s in range(part.players)
