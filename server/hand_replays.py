@@ -20,7 +20,8 @@ from engine.errors import RecordError
 from engine.hand import Phase
 from engine.record import replay
 from protocol import server_messages as sm
-from protocol.view import PassDirection, PlayedCard, TrickRecord
+from protocol.seat_view import TrickCache
+from protocol.view import PassDirection
 
 from .errors import NotNow
 
@@ -56,17 +57,9 @@ def hand_replay(
     if hand.phase is not Phase.DONE or hand.scores is None:
         raise NotNow(f"hand {hand_number} of this game is not finished")
     n = hand.players
-    tricks = tuple(
-        TrickRecord(
-            leader=leader,
-            cards=tuple(
-                PlayedCard(seat=(leader + k) % n, card=card_text(c)) for k, c in enumerate(cards)
-            ),
-            winner=winner,
-            points=sum(hand.rules.tables.penalty[c] for c in cards),
-        )
-        for leader, cards, winner in hand.history
-    )
+    # The views' own trick records: who really played each card (Domino:
+    # seats drop out), cancelled cards, carried tricks.
+    tricks = TrickCache().models(hand)
     dealt: tuple[str, ...] = ()
     passed: tuple[str, ...] = ()
     received: tuple[str, ...] = ()

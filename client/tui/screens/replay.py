@@ -44,7 +44,8 @@ def replay_text(
         won = played.seat == shown.winner
         line = f"  {name(played.seat)}: {label(played.card)}" + ("  ◀" if won else "")
         text.append(line + "\n", style=Style(bold=won))
-    text.append(t("replay.won", name=name(shown.winner), n=shown.points) + "\n")
+    if shown.winner is not None:  # a carried trick (Cancellation Hearts) has none
+        text.append(t("replay.won", name=name(shown.winner), n=shown.points) + "\n")
     points = " · ".join(f"{name(s)} {p}" for s, p in enumerate(replay.points))
     text.append(t("replay.points", points=points), style=Style(dim=True))
     return text
