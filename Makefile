@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 NODE_BOT_STAMP := examples/node-bot/node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit bench dist vendor-msgpack vendor-cards screenshots clean
+.PHONY: setup serve test check lint typecheck unit acceptance-variants bench dist vendor-msgpack vendor-cards screenshots clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -52,6 +52,11 @@ unit: setup $(NPM_STAMP) $(NODE_BOT_STAMP)
 	CI=$${CI:-} $(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# Every variant at every seat count: hearts host --autoplay medium plays a
+# one-hand game and hearts verify accepts its records (the suite runs a few).
+acceptance-variants: setup
+	HEARTS_VARIANT_ACCEPTANCE=all $(BIN)/pytest -q -p no:cacheprovider tests/client/test_variant_acceptance.py
 
 bench: setup
 	$(BIN)/hearts bench engine

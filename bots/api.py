@@ -185,13 +185,17 @@ class HardBot:
         self.hands_played = hands_played
 
     def choose_pass(self, k: Knowledge, rng: random.Random) -> list[int]:
-        """The sensible pass that plays out best (``bots.passsearch``)."""
+        """The sensible pass that plays out best (``bots.passsearch``); with
+        a widow (rollouts of a ``VariantHand``) Medium's careful pass."""
+        if k.rules.extra_steps:
+            return careful_pass(k.hand, k.rules.pass_count)
         return search_pass(k, rng, self.budget)
 
     def choose_play(self, k: Knowledge, rng: random.Random) -> int:
         """The card best on average over sampled deals; a hand that can win
         every trick that matters plays for the moon instead."""
-        if shooting(k):
+        # The moon plan reads the standard deck's points (hearts and Q♠).
+        if k.rules.moon_cards and k.rules.variant == "standard" and shooting(k):
             return moon_play(k)
         return search_play(k, rng, self.budget, self.hands_played)
 

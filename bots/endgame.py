@@ -54,6 +54,10 @@ class EndgameSolver:
         self.rules = rules
         self.root = root
         self.loners = QS_BIT | (1 << rules.bonus if rules.bonus >= 0 else 0)
+        # a variant's penalty cards each stand alone (Spot: every heart differs)
+        for c, p in enumerate(rules.penalty):
+            if p:
+                self.loners |= 1 << c
         self.nodes = 0
 
     def legal(self, h: int, trick: list[int], trick_index: int, broken: bool) -> int:

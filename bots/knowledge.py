@@ -28,7 +28,7 @@ inference a human at the same seat could make:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import HEARTS_MASK, QUEEN_SPADES, SUIT_MASKS, SUIT_OF, card
 from protocol.view import SeatView
@@ -74,11 +74,27 @@ class Knowledge:
     likely: list[int]
     totals: list[int]
     moon_shooter: int | None
+    # Face-down cards no seat holds: the widow before the first trick ends,
+    # the domino stock, the cancellation rest before a trick is won.
+    stock: int = 0
+    # Per seat, how many cards its taken pile holds that we never saw (the
+    # widow discard, the cancellation rest); our own are in ``own_hidden``.
+    hidden: list[int] = field(default_factory=list)
+    # Cards of our own taken pile the others never saw (our widow discard,
+    # the rest we took): not unseen to us, so never sampled.
+    own_hidden: int = 0
+    # Cards of finished tricks nobody won (Cancellation Hearts), waiting for
+    # the next trick's winner.
+    carried: int = 0
+    # The seats that played to the current trick, in order (Domino Hearts:
+    # seats that dropped out are skipped).
+    trick_seats: list[int] = field(default_factory=list)
 
     @property
     def unseen(self) -> int:
-        """Cards in the other seats' hands (neither ours nor played)."""
-        return self.rules.deck & ~self.hand & ~self.played
+        """Cards we have not seen: in the other seats' hands, the stock or
+        their hidden taken cards (neither ours nor played)."""
+        return self.rules.deck & ~self.hand & ~self.played & ~self.own_hidden
 
     @property
     def position(self) -> int:
@@ -105,16 +121,25 @@ def knowledge_of(view: SeatView) -> Knowledge:
     n = t.players
     seat = view.seat
     hand = mask_of_texts(view.hand)
-    allowed = [t.deck & ~hand for _ in range(n)]
+    own_hidden = mask_of_texts(view.hidden_taken)
+    allowed = [t.deck & ~hand & ~own_hidden for _ in range(n)]
     allowed[seat] = hand
     likely = allowed[:]
     taken = [0] * n
     played = 0
     broken = False
     banned = t.first_trick_banned
+    two_decks = t.decks == 2
+    hearts = HEARTS_MASK | (HEARTS_MASK << 52 if two_decks else 0)
+    # Domino Hearts: a seat may draw any card later, so a heart lead says
+    # nothing lasting about the rest of its hand. (A void stays: a seat that
+    # cannot follow draws until it can, so it shows a void only once the
+    # stock is empty.)
+    lead_inference = t.deal_kind != "domino"
     tricks: list[tuple[int, list[tuple[int, int]], int | None]] = [
         (tr.leader, [(p.seat, card(p.card)) for p in tr.cards], tr.winner) for tr in view.tricks
     ]
+    carried_in = [mask_of_texts(tr.carried_in) for tr in view.tricks] + [0]
     current = [(p.seat, card(p.card)) for p in view.trick]
     if current or view.trick_leader is not None:
         leader = view.trick_leader if view.trick_leader is not None else current[0][0]
@@ -130,10 +155,10 @@ def knowledge_of(view: SeatView) -> Knowledge:
             if pos == 0:
                 led = SUIT_OF[c]
                 top = c
-                if index > 0 and not broken and bit & HEARTS_MASK:
-                    allowed[s] &= HEARTS_MASK
+                if lead_inference and index > 0 and not broken and bit & hearts:
+                    allowed[s] &= hearts
             elif SUIT_OF[c] != led:
-                allowed[s] &= ~SUIT_MASKS[led]
+                allowed[s] &= ~(SUIT_MASKS[led] | (SUIT_MASKS[led] << 52 if two_decks else 0))
                 if index == 0 and bit & banned:
                     allowed[s] &= banned
                 if queen_out and c != QUEEN_SPADES and not (index == 0 and banned & QS_BIT):
@@ -148,12 +173,21 @@ def knowledge_of(view: SeatView) -> Knowledge:
                 broken = True
         played |= trick_mask
         if winner is not None:
-            taken[winner] |= trick_mask
+            taken[winner] |= trick_mask | carried_in[index]
     passed = mask_of_texts(view.passed)
     received = mask_of_texts(view.received)
     known = [0] * n
     if view.passed_to is not None and view.phase != "pass":
-        known[view.passed_to] = passed & ~played
+        to = view.passed_to
+        if view.seats[to].hidden_taken:
+            # The widow's taker may have put our cards face down: they lie
+            # in its hand or its hidden pile, nowhere else.
+            for s in range(n):
+                if s != to and s != seat:
+                    allowed[s] &= ~passed
+                    likely[s] &= ~passed
+        else:
+            known[to] = passed & ~played
     for s in range(n):
         if s != seat:
             allowed[s] = (allowed[s] & ~played) | known[s]
@@ -174,6 +208,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
         received_from=view.received_from,
         played=played,
         trick=[c for _, c in current],
+        trick_seats=[s for s, _ in current],
+        stock=view.stock_count,
+        hidden=[0 if info.seat == seat else info.hidden_taken for info in view.seats],
+        own_hidden=own_hidden,
+        carried=mask_of_texts(view.carried),
         trick_leader=view.trick_leader if view.trick_leader is not None else 0,
         turn=view.turn,
         trick_index=len(view.tricks),

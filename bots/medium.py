@@ -15,7 +15,7 @@ Medium is deterministic: the same view always gives the same card.
 
 from __future__ import annotations
 
-from engine.cards import QUEEN_SPADES, SUIT_OF, cards_of
+from engine.cards import QUEEN_SPADES, RANK_OF, SUIT_OF, cards_of
 
 from .bits import (
     HEARTS_MASK,
@@ -50,6 +50,8 @@ def medium_play(k: Knowledge) -> int:
     legal = k.legal
     if legal.bit_count() == 1:
         return lowest(legal)
+    if k.rules.variant in PENALTY_VARIANTS:
+        return penalty_play(k)
     if shooting(k):
         return moon_play(k)
     if not k.trick:
@@ -166,3 +168,48 @@ def moon_play(k: Knowledge) -> int:
         return highest(over) if over else lowest(f)
     safe = legal & ~k.rules.point_cards or legal
     return min(cards_of(safe), key=lambda c: (rank(c), c))
+
+
+PENALTY_VARIANTS = frozenset({"spot", "black_maria", "domino", "cancellation"})
+"""Variants whose costly cards are not the standard hearts and Q♠ (or that
+deal two decks): Medium plays them by the card penalties instead."""
+
+
+def penalty_play(k: Knowledge) -> int:
+    """Medium's card under a variant's own penalties (docs/rules.md
+    "Variants"): the same habits read from the penalty of each card rather
+    than hearts and Q♠.
+
+    * lead the free card (one that costs nothing) most likely to lose: the
+      fewest unseen lower cards of its suit, the lowest first;
+    * follow with the highest card that still loses; when it must win, the
+      lowest, or the highest when it plays last to a trick worth nothing;
+    * void in the led suit: shed the costliest card, the highest first.
+    """
+    pen = k.rules.penalty
+    cards = cards_of(k.legal)
+    unseen = k.unseen
+    if not k.trick:
+
+        def lead_key(c: int) -> tuple[bool, int, int, int]:
+            lower = sum(
+                1 for u in cards_of(unseen) if SUIT_OF[u] == SUIT_OF[c] and RANK_OF[u] < RANK_OF[c]
+            )
+            return (pen[c] > 0, lower, RANK_OF[c], c)
+
+        return min(cards, key=lead_key)
+    led = SUIT_OF[k.trick[0]]
+    follow = [c for c in cards if SUIT_OF[c] == led]
+    if not follow:
+        return max(cards, key=lambda c: (pen[c], RANK_OF[c], c))
+    best = max(RANK_OF[c] for c in k.trick if SUIT_OF[c] == led)
+    under = [c for c in follow if RANK_OF[c] < best]
+    if under:
+        return max(under, key=lambda c: (pen[c], RANK_OF[c], c))
+    worth = sum(pen[c] for c in k.trick)
+    last = not any(
+        k.cards_left[s] and s != k.seat and s not in k.trick_seats for s in range(k.players)
+    )
+    if last and worth <= 0:
+        return max(follow, key=lambda c: (-pen[c], RANK_OF[c], c))
+    return min(follow, key=lambda c: (pen[c] > 0, RANK_OF[c], c))

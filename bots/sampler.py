@@ -15,6 +15,14 @@ counts as weights; the cards of a class are then shuffled into the split.
 Classes are ordered narrowest first, so the last (usually "anyone may hold
 it") class has a forced split and most samples cost a shuffle and a few
 lookups.
+
+Some variants hide cards no seat holds (docs/rules.md "Variants"): the
+widow before the first trick ends, the domino stock, the cancellation rest,
+and taken cards nobody saw (a widow discard, a rest taken face down). Each
+is one more holder with a fixed number of cards that may hold any unseen
+card not known to lie elsewhere; ``sample_world`` returns them apart from
+the hands (the stock in a random order: its order is as unknown as its
+cards).
 """
 
 from __future__ import annotations
@@ -64,25 +72,41 @@ class DealSampler:
         """
         k = knowledge
         allowed = masks if masks is not None else k.allowed
+        n = k.players
         self.seat = k.seat
-        self.players = k.players
-        self.others = [s for s in range(k.players) if s != k.seat]
+        self.players = n
+        # Holders: the other seats, then pseudo-holders with index >= n:
+        # the stock (n) and each seat's hidden taken cards (n + 1 + seat).
+        others = [s for s in range(n) if s != k.seat]
         known_all = 0
-        for s in self.others:
+        for s in others:
             known_all |= k.known[s]
-        self.base = [0] * k.players
-        self.base[k.seat] = k.hand
-        for s in self.others:
-            self.base[s] = k.known[s]
         hidden = k.unseen & ~known_all
-        need = [k.cards_left[s] - k.known[s].bit_count() for s in self.others]
+        need = [k.cards_left[s] - k.known[s].bit_count() for s in others]
+        anything = hidden
+        holder_masks = [allowed[s] for s in others]
+        if k.stock:
+            others.append(n)
+            need.append(k.stock)
+            holder_masks.append(anything)
+        for s, count in enumerate(k.hidden):
+            if count and s != k.seat:
+                others.append(n + 1 + s)
+                need.append(count)
+                holder_masks.append(anything)
+        self.others = others
+        self.base = [0] * (2 * n + 1)
+        self.base[k.seat] = k.hand
+        for s in range(n):
+            if s != k.seat:
+                self.base[s] = k.known[s]
         if any(x < 0 for x in need) or sum(need) != hidden.bit_count():
             raise InconsistentKnowledge("the seats' card counts do not add up")
         by_key: dict[int, list[int]] = {}
         for c in cards_of(hidden):
             key = 0
-            for i, s in enumerate(self.others):
-                if allowed[s] >> c & 1:
+            for i, m in enumerate(holder_masks):
+                if m >> c & 1:
                     key |= 1 << i
             if not key:
                 raise InconsistentKnowledge("a hidden card fits no seat")
@@ -126,6 +150,23 @@ class DealSampler:
     def sample(self, rng: random.Random) -> list[int]:
         """One deal: every seat's hand as a bitmask (ours and the known cards
         included), each consistent deal equally likely."""
+        return self._sample(rng)[: self.players]
+
+    def sample_world(self, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+        """One deal with what no seat holds: ``(hands, stock, hidden)`` —
+        the hands as in ``sample``, the stock's cards in a random order (top
+        first) and each seat's hidden taken cards as a mask (0 for ours and
+        for seats with none)."""
+        full = self._sample(rng)
+        n = self.players
+        stock = cards_of(full[n])
+        rnd = rng.random
+        for i in range(len(stock) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            stock[i], stock[j] = stock[j], stock[i]
+        return full[:n], stock, full[n + 1 :]
+
+    def _sample(self, rng: random.Random) -> list[int]:
         hands = self.base[:]
         room = list(self.need)
         rnd = rng.random

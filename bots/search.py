@@ -37,6 +37,7 @@ from .knowledge import Knowledge
 from .moon import game_ends
 from .rollout import heuristic_playout
 from .sampler import plausible_sampler
+from .variant_rollout import template_hand, variant_playout, world_hand
 
 ENDGAME_CARDS = 3
 """With this many cards left in our hand, deals are solved exactly."""
@@ -53,7 +54,21 @@ hand may end it: enough to prefer the game over a few points."""
 
 
 def candidates(k: Knowledge) -> list[int]:
-    """One representative (the lowest) per class of equivalent legal cards."""
+    """One representative (the lowest) per class of equivalent legal cards.
+
+    With a variant's penalties two neighbours are equivalent only when they
+    cost the same (Spot Hearts: every heart differs); with two decks the
+    copies of a card are equivalent to each other only (a second copy
+    between two of our cards may still be out)."""
+    pen = k.rules.penalty
+    if k.rules.decks == 2:
+        seen: set[int] = set()
+        out: list[int] = []
+        for c in cards_of(k.legal):
+            if c % 52 not in seen:
+                seen.add(c % 52)
+                out.append(c)
+        return out
     gone = k.played | k.hand
     loners = 1 << 49  # Q♠
     if k.rules.bonus >= 0:
@@ -64,6 +79,8 @@ def candidates(k: Knowledge) -> list[int]:
         for c in cards_of(k.legal & SUIT_MASKS[suit]):
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1) if prev >= 0 else 0
             same = prev >= 0 and not between & ~gone and not (1 << c | 1 << prev) & loners
+            if same and pen:
+                same = pen[c] == pen[prev]
             if not same:
                 reps.append(c)
             prev = c
@@ -120,6 +137,8 @@ def search_play(
     cands = candidates(k)
     if len(cands) == 1:
         return cands[0]
+    if k.rules.extra_steps:
+        return _variant_search(k, cands, rng, budget, hands_played, clock)
     sampler = plausible_sampler(k)
     rb = k.rules
     me = k.seat
@@ -131,7 +150,9 @@ def search_play(
     trick = k.trick
     worlds = budget.worlds
     solver: EndgameSolver | None = None
-    if k.hand.bit_count() <= ENDGAME_CARDS:
+    # The exact solver's tree grows with the seats' cards together, so it
+    # waits for the standard table's twelve (3 each of 4) whatever the seats.
+    if k.hand.bit_count() <= ENDGAME_CARDS and sum(k.cards_left) <= ENDGAME_CARDS * 4:
         solver = EndgameSolver(rb, me)
         worlds = min(worlds, ENDGAME_WORLDS)
     for _ in range(worlds):
@@ -158,6 +179,38 @@ def search_play(
                 )
                 pts = rb.hand_points(tk)
             sums[i] += value(pts)
+        if not pacer.another():
+            break
+    best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
+    return cands[best]
+
+
+def _variant_search(
+    k: Knowledge,
+    cands: list[int],
+    rng: random.Random,
+    budget: Budget,
+    hands_played: int,
+    clock: Callable[[], float],
+) -> int:
+    """``search_play`` for rules with a widow, a domino stock or two decks:
+    each sampled world (the stock and the hidden taken cards sampled too)
+    is played out as a ``VariantHand`` (``bots.variant_rollout``)."""
+    rb = k.rules
+    assert rb.engine is not None  # extra_steps says the engine rules are kept
+    template = template_hand(rb.engine, max(k.hand_number, 1))
+    sampler = plausible_sampler(k)
+    value = objective_of(k, hands_played).value
+    sums = [0.0] * len(cands)
+    pacer = Pacer(budget.deadline(clock()), clock)
+    rnd = rng.random
+    for _ in range(budget.worlds):
+        hands, stock, hidden = sampler.sample_world(rng)
+        world = world_hand(template, k, hands, stock, hidden)
+        for i, c in enumerate(cands):
+            h = world.copy()
+            h.apply_unchecked(c)
+            sums[i] += value(rb.hand_points(variant_playout(h, rnd, ROLLOUT_NOISE)))
         if not pacer.another():
             break
     best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))

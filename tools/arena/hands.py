@@ -35,6 +35,7 @@ from bots.budget import Budget
 from bots.interface import Bot, decision_problem, reset_bot
 from bots.lineup import PlayerSpec, check_players
 from engine.cards import QUEEN_SPADES, card
+from engine.dealing import deal_hand, new_hand
 from engine.game import Game
 from engine.hand import Hand, Phase
 from engine.rules import Rules
@@ -78,9 +79,12 @@ class LevelStats:
     decision_ms: list[float] = field(default_factory=list)
 
 
-def deal_hands(rules: Rules, seed: int, deal: int) -> list[int]:
-    """The cards of deal number ``deal`` (0-based) of a run with ``seed``."""
-    return Hand.deal(rules, deal + 1, random.Random(f"arena:{seed}:{deal}")).hands[:]
+def deal_hands(rules: Rules, seed: int, deal: int) -> tuple[list[int], list[int]]:
+    """The cards of deal number ``deal`` (0-based) of a run with ``seed``:
+    the hands and the face-down stock (top first; empty unless the variant
+    deals one)."""
+    hand = deal_hand(rules, deal + 1, random.Random(f"arena:{seed}:{deal}"))
+    return hand.hands[:], list(hand.dealt_stock)
 
 
 @dataclass(slots=True)
@@ -130,16 +134,18 @@ def play_hand(
     hand_number: int,
     seed: str,
     budget: Budget | None = None,
+    stock: Sequence[int] = (),
 ) -> tuple[Hand, list[list[float]]]:
     """Play one hand between ``levels`` (player specs, one per seat) from a
-    given deal; each seat's bot is made from ``seed`` and the seat.
+    given deal (``stock``: its face-down cards, top first, where the variant
+    has one); each seat's bot is made from ``seed`` and the seat.
 
     Returns the finished hand and each seat's decision times in ms.
     """
     table = arena_table(rules, levels)
     game = table.game
     # Independent deals: the hand number only picks the pass direction.
-    game.hand = Hand(rules, hand_number, hands)
+    game.hand = new_hand(rules, hand_number, hands, stock)
     times = finish_hand(table, make_bots(levels, seed, budget), levels)
     return game.hand, times
 
@@ -167,6 +173,9 @@ def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) ->
             seats = [s for s in range(len(bots)) if hand.passes[s] is None]
         elif hand.phase is Phase.PLAY:
             seats = [hand.turn]
+        elif hand.phase is Phase.WIDOW:
+            assert hand.widow_seat is not None  # set with the phase
+            seats = [hand.widow_seat]
         else:
             assert hand.shooter is not None  # the phase is MOON_CHOICE
             seats = [hand.shooter]
@@ -184,6 +193,8 @@ def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) ->
             elif d.kind == "play":
                 assert d.card is not None  # a play decision carries its card
                 game.play(seat, card(d.card))
+            elif d.kind == "discard":
+                game.discard_widow(seat, [card(t) for t in d.cards])
             else:
                 assert d.moon is not None  # a moon decision carries the choice
                 game.choose_moon(seat, d.moon)
@@ -194,13 +205,19 @@ def play_deal(task: DealTask) -> list[HandOutcome]:
     """Every rotation of one deal (one rotation unless duplicate)."""
     rules = Rules.from_json(task.rules)
     n = rules.players
-    hands = deal_hands(rules, task.seed, task.deal)
+    hands, stock = deal_hands(rules, task.seed, task.deal)
     rotations = range(n) if task.duplicate else [task.deal % n]
     out = []
     for r in rotations:
         levels = tuple(task.lineup[(s - r) % n] for s in range(n))
         hand, times = play_hand(
-            rules, levels, hands, task.deal + 1, f"bot:{task.seed}:{task.deal}:{r}", task.budget
+            rules,
+            levels,
+            hands,
+            task.deal + 1,
+            f"bot:{task.seed}:{task.deal}:{r}",
+            task.budget,
+            stock,
         )
         assert hand.scores is not None  # the hand is DONE
         queen = next((s for s, m in enumerate(hand.taken) if m >> QUEEN_SPADES & 1), None)

@@ -1,7 +1,7 @@
 """``hearts arena``: bots play hands against each other; print figures.
 
     hearts arena --players hard,medium,medium,medium --hands 200 --seed 1 \\
-        --duplicate --jobs 2 [--json]
+        --duplicate --jobs 2 [--json] [--rules variant=spot,players=5]
     hearts arena --players 'hard,py:mybot:make,openspiel:ismcts?sims=4500,medium'
 
 A player is one of our levels, ``py:pkg.module:factory[?key=value&…]`` (a
@@ -50,6 +50,12 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--worlds", type=int, default=None, help="Hard: sampled deals per decision")
     p.add_argument("--max-seconds", type=float, default=None, help="Hard: time cap per decision")
     p.add_argument("--progress", action="store_true", help="show progress on stderr")
+    p.add_argument(
+        "--rules",
+        default=None,
+        help="the table's rules as JSON or key=value,… (e.g. variant=spot,players=5); "
+        "the line-up needs one level per seat",
+    )
     p.set_defaults(run=run_arena)
     return p
 
@@ -57,14 +63,14 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``hearts arena`` with parsed ``args``; returns the exit status."""
     from bots.budget import Budget
-    from engine.rules import Rules
     from tools.arena.hands import check_lineup, format_report, run_deals, summarize
 
     lineup = [x.strip() for x in args.players.split(",") if x.strip()]
     if args.hands < 1:
         raise SystemExit("hearts arena: --hands must be at least 1")
     try:
-        check_lineup(lineup, Rules().players)
+        rules = parse_rules(args.rules)
+        check_lineup(lineup, rules.players)
         budget = None
         if args.worlds is not None or args.max_seconds is not None:
             default = Budget()
@@ -77,7 +83,7 @@ def run_arena(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SystemExit(f"hearts arena: {exc}") from None
     if args.games is not None:
-        return _run_games(args, lineup, budget)
+        return _run_games(args, lineup, budget, rules)
     outcomes = list(
         run_deals(
             lineup,
@@ -86,10 +92,12 @@ def run_arena(args: argparse.Namespace) -> int:
             duplicate=args.duplicate,
             jobs=args.jobs,
             budget=budget,
+            rules=rules,
             progress=args.progress,
         )
     )
     report = summarize(outcomes, args.hands)
+    report["rules"] = rules.to_json()
     report["lineup"] = lineup
     report["seed"] = args.seed
     report["duplicate"] = args.duplicate
@@ -100,21 +108,64 @@ def run_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any) -> int:
+def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any, rules: Any) -> int:
     from tools.arena.games import format_games_report, run_games, summarize_games
 
     if args.games < 1:
         raise SystemExit("hearts arena: --games must be at least 1")
     outcomes = list(
         run_games(
-            lineup, args.games, args.seed, jobs=args.jobs, budget=budget, progress=args.progress
+            lineup,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            budget=budget,
+            rules=rules,
+            progress=args.progress,
         )
     )
     report = summarize_games(outcomes)
+    report["rules"] = rules.to_json()
     report["lineup"] = lineup
     report["seed"] = args.seed
     print(json.dumps(report) if args.json else format_games_report(report))
     return 0
+
+
+def parse_rules(text: str | None) -> Any:
+    """``--rules`` as engine rules: a JSON object (``{"variant": "spot"}``) or
+    ``key=value,key=value`` (numbers, true/false, null; a pass cycle as
+    ``left+right``), the same spelling as ``hearts host --rules``.
+
+    Raises ``ValueError`` (``engine.rules.RulesError``) for rules that
+    cannot be played."""
+    from engine.rules import Rules
+
+    if not text or not text.strip():
+        return Rules()
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return Rules.from_json(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--rules is not JSON: {exc}") from None
+    data: dict[str, Any] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not key or not value:
+            raise ValueError(f"--rules needs key=value, not {part.strip()!r}")
+        if value.isdigit():
+            data[key] = int(value)
+        elif value in ("true", "false"):
+            data[key] = value == "true"
+        elif value in ("null", "none"):
+            data[key] = None
+        elif key == "pass_cycle":
+            data[key] = value.split("+")
+        else:
+            data[key] = value
+    return Rules.from_json(data)
 
 
 def main(argv: list[str] | None = None) -> int:
