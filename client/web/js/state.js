@@ -26,7 +26,7 @@ export const app = {
   joinPath: null, // the link to share, as the server gave it (seated.join_path): /t/CODE#k=SECRET for players
   tableId: null, // the table whose events arrive now
   view: null, // the last snapshot's SeatView
-  linger: null, // a finished trick still on show: {cards, leader, winner}
+  linger: null, // a finished trick still on show: {cards, leader, winner, seats}
   collecting: null, // the seat a finished trick slides to
   selected: new Set(), // cards chosen for passing
   selectedFor: "", // the hand those were chosen in
@@ -149,7 +149,7 @@ async function present(events, view, at) {
   if (won && !instant) {
     app.view = view;
     app.viewAt = at;
-    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner, trick: won.trick };
+    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner, trick: won.trick, seats: won.seats ?? null };
     settle(view);
     hooks.render();
     await pause(pace().trick);

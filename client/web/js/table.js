@@ -15,13 +15,12 @@ import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
 import { rulesSummary } from "./rules.js";
+import { bottomSeat, inPlayOrder, isClassic, opponents, passTarget, placeOnRing, posOf, ringPoint, seatAt, seatCount, slotOf } from "./seats_layout.js";
 import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
 import { loadTab, saveAutoplay, saveFast, saveTab } from "./storage.js";
 
-const POSITIONS = ["bottom", "left", "top", "right"]; // relative to our seat
 const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
-const OFFSET = { left: 1, across: 2, right: 3 };
 
 let actions = null; // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
 let els = null; // the screen's long-lived elements
@@ -33,22 +32,25 @@ let lastFocus = null; // the element of the table that last had the keyboard foc
 
 // -- names and positions -------------------------------------------------------
 
-const me = (view) => view.seat ?? 0;
-export const posOf = (view, seat) => POSITIONS[(seat - me(view) + 4) % 4];
-const seatAt = (view, pos) => (me(view) + POSITIONS.indexOf(pos)) % 4;
+const me = bottomSeat;
+export { posOf };
 
 /** How a seat is called on this screen: "You", a player's name, or for a
- * bot that has only its level's name, its place at the table ("West"). */
+ * bot that has only its level's name, its place at a four-seat table
+ * ("West") or its seat number at any other ("Bot 5"). */
 export function seatName(view, i, youWord = true) {
   if (youWord && view.seat !== null && i === view.seat) return t("seat.you");
   const s = view.seats[i];
   if (!s) return "?";
   if (s.kind === "open") return t("seat.openSeat");
   if (s.kind === "bot" && s.bot_level && s.name === BOT_DEFAULT[s.bot_level]) {
-    return t(`wind.${posOf(view, i)}`);
+    return isClassic(view) ? t(`wind.${posOf(view, i)}`) : t("seat.botAt", { n: i + 1 });
   }
   return s.name;
 }
+
+/** How many cards a pass takes (the table's rules; 3 by default). */
+const passCount = (view) => view.rules?.pass_count ?? 3;
 
 const myTurn = (view) =>
   view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
@@ -192,6 +194,8 @@ export function buildTable(root, acts) {
           seatBox("top"),
           seatBox("left"),
           seatBox("right"),
+          // Any other count than four: the opponents on a ring around the trick.
+          h("div", { class: "ring-seats" }),
           h(
             "div",
             { class: "me-area" },
@@ -303,7 +307,8 @@ export function renderTable() {
   root.dataset.hand = String(view.hand_number);
   root.dataset.seat = view.seat === null ? "" : String(view.seat);
   root.dataset.turn = view.turn === null || view.turn === undefined ? "" : String(view.turn);
-  root.dataset.played = String(view.tricks.length * 4 + view.trick.length);
+  root.dataset.played = String(view.tricks.reduce((sum, tr) => sum + tr.cards.length, 0) + view.trick.length);
+  root.dataset.seats = String(seatCount(view));
   root.dataset.lingering = String(Boolean(app.linger));
   $(".table-name", root).textContent = view.name;
   $(".hand-no", root).textContent = view.hand_number ? t("table.handNumber", { n: view.hand_number }) : "";
@@ -311,7 +316,7 @@ export function renderTable() {
   $(".hearts-broken", root).hidden = !(view.hearts_broken && view.status === "playing");
   $(".code", root).textContent = formatCode(view.code);
   renderBanners(view);
-  for (const pos of ["top", "left", "right"]) renderSeat($(`.seat[data-pos="${pos}"]`, els.felt), view, seatAt(view, pos));
+  renderOpponents(view);
   renderSeat($(".seat.me", root), view, seatAt(view, "bottom"));
   renderTrick(view);
   renderCenter(view);
@@ -494,6 +499,35 @@ function renderSeat(box, view, i) {
   fill(box, children);
 }
 
+/** The opponents' name plates: the classic three places at a four-seat
+ * table, else one plate per opponent on the ring (rebuilt when the seat
+ * count or your seat changes, so a plate keeps its element meanwhile). */
+function renderOpponents(view) {
+  const classic = isClassic(view);
+  els.felt.classList.toggle("ring", !classic);
+  els.felt.style.setProperty("--seats", String(seatCount(view)));
+  for (const pos of ["top", "left", "right"]) {
+    const box = $(`.seat[data-pos="${pos}"]`, els.felt);
+    box.hidden = !classic;
+    if (classic) renderSeat(box, view, seatAt(view, pos));
+  }
+  const ring = $(".ring-seats", els.felt);
+  const seats = classic ? [] : opponents(view);
+  const key = seats.join(",");
+  if (ring.dataset.key !== key) {
+    ring.dataset.key = key;
+    fill(
+      ring,
+      seats.map((i) => {
+        const box = h("div", { class: "seat", dataset: { pos: "ring" } });
+        placeOnRing(box, view, i);
+        return box;
+      }),
+    );
+  }
+  [...ring.children].forEach((box, k) => renderSeat(box, view, seats[k]));
+}
+
 /** An opponent's hand: ``n`` card backs fanned out. */
 function fanOf(n) {
   return h(
@@ -573,7 +607,10 @@ function renderTrick(view) {
   let winner = null;
   if (app.linger) {
     const { cards: played, leader } = app.linger;
-    cards = played.map((card, k) => ({ seat: (leader + k) % 4, card }));
+    // A variant's trick names who played each card (domino: seats that are
+    // out play no more); otherwise the seats follow the leader in order.
+    const seats = app.linger.seats;
+    cards = played.map((card, k) => ({ seat: seats ? seats[k] : (leader + k) % seatCount(view), card }));
     winner = app.linger.winner;
   } else {
     cards = view.status === "playing" ? view.trick : [];
@@ -597,9 +634,17 @@ function renderTrick(view) {
       box.append(el);
     }
     el.dataset.pos = posOf(view, seat);
+    if (!isClassic(view)) placeOnRing(el, view, seat);
     el.classList.toggle("winner", winner === seat);
   }
-  box.dataset.collect = app.collecting !== null && app.collecting !== undefined ? posOf(view, app.collecting) : "";
+  const collecting = app.collecting !== null && app.collecting !== undefined;
+  box.dataset.collect = collecting ? posOf(view, app.collecting) : "";
+  if (collecting && !isClassic(view)) {
+    // The cards leave towards the winner's plate on the ring.
+    const { x, y } = ringPoint(slotOf(view, app.collecting), seatCount(view));
+    box.style.setProperty("--gx", String(x));
+    box.style.setProperty("--gy", String(y));
+  }
   box.classList.toggle("lingering", Boolean(app.linger));
 }
 
@@ -681,10 +726,10 @@ const BUILDERS = {
       update(v) {
         const dir = v.pass_direction;
         fill(arrow, directionArrow(dir));
-        const target = (v.seat + OFFSET[dir]) % 4;
+        const target = passTarget(v, v.seat, dir);
         text.textContent = t("pass.choose", { dir: t(`pass.dir.${dir}`), name: seatName(v, target) });
         count.textContent = t("pass.chosen", { n: app.selected.size });
-        button.disabled = app.selected.size !== 3 || app.pending === "pass";
+        button.disabled = app.selected.size !== passCount(v) || app.pending === "pass";
       },
     };
   },
@@ -790,7 +835,7 @@ function moonLine(el, view, last) {
 }
 
 function resultRows(view, last) {
-  const order = [0, 1, 2, 3].map((k) => (me(view) + k) % 4);
+  const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
   return h(
     "table",
@@ -816,7 +861,7 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function onPass() {
   const view = app.view;
-  if (!view || app.selected.size !== 3 || app.pending) return;
+  if (!view || app.selected.size !== passCount(view) || app.pending) return;
   actions.pass([...app.selected]);
 }
 
@@ -927,10 +972,10 @@ function cardChosen(card, button) {
   if (passing(view)) {
     if (app.pending) return;
     if (app.selected.has(card)) app.selected.delete(card);
-    else if (app.selected.size < 3) app.selected.add(card);
+    else if (app.selected.size < passCount(view)) app.selected.add(card);
     else {
       nudge(button);
-      toast(t("pass.chosen", { n: 3 }));
+      toast(t("pass.chosen", { n: passCount(view) }));
       return;
     }
     const n = app.selected.size;
@@ -1042,7 +1087,7 @@ function renderScores(view) {
     fill(box, h("p", { class: "empty" }, t("scores.none")));
     return;
   }
-  const order = [0, 1, 2, 3].map((k) => (me(view) + k) % 4);
+  const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
   fill(
     box,

@@ -171,6 +171,7 @@ const strings = {
   "seat.passed": "passed",
   "seat.ready": "ready",
   "seat.openSeat": "Open seat",
+  "seat.botAt": "Bot {n}",
   "seat.addBot": "Add bot",
   "seat.removeBot": "Open seat",
   "seat.kick": "Remove",

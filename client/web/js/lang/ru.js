@@ -171,6 +171,7 @@ const strings = {
   "seat.passed": "передал",
   "seat.ready": "готов",
   "seat.openSeat": "Свободное место",
+  "seat.botAt": "Бот {n}",
   "seat.addBot": "Добавить бота",
   "seat.removeBot": "Освободить место",
   "seat.kick": "Убрать",

@@ -171,6 +171,7 @@ const strings = {
   "seat.passed": "передав",
   "seat.ready": "готовий",
   "seat.openSeat": "Вільне місце",
+  "seat.botAt": "Бот {n}",
   "seat.addBot": "Додати бота",
   "seat.removeBot": "Звільнити місце",
   "seat.kick": "Прибрати",
