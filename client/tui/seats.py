@@ -43,13 +43,25 @@ def seat_at(view: SeatView, position: Position) -> int:
 
 
 def compass_key(view: SeatView, seat: int) -> str:
-    """The i18n key of the seat's compass name (``compass.west``)."""
+    """The i18n key of the seat's compass name (``compass.west``); at a
+    table of any other size than four, of its number (``compass.seat5``)."""
+    if len(view.seats) != 4:
+        return f"compass.seat{seat + 1}"
     return "compass." + COMPASS[position_of(view, seat)]
 
 
 def abbr_key(view: SeatView, seat: int) -> str:
-    """The i18n key of the seat's one- or two-letter compass abbreviation."""
+    """The i18n key of the seat's one- or two-letter compass abbreviation
+    (its number at a table of any other size than four)."""
+    if len(view.seats) != 4:
+        return f"abbr.seat{seat + 1}"
     return "abbr." + COMPASS[position_of(view, seat)]
+
+
+def play_order(view: SeatView) -> list[int]:
+    """Every seat in play order, from the one drawn at the bottom."""
+    n = len(view.seats)
+    return [(my_seat(view) + k) % n for k in range(n)]
 
 
 def uses_compass_name(info: SeatInfo) -> bool:

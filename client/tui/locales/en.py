@@ -21,6 +21,8 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "abbr.west": "W",
         "abbr.north": "N",
         "abbr.east": "E",
+        **{f"compass.seat{n}": f"Seat {n}" for n in range(1, 11)},
+        **{f"abbr.seat{n}": str(n) for n in range(1, 11)},
         "dir.left": "left",
         "dir.right": "right",
         "dir.across": "across",

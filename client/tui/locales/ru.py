@@ -21,6 +21,8 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "abbr.west": "З",
         "abbr.north": "С",
         "abbr.east": "В",
+        **{f"compass.seat{n}": f"Место {n}" for n in range(1, 11)},
+        **{f"abbr.seat{n}": str(n) for n in range(1, 11)},
         "dir.left": "налево",
         "dir.right": "направо",
         "dir.across": "напротив",

@@ -21,6 +21,8 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "abbr.west": "Зх",
         "abbr.north": "Пн",
         "abbr.east": "Сх",
+        **{f"compass.seat{n}": f"Місце {n}" for n in range(1, 11)},
+        **{f"abbr.seat{n}": str(n) for n in range(1, 11)},
         "dir.left": "ліворуч",
         "dir.right": "праворуч",
         "dir.across": "навпроти",

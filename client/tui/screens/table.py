@@ -189,6 +189,11 @@ class TableScreen(Screen[None]):
             if shown and self.focused is None:
                 hand.focus()  # hidden in the lobby, it lost the focus (and its cursor)
         self.query_one("#seat-bottom", SeatPanel).display = watching and not waiting
+        # Four seats: the classic panels; any other count: the trick view
+        # draws the opponents on a ring around the trick (widgets/seat_ring.py).
+        classic = view is None or len(view.seats) == 4
+        for panel_id in ("#seat-across", "#seat-left", "#seat-right"):
+            self.query_one(panel_id, SeatPanel).display = classic
         for panel in self.query(SeatPanel):
             panel.sync()
         self.query_one(SidePanel).sync()

@@ -18,7 +18,7 @@ from protocol.view import SeatView
 from ..cards import is_red, label
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import abbr_key, seat_at
+from ..seats import abbr_key, play_order
 
 WIN = Style(bgcolor="#ffd54f", color="#1c1c1c", bold=True)
 
@@ -53,23 +53,24 @@ def history_text(t: Translator, view: SeatView) -> Text:
 def scores_text(t: Translator, view: SeatView) -> Text:
     """Points of each hand and the totals, a column per seat (you first)."""
     n = len(view.seats)
-    order = [seat_at(view, p) for p in ("bottom", "left", "across", "right")] if n == 4 else []
+    order = play_order(view)
+    w = 5 if n <= 4 else 4 if n <= 6 else 3  # more seats, narrower columns
     head = Text(" # ", style=Style(dim=True))
     for seat in order:
-        head.append(f"{t(abbr_key(view, seat)):>5}", style=Style(bold=True))
+        head.append(f"{t(abbr_key(view, seat)):>{w}}", style=Style(bold=True))
     lines = [head]
     for result in view.hands:
         line = Text(f"{result.hand_number:>2} ")
         for seat in order:
             mark = "☾" if result.shooter == seat else ""
-            line.append(f"{mark + str(result.points[seat]):>5}")
+            line.append(f"{mark + str(result.points[seat]):>{w}}")
         lines.append(line)
     if view.hands and view.totals:
         best = min(view.totals)
         total = Text(" Σ ", style=Style(bold=True))
         for seat in order:
             style = Style(bold=True, color="green" if view.totals[seat] == best else None)
-            total.append(f"{view.totals[seat]:>5}", style=style)
+            total.append(f"{view.totals[seat]:>{w}}", style=style)
         lines.append(Text("─" * 23, style=Style(dim=True)))
         lines.append(total)
         lines.append(Text(t("score.legend"), style=Style(dim=True)))

@@ -25,6 +25,7 @@ from ..model import TableModel, seat_label
 from ..seats import POSITIONS, Position, position_of, seat_at
 from .canvas import Canvas
 from .card_art import CardLook, card_rows
+from .seat_ring import draw_ring
 
 ARROWS: Final[Mapping[str, str]] = MappingProxyType(
     {"left": "←", "right": "→", "across": "↑", "hold": "·"}
@@ -67,7 +68,10 @@ class TrickView(Widget):
         width, height = self.size.width, self.size.height
         canvas = Canvas(width, height)
         view = self.model.view
-        if view is None or len(view.seats) != 4 or view.status == "waiting":
+        if view is None or view.status == "waiting":
+            return canvas.text()
+        if len(view.seats) != 4:  # the opponents on a ring around the trick
+            draw_ring(canvas, self.t, self.model, view, self._status(view))
             return canvas.text()
         block = 2 * self._steps(width, height)[1] + 3  # three card rows and the status
         top = max(0, (height - block) // 2)
