@@ -9,24 +9,30 @@ export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 export const rankOf = (card) => card[0];
+/** Cancellation Hearts plays two decks: the second deck's copy of a card is
+ * written with a trailing 2 ("QS2") and drawn with a small ². */
+export const isSecondCopy = (card) => card.length === 3;
+/** The card without its deck mark: identical cards have the same base. */
+export const baseOf = (card) => card.slice(0, 2);
 export const suitOf = (card) => card[1];
 export const isRed = (card) => suitOf(card) === "H" || suitOf(card) === "D";
 export const rankLabel = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
 export const suitSymbol = (suit) => SUIT_SYMBOL[suit];
-/** "Q♠", "10♦" */
-export const shortName = (card) => rankLabel(card) + SUIT_SYMBOL[suitOf(card)];
+/** "Q♠", "10♦", "Q♠²" (the second deck's copy) */
+export const shortName = (card) => rankLabel(card) + SUIT_SYMBOL[suitOf(card)] + (isSecondCopy(card) ? "²" : "");
 
 /** "Queen of spades" in the current language. */
 export function cardName(card) {
-  return t("card.name", {
+  const name = t("card.name", {
     rank: t(`rank.${rankOf(card)}`),
     suit: t(`suit.${suitOf(card)}`),
   });
+  return isSecondCopy(card) ? `${name} (${t("card.secondCopy")})` : name;
 }
 
 /** Cards in hand order: by suit (clubs, diamonds, spades, hearts), then rank. */
 export function sortHand(cards) {
-  const key = (c) => SUITS.indexOf(suitOf(c)) * 20 + RANKS.indexOf(rankOf(c));
+  const key = (c) => SUITS.indexOf(suitOf(c)) * 40 + RANKS.indexOf(rankOf(c)) * 2 + (isSecondCopy(c) ? 1 : 0);
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
@@ -42,5 +48,6 @@ export const faceURL = (card) => `/vendor/cards/${DECK_RANK[rankOf(card)] ?? ran
  * inside: safe as innerHTML). The button around it carries the card's name. */
 export function faceHTML(card) {
   const colour = isRed(card) ? "red" : "black";
-  return `<img class="face ${colour}" src="${faceURL(card)}" alt="" draggable="false">`;
+  const copy = isSecondCopy(card) ? '<span class="copy2" aria-hidden="true">²</span>' : "";
+  return `<img class="face ${colour}" src="${faceURL(card)}" alt="" draggable="false">${copy}`;
 }

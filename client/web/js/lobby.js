@@ -9,6 +9,7 @@ import { $, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseLink } from "./invite.js";
 import { cycleOf, rulesSummary } from "./rules.js";
+import { VARIANTS, cyclesFor, variantOf } from "./variants.js";
 import { serverStats } from "./mystats.js";
 import { app } from "./state.js";
 import { loadQuickLevel } from "./storage.js";
@@ -66,6 +67,45 @@ function noticeCard(notice, acts) {
   );
 }
 
+/** Refill ``sel`` with ``values`` (labels from ``label``), keeping its value
+ * when still offered; a single choice is shown but cannot be changed (the
+ * variant fixes it). */
+function offer(sel, values, label, preferred = null) {
+  const keep = values.includes(sel.value) ? sel.value : preferred && values.includes(preferred) ? preferred : values[0];
+  fill(
+    sel,
+    values.map((v) => h("option", { value: v, selected: v === keep }, label(v))),
+  );
+  sel.value = keep;
+  sel.disabled = values.length === 1;
+  sel.title = values.length === 1 ? t("opt.fixed") : "";
+}
+
+/** The host form's variant-dependent controls: the seat count the variant
+ * allows, the options it leaves free (the fixed ones disabled), and one
+ * seat choice per other seat, in play order from the host's left. */
+function variantControls({ variant, players, variantHint, pass, moon, first, bonus, seatSelects }) {
+  const seatChoices = [["open", t("seat.open")], ...LEVELS.map((l) => [l, t(`bot.name.${l}`)])];
+  function syncVariant(variantChanged) {
+    const v = variantOf(variant.value);
+    offer(players, v.players.map(String), (n) => t("opt.playersN", { n: Number(n) }), variantChanged ? String(v.defaultPlayers) : null);
+    const n = parseInt(players.value, 10);
+    const cycles = cyclesFor(variant.value, n);
+    offer(pass, cycles, (c) => t(`opt.pass.${c}`), variantChanged || !cycles.includes(pass.value) ? cycles[0] : null);
+    offer(moon, v.moons, (m) => t(`opt.moon.${m}`));
+    offer(first, v.firstTricks, (f) => t(`opt.first.${f}`));
+    offer(bonus, v.bonus, (b) => t(`opt.bonus.${b}`), variantChanged ? v.bonus[0] : null);
+    variantHint.textContent = t(`variant.${variant.value}.short`);
+    const old = [...seatSelects.querySelectorAll("select")].map((el) => el.value);
+    const label = (k) => (n === 4 ? t(`pos.${["left", "across", "right"][k]}`) : t("pos.seatN", { n: k + 2 }));
+    fill(
+      seatSelects,
+      Array.from({ length: n - 1 }, (_, k) => field(label(k), select(`seat-${k + 1}`, seatChoices, old[k] || "open"))),
+    );
+  }
+  return { syncVariant };
+}
+
 /**
  * Draw the lobby. ``acts``: quick(level), create(body), join(code), resume(), refresh(),
  * dismissNotice(); ``notice``: why we came back here ({kind, code}) or null.
@@ -97,12 +137,15 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     handsField.hidden = end.value !== "hands";
   });
   const bonus = select("opt-bonus", [["none", t("opt.bonus.none")], ["JD", t("opt.bonus.JD")], ["TD", t("opt.bonus.TD")]], "none");
-  const seatSelects = ["left", "across", "right"].map((pos, k) =>
-    field(
-      t(`pos.${pos}`),
-      select(`seat-${k + 1}`, [["open", t("seat.open")], ...LEVELS.map((l) => [l, t(`bot.name.${l}`)])], "open"),
-    ),
-  );
+  const variant = select("opt-variant", Object.keys(VARIANTS).map((v) => [v, t(`variant.${v}`)]), "standard");
+  const players = select("opt-players", [], "4");
+  const variantHint = h("p", { class: "hint small variant-hint", id: "opt-variant-hint" });
+  variant.setAttribute("aria-describedby", "opt-variant-hint");
+  const seatSelects = h("div", { class: "seat-selects" });
+  const { syncVariant } = variantControls({ variant, players, variantHint, pass, moon, first, bonus, seatSelects });
+  variant.addEventListener("change", () => syncVariant(true));
+  players.addEventListener("change", () => syncVariant(false));
+  syncVariant(true);
   const createForm = h(
     "form",
     {
@@ -112,6 +155,8 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
         e.preventDefault();
         if (!name.reportValidity()) return;
         const rules = {
+          variant: variant.value,
+          players: parseInt(players.value, 10),
           pass_cycle: cycleOf(pass.value),
           moon: moon.value,
           first_trick: first.value,
@@ -125,7 +170,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
           public: $("#vis-public", createForm).checked,
           approval: $("#opt-approval", createForm).checked,
           rules,
-          seats: [1, 2, 3].map((k) => $(`#seat-${k}`, createForm).value),
+          seats: [...seatSelects.querySelectorAll("select")].map((el) => el.value),
         });
       },
     },
@@ -136,6 +181,8 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
       "fieldset",
       { class: "options" },
       h("legend", {}, t("lobby.rules")),
+      field(t("opt.variant"), variant, variantHint),
+      field(t("opt.players"), players),
       field(t("opt.passCycle"), pass),
       field(t("opt.moon"), moon),
       field(t("opt.firstTrick"), first),

@@ -574,6 +574,16 @@ const tableActions = {
       renderTable();
     }
   },
+  /** Hearts with a widow: put down as many cards as the widow gave. */
+  async discard(cards) {
+    app.pending = "discard";
+    renderTable();
+    const ok = await attempt(net.request({ type: "discard", cards }));
+    if (!ok) {
+      app.pending = null;
+      renderTable();
+    }
+  },
   async play(card) {
     app.pending = card;
     renderTable();
@@ -674,6 +684,23 @@ function announceEvents(events, view, previous) {
         break;
       case "hand_dealt":
         announce(t("announce.dealt", { n: e.hand_number }));
+        break;
+      // What the variants add (Cancellation, widow, Domino Hearts).
+      case "trick_carried":
+        announce(t("announce.carried"));
+        playSound("trick");
+        break;
+      case "widow_taken":
+        announce(t("announce.widowTaken", { name: seatName(view, e.seat), n: e.count }));
+        break;
+      case "widow_discarded":
+        announce(t("announce.widowDiscarded", { name: seatName(view, e.seat), n: e.count }));
+        break;
+      case "cards_drawn":
+        announce(t("announce.drew", { name: seatName(view, e.seat), n: e.count }));
+        break;
+      case "seat_out":
+        announce(t("announce.out", { name: seatName(view, e.seat) }));
         break;
       case "cards_received":
         announce(t("announce.received", { cards: e.cards.map(cardName).join(", "), name: seatName(view, e.from_seat) }));

@@ -6,6 +6,7 @@ import { fill, h } from "./dom.js";
 const CYCLES = {
   lrah: ["left", "right", "across", "hold"],
   larh: ["left", "across", "right", "hold"],
+  lrh: ["left", "right", "hold"],
   left: ["left"],
   right: ["right"],
   none: ["hold"],
@@ -23,6 +24,9 @@ export const cycleOf = (name) => CYCLES[name] || CYCLES.lrah;
 /** One short phrase per option of a table's rules. */
 export function rulesSummary(rules) {
   const out = [];
+  // The game and the seat count first, when they are not the usual ones.
+  if (rules.variant && rules.variant !== "standard") out.push(t(`variant.${rules.variant}`));
+  if (rules.players && rules.players !== 4) out.push(t("opt.summary.players", { n: rules.players }));
   const cycle = cycleName(rules.pass_cycle);
   out.push(cycle ? t(`opt.pass.${cycle}`) : rules.pass_cycle.join(", "));
   out.push(`${t("opt.moon")}: ${t(`opt.moon.${rules.moon}`)}`);

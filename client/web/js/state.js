@@ -143,17 +143,19 @@ async function present(events, view, at) {
     app.chat = mergeChat(app.chat, lines);
     saveChat(view.table_id, app.chat);
   }
-  const won = events.findLast((e) => e.type === "trick_won");
+  // A carried trick (Cancellation Hearts: nobody wins it) stays on show too.
+  const won = events.findLast((e) => e.type === "trick_won" || e.type === "trick_carried");
   const played = events.some((e) => e.type === "card_played");
   if (!instant) hooks.announceEvents(events, view, previous);
   if (won && !instant) {
     app.view = view;
     app.viewAt = at;
-    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner, trick: won.trick, seats: won.seats ?? null };
+    const seats = won.seats && won.seats.length ? won.seats : null;
+    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner ?? null, trick: won.trick, seats };
     settle(view);
     hooks.render();
     await pause(pace().trick);
-    if (!reducedMotion()) {
+    if (!reducedMotion() && won.winner !== undefined && won.winner !== null) {
       app.collecting = won.winner;
       hooks.render();
       await pause(pace().collect);
@@ -174,13 +176,17 @@ async function present(events, view, at) {
 /** Local choices that a new view makes stale. */
 function settle(view) {
   const handKey = `${view.table_id}:${view.hand_number}`;
-  if (app.selectedFor !== handKey || view.phase !== "pass" || view.passed.length) {
+  // Cards chosen to pass, or (Hearts with a widow) to discard, stay chosen
+  // while that choice is still to make.
+  const discarding = view.phase === "widow" && view.seat !== null && view.widow_seat === view.seat && !(view.discarded || []).length;
+  if (app.selectedFor !== handKey || (view.phase !== "pass" && !discarding) || view.passed.length) {
     app.selected = new Set();
   }
   app.selectedFor = handKey;
   for (const card of app.selected) if (!view.hand.includes(card)) app.selected.delete(card);
   if (app.pending === "pass" && (view.passed.length || view.phase !== "pass")) app.pending = null;
-  if (app.pending && app.pending !== "pass") {
+  if (app.pending === "discard" && ((view.discarded || []).length || view.phase !== "widow")) app.pending = null;
+  if (app.pending && app.pending !== "pass" && app.pending !== "discard") {
     if (!view.hand.includes(app.pending) || view.turn !== view.seat) app.pending = null;
   }
 }

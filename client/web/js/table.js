@@ -10,7 +10,7 @@ import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
 import { showReplay } from "./replay.js";
-import { cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
+import { baseOf, cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
@@ -49,13 +49,18 @@ export function seatName(view, i, youWord = true) {
   return s.name;
 }
 
-/** How many cards a pass takes (the table's rules; 3 by default). */
-const passCount = (view) => view.rules?.pass_count ?? 3;
+/** Hearts with a widow: you took the widow and have yet to discard. */
+const discarding = (view) =>
+  view.status === "playing" && view.phase === "widow" && view.seat !== null && view.widow_seat === view.seat && !(view.discarded || []).length;
+
+/** How many cards you choose now: a pass (the table's rules; 3 by
+ * default), or the widow's discard. */
+const passCount = (view) => (discarding(view) ? view.discard_count : (view.rules?.pass_count ?? 3));
 
 const myTurn = (view) =>
   view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
 const passing = (view) =>
-  view.status === "playing" && view.phase === "pass" && view.seat !== null && !view.passed.length;
+  (view.status === "playing" && view.phase === "pass" && view.seat !== null && !view.passed.length) || discarding(view);
 
 // -- building ------------------------------------------------------------------
 
@@ -157,6 +162,8 @@ export function buildTable(root, acts) {
           h("h1", { class: "table-name" }),
           h("span", { class: "pill hand-no" }),
           h("span", { class: "pill hearts-broken", hidden: true }, t("turn.heartsBroken")),
+          h("span", { class: "pill stock", hidden: true }),
+          h("span", { class: "pill carried", hidden: true }),
         ),
         h(
           "div",
@@ -314,6 +321,7 @@ export function renderTable() {
   $(".hand-no", root).textContent = view.hand_number ? t("table.handNumber", { n: view.hand_number }) : "";
   $(".hand-no", root).hidden = !view.hand_number;
   $(".hearts-broken", root).hidden = !(view.hearts_broken && view.status === "playing");
+  renderFaceDown(view);
   $(".code", root).textContent = formatCode(view.code);
   renderBanners(view);
   renderOpponents(view);
@@ -347,6 +355,26 @@ function restoreFocus() {
   const target =
     [...els.centerPanel.querySelectorAll("button")].find(usable) || els.hand.querySelector('.card[tabindex="0"]') || $("#app");
   if (target !== active) target.focus({ preventScroll: true });
+}
+
+// -- face-down cards: the widow, the domino stock, the cancellation rest -------
+
+/** The cards that lie face down on the table (how many; never which), and
+ * in Cancellation Hearts the cards of carried tricks waiting for the next
+ * trick's winner. */
+function renderFaceDown(view) {
+  const playing = view.status === "playing";
+  const stock = $(".stock", els.root);
+  const kind = view.rules?.variant === "domino" ? "domino" : view.rules?.variant === "widow" ? "widow" : "rest";
+  stock.hidden = !(playing && view.stock_count > 0);
+  if (!stock.hidden) {
+    fill(stock, h("span", { class: "back-icon", "aria-hidden": "true" }), t(`stock.${kind}`, { n: view.stock_count }));
+    stock.title = t(`stock.${kind}Hint`);
+  }
+  const carried = $(".carried", els.root);
+  const waiting = playing ? view.carried || [] : [];
+  carried.hidden = !waiting.length;
+  if (waiting.length) carried.textContent = t("trick.carriedWaiting", { n: waiting.length });
 }
 
 // -- banners: paused, what a bot did for you ------------------------------------
@@ -458,6 +486,8 @@ function renderSeat(box, view, i) {
     badges.push(el);
   } else if (s.away) badges.push(badge(t("seat.away"), "away"));
   if (view.status === "playing" && view.phase === "pass" && s.passed) badges.push(badge(`✓ ${t("seat.passed")}`, "ok"));
+  if (view.status === "playing" && s.out) badges.push(badge(t("seat.out"), "out"));
+  box.classList.toggle("out", view.status === "playing" && Boolean(s.out));
   if (view.status === "between_hands" && s.kind === "human" && s.ready) badges.push(badge(`✓ ${t("seat.ready")}`, "ok"));
   const name = h("span", { class: "seat-name" }, isMe ? s.name || t("seat.you") : seatName(view, i));
   const meta = [];
@@ -484,6 +514,7 @@ function renderSeat(box, view, i) {
         ),
       );
     }
+    if (view.status === "playing") meta.push(...variantMeta(s));
     if (total !== null) meta.push(h("span", { class: "total" }, `${t("hand.total")}: ${total}`));
   }
   const children = [h("div", { class: "seat-head" }, name, badges), meta.length ? h("div", { class: "seat-meta" }, meta) : null];
@@ -526,6 +557,16 @@ function renderOpponents(view) {
     );
   }
   [...ring.children].forEach((box, k) => renderSeat(box, view, seats[k]));
+}
+
+/** What a variant adds to a seat's plate: the cards it drew from the stock
+ * (Domino Hearts), the cards in its taken pile face down (a widow discard,
+ * the cancellation rest: how many, never which). */
+function variantMeta(s) {
+  const out = [];
+  if (s.drawn) out.push(h("span", { class: "drawn" }, t("seat.drew", { n: s.drawn })));
+  if (s.hidden_taken) out.push(h("span", { class: "hidden-taken", title: t("seat.hiddenTakenHint") }, t("seat.hiddenTaken", { n: s.hidden_taken })));
+  return out;
 }
 
 /** An opponent's hand: ``n`` card backs fanned out. */
@@ -615,6 +656,7 @@ function renderTrick(view) {
   } else {
     cards = view.status === "playing" ? view.trick : [];
   }
+  const cancelled = cancelledIn(cards.map((c) => c.card));
   // Cards already on the table stay where they are: moving a node in the
   // page restarts its animations (a card would fly in again at every play,
   // the winner's glow twice). Only new cards are added, gone ones removed;
@@ -636,6 +678,10 @@ function renderTrick(view) {
     el.dataset.pos = posOf(view, seat);
     if (!isClassic(view)) placeOnRing(el, view, seat);
     el.classList.toggle("winner", winner === seat);
+    const gone = cancelled.has(card);
+    el.classList.toggle("cancelled", gone);
+    el.setAttribute("aria-label", `${seatName(view, seat)}: ${cardName(card)}${gone ? `, ${t("trick.cancelled")}` : ""}`);
+    el.title = gone ? t("trick.cancelledWhy") : "";
   }
   const collecting = app.collecting !== null && app.collecting !== undefined;
   box.dataset.collect = collecting ? posOf(view, app.collecting) : "";
@@ -646,6 +692,14 @@ function renderTrick(view) {
     box.style.setProperty("--gy", String(y));
   }
   box.classList.toggle("lingering", Boolean(app.linger));
+}
+
+/** Cancellation Hearts: the cards of a trick that cancel, two identical
+ * cards (the same card of the two decks), neither of which can win. */
+function cancelledIn(cards) {
+  const seen = new Map();
+  for (const c of cards) seen.set(baseOf(c), (seen.get(baseOf(c)) || 0) + 1);
+  return new Set(cards.filter((c) => seen.get(baseOf(c)) > 1));
 }
 
 // -- the centre panel ----------------------------------------------------------
@@ -660,6 +714,7 @@ function centerMode(view) {
   if (view.status === "between_hands") return "result";
   if (view.phase === "moon_choice") return view.moon_shooter === view.seat && view.seat !== null ? "moon-me" : "moon-other";
   if (view.phase === "pass" && view.seat !== null) return view.passed.length ? "passed" : "pass";
+  if (view.phase === "widow") return discarding(view) ? "discard" : "widow-other";
   return "none";
 }
 
@@ -728,8 +783,35 @@ const BUILDERS = {
         fill(arrow, directionArrow(dir));
         const target = passTarget(v, v.seat, dir);
         text.textContent = t("pass.choose", { dir: t(`pass.dir.${dir}`), name: seatName(v, target) });
-        count.textContent = t("pass.chosen", { n: app.selected.size });
+        count.textContent = t("pass.chosen", { n: app.selected.size, of: passCount(v) });
         button.disabled = app.selected.size !== passCount(v) || app.pending === "pass";
+      },
+    };
+  },
+  discard() {
+    const text = h("p", { class: "pass-text" });
+    const count = h("p", { class: "pass-count", "aria-live": "polite" });
+    const button = h("button", { type: "button", class: "btn primary pass-btn discard-btn", id: "pass-button", onclick: onPass }, t("widow.button"));
+    const el = h("div", { class: "panel-card pass-panel widow-panel" }, text, count, button);
+    return {
+      el,
+      update(v) {
+        text.textContent = t("widow.choose", { n: v.discard_count, cards: sortHand(v.widow || []).map(shortName).join(" ") });
+        count.textContent = t("pass.chosen", { n: app.selected.size, of: passCount(v) });
+        button.disabled = app.selected.size !== v.discard_count || app.pending === "discard";
+      },
+    };
+  },
+  "widow-other"() {
+    const text = h("p", { class: "pass-text" });
+    return {
+      el: h("div", { class: "panel-card pass-panel widow-panel" }, text),
+      update(v) {
+        const who = v.widow_seat ?? 0;
+        text.textContent =
+          v.seat !== null && who === v.seat
+            ? t("widow.discardedYou", { cards: sortHand(v.discarded || []).map(shortName).join(" ") })
+            : t("widow.waiting", { name: seatName(v, who), n: v.discard_count });
       },
     };
   },
@@ -862,7 +944,8 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 function onPass() {
   const view = app.view;
   if (!view || app.selected.size !== passCount(view) || app.pending) return;
-  actions.pass([...app.selected]);
+  if (discarding(view)) actions.discard([...app.selected]);
+  else actions.pass([...app.selected]);
 }
 
 // -- the status line -----------------------------------------------------------
@@ -975,7 +1058,7 @@ function cardChosen(card, button) {
     else if (app.selected.size < passCount(view)) app.selected.add(card);
     else {
       nudge(button);
-      toast(t("pass.chosen", { n: passCount(view) }));
+      toast(t("pass.chosen", { n: passCount(view), of: passCount(view) }));
       return;
     }
     const n = app.selected.size;
@@ -1035,8 +1118,10 @@ function onHandKey(event) {
 
 // -- side panels ---------------------------------------------------------------
 
-function mini(card, winning = false) {
-  return h("span", { class: `mini ${isRed(card) ? "red" : "black"}${winning ? " win" : ""}`, title: cardName(card) }, shortName(card));
+function mini(card, winning = false, cancelled = false) {
+  const cls = `mini ${isRed(card) ? "red" : "black"}${winning ? " win" : ""}${cancelled ? " cancelled" : ""}`;
+  const title = cancelled ? `${cardName(card)}, ${t("trick.cancelledWhy")}` : cardName(card);
+  return h("span", { class: cls, title }, shortName(card));
 }
 
 /** "led by West", "led by you": yourself has a sentence of its own (the
@@ -1064,10 +1149,17 @@ function renderTricks(view) {
           { class: "trick-row-head" },
           h("strong", {}, t("tricks.number", { n: k + 1 })),
           h("span", {}, byWhom(view, "tricks.led", tr.leader)),
-          h("span", { class: "won" }, byWhom(view, "tricks.won", tr.winner)),
+          tr.winner === null || tr.winner === undefined
+            ? h("span", { class: "won carried" }, t("tricks.carried"))
+            : h("span", { class: "won" }, byWhom(view, "tricks.won", tr.winner)),
           tr.points ? h("span", { class: "pts" }, signed(tr.points)) : null,
         ),
-        h("div", { class: "trick-row-cards" }, tr.cards.map((pc) => mini(pc.card, pc.seat === tr.winner))),
+        h(
+          "div",
+          { class: "trick-row-cards" },
+          tr.cards.map((pc) => mini(pc.card, pc.seat === tr.winner, (tr.cancelled || []).includes(pc.card))),
+          (tr.carried_in || []).length ? h("span", { class: "carried-in" }, t("tricks.carriedIn", { n: tr.carried_in.length })) : null,
+        ),
       ),
     ),
   );

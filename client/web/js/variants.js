@@ -1,0 +1,49 @@
+// What each variant lets the host choose (docs/rules.md "Variants"), for
+// the host's form: the seat counts it is played with, and for each option
+// either the choices it leaves free or the one value it fixes. The server
+// checks the rules again (it is the judge); this only keeps the form from
+// offering what it would refuse.
+
+const ALL_COUNTS = [3, 4, 5, 6, 7, 8, 9, 10];
+const STANDARD = {
+  players: ALL_COUNTS,
+  defaultPlayers: 4,
+  moons: ["add", "subtract", "choice"],
+  firstTricks: ["no_points", "no_queen", "anything"],
+  bonus: ["none", "JD", "TD"],
+  // null: the host picks a cycle (the usual one for the count by default)
+  cycle: null,
+  defaultCycle: null,
+};
+
+/** Every variant, in the order the form lists them. */
+export const VARIANTS = {
+  standard: STANDARD,
+  omnibus: { ...STANDARD, moons: ["jackpot"], bonus: ["JD", "TD"], defaultCycle: "right" },
+  spot: { ...STANDARD, bonus: ["none"] },
+  greek: { ...STANDARD, moons: ["transfer"], bonus: ["none"], cycle: "right" },
+  black_maria: { ...STANDARD, players: [3], defaultPlayers: 3, moons: ["add", "subtract", "choice", "none"], bonus: ["none"] },
+  domino: { ...STANDARD, players: [3, 4, 5, 6, 7], moons: ["none"], firstTricks: ["anything"], bonus: ["none"], cycle: "none" },
+  widow: { ...STANDARD, players: [3, 4, 5, 6] },
+  cancellation: {
+    ...STANDARD,
+    players: [7, 8, 9, 10],
+    defaultPlayers: 8,
+    firstTricks: ["no_hearts", "anything"],
+    bonus: ["none"],
+    cycle: "none",
+  },
+};
+
+export const variantOf = (name) => VARIANTS[name] || STANDARD;
+
+/** The pass cycles the host may pick at ``players`` seats (across needs an
+ * even count), the first one the default; a variant that fixes its cycle
+ * offers only that one. */
+export function cyclesFor(variant, players) {
+  const v = variantOf(variant);
+  if (v.cycle) return [v.cycle];
+  const usual = players % 2 ? ["lrh", "left", "right", "none"] : ["lrah", "larh", "left", "right", "none"];
+  if (v.defaultCycle) return [v.defaultCycle, ...usual.filter((c) => c !== v.defaultCycle)];
+  return usual;
+}
