@@ -4,7 +4,8 @@ Starts a server of its own (in memory, on a free port of 127.0.0.1), opens
 the page in Debian's Chromium (``/usr/bin/chromium``) with Playwright, plays
 "Play vs bots" up to a trick in progress and photographs the table at
 1920×1080, 1366×768 and 390×844 (a phone), then the lobby and the
-statistics page. Nothing is staged: it is a real game against the Medium
+statistics page; then a six-seat table (the standard game) and a nine-seat
+one (Cancellation Hearts) at the same sizes. Nothing is staged: it is a real game against the Medium
 bots, so each run shows other cards.
 
 ``python -m tools.maintenance.browser_screenshots [FOLDER]`` (default ``docs/images``);
@@ -61,6 +62,41 @@ def play_a_little(page: Page) -> None:
     page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
 
 
+def host_table(page: Page, url: str, variant: str, players: int) -> None:
+    """From the lobby: a table of ``players`` seats of ``variant`` with a
+    Medium bot in every other seat, started."""
+    page.goto(url + "/")
+    page.wait_for_selector("#lobby")
+    page.fill("#player-name", "Ada")
+    page.select_option("#opt-variant", variant)
+    page.select_option("#opt-players", str(players))
+    for select in page.locator(".seat-selects select").all():
+        select.select_option("medium")
+    page.click("#create-table")
+    page.click(".start-game")
+    page.wait_for_selector(f'{TABLE}[data-status="playing"]')
+
+
+def play_tricks(page: Page, tricks: int) -> None:
+    """Pass if the hand passes, then play ``tricks`` of our cards (the first
+    legal one each time) and stop on our next turn."""
+    page.wait_for_selector(f'{TABLE}[data-myturn="true"], {TABLE}[data-phase="pass"] #pass-button')
+    if page.get_attribute(TABLE, "data-phase") == "pass":
+        for card in page.eval_on_selector_all(
+            ".hand .card", "els => els.slice(0, 3).map(e => e.dataset.card)"
+        ):
+            page.click(f'.hand .card[data-card="{card}"]', position={"x": 6, "y": 30})
+        page.click("#pass-button")
+    for _ in range(tricks):
+        page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
+        before = page.get_attribute(TABLE, "data-played")
+        page.locator('.hand .card[data-legal="true"]').first.click(position={"x": 6, "y": 30})
+        page.wait_for_function(
+            "n => document.querySelector('#table').dataset.played !== n", arg=before
+        )
+    page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
+
+
 def main(argv: list[str] | None = None) -> int:
     """Take the screenshots; returns the exit status."""
     parser = argparse.ArgumentParser(
@@ -84,6 +120,17 @@ def main(argv: list[str] | None = None) -> int:
                 page.set_viewport_size({"width": width, "height": height})
                 page.wait_for_timeout(400)  # the layout settles (no animation is caught mid-way)
                 page.screenshot(path=str(folder / f"table-{width}x{height}.png"))
+            # Tables of six (the standard game) and nine (Cancellation
+            # Hearts, two decks): the opponents round an ellipse.
+            for variant, players, name in (("standard", 6, "six"), ("cancellation", 9, "nine")):
+                # A fresh context: a new player, not one already seated.
+                page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-GB")
+                host_table(page, url, variant, players)
+                play_tricks(page, 2)
+                for width, height in SIZES:
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.wait_for_timeout(400)
+                    page.screenshot(path=str(folder / f"table-{name}-{width}x{height}.png"))
             browser.close()
     finally:
         asyncio.run_coroutine_threadsafe(server.close(), loop).result(timeout=30)
