@@ -29,9 +29,14 @@ def rank_label(card: str) -> str:
     return "10" if card[0] == "T" else card[0]
 
 
+def is_second_copy(card: str) -> bool:
+    """The second deck's copy of a card (Cancellation Hearts: ``QS2``)."""
+    return len(card) == 3
+
+
 def label(card: str) -> str:
-    """``10♥``, ``Q♠``: rank and suit symbol."""
-    return rank_label(card) + SYMBOLS[card[1]]
+    """``10♥``, ``Q♠``: rank and suit symbol; ``Q♠²`` for the second deck's copy."""
+    return rank_label(card) + SYMBOLS[card[1]] + ("²" if is_second_copy(card) else "")
 
 
 def is_red(card: str) -> bool:
@@ -39,9 +44,10 @@ def is_red(card: str) -> bool:
     return card[1] in RED_SUITS
 
 
-def sort_key(card: str) -> tuple[int, int]:
-    """Suit first (♣ ♦ ♥ ♠), then rank, two lowest."""
-    return SUITS.index(card[1]), RANKS.index(card[0])
+def sort_key(card: str) -> tuple[int, int, bool]:
+    """Suit first (♣ ♦ ♥ ♠), then rank, two lowest (a second deck's copy
+    after the first's)."""
+    return SUITS.index(card[1]), RANKS.index(card[0]), is_second_copy(card)
 
 
 def sorted_hand(cards: Iterable[str]) -> list[str]:

@@ -48,7 +48,7 @@ class Launch:
     # the others the default one.
     server: str | None = None
     name: str | None = None  # None: resume takes the saved name, the others "Player"
-    seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open")
+    seats: tuple[SeatSpec, ...] = ("open", "open", "open")
     rules: RulesModel = field(default_factory=RulesModel)
     table_name: str = ""
     public: bool = False

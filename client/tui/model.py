@@ -132,6 +132,19 @@ class TableModel:
             and not v.passed
         )
 
+    def discarding(self) -> bool:
+        """Hearts with a widow: we took the widow and are to choose as many
+        cards to put face down."""
+        v = self.view
+        return (
+            v is not None
+            and v.seat is not None
+            and v.status == "playing"
+            and v.phase == "widow"
+            and v.widow_seat == v.seat
+            and not v.discarded
+        )
+
     def my_turn(self) -> bool:
         """We are to play a card."""
         v = self.view
@@ -263,7 +276,8 @@ class TableModel:
         if not self.holding:
             self.trick = view.trick
             self.trick_winner = None
-        if view.phase == "pass" and not view.passed and view.status == "playing":
+        choosing = view.phase == "pass" and not view.passed and view.status == "playing"
+        if choosing or self.discarding():
             self.selected = [c for c in self.selected if c in view.hand]
         else:
             self.selected = []

@@ -3,6 +3,7 @@ to a spectator, who is told what the players are doing)."""
 
 from __future__ import annotations
 
+from .cards import labels
 from .i18n import Msg, Term
 from .model import TableModel, passed_summary, seat_label
 
@@ -30,6 +31,12 @@ def prompt_msg(model: TableModel) -> Msg:
         k = view.rules.pass_count
         direction = Term("dir." + (view.pass_direction or "hold"))
         return Msg("prompt.pass", {"k": k, "n": len(model.selected), "dir": direction})
+    if view.phase == "widow" and view.widow_seat is not None:
+        if model.discarding():
+            cards = labels(view.widow)
+            return Msg("widow.choose", {"n": view.discard_count, "cards": cards})
+        name = seat_label(view, view.widow_seat)
+        return Msg("widow.waiting", {"name": name, "n": view.discard_count})
     if view.phase == "moon_choice":
         shooter = view.moon_shooter
         if shooter is not None and shooter == view.seat:

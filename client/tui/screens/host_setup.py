@@ -21,6 +21,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from engine.variants import VARIANTS
 from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
 
 from ..cards import label
@@ -34,6 +35,7 @@ CYCLES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
     {
         "lrah": ("left", "right", "across", "hold"),
         "larh": ("left", "across", "right", "hold"),
+        "lrh": ("left", "right", "hold"),
         "l": ("left",),
         "r": ("right",),
         "none": ("hold",),
@@ -46,8 +48,24 @@ ENDS: Final[Mapping[str, tuple[str, int]]] = MappingProxyType(
     }
 )
 HANDS_DEFAULT: Final = 8
-FIRST_TRICKS: Final = ("no_points", "no_queen", "anything")
+FIRST_TRICKS: Final = ("no_points", "no_queen", "no_hearts", "anything")
+MOONS: Final = ("add", "subtract", "choice", "jackpot", "transfer", "none")
 BONUS_CARDS: Final = ("none", "JD", "TD")
+
+
+def cycles_for(variant: str, players: int) -> list[str]:
+    """The pass cycles (keys of ``CYCLES``) a host may pick for ``variant``
+    at ``players`` seats, its default first: across needs an even count; a
+    variant without passing, or with a cycle of its own, offers only that."""
+    v = VARIANTS[variant]
+    if not v.passing:
+        return ["none"]
+    if variant == "greek":  # 3 cards to the right, every hand (fixed)
+        return ["r"]
+    usual = ["lrh", "l", "r", "none"] if players % 2 else ["lrah", "larh", "l", "r", "none"]
+    if v.default_pass_cycle == ("right",):
+        return ["r", *(c for c in usual if c != "r")]
+    return usual
 
 
 @dataclass(frozen=True)
@@ -55,7 +73,8 @@ class TableSpec:
     """What ``create_table`` needs."""
 
     name: str
-    seats: tuple[SeatSpec, SeatSpec, SeatSpec]
+    # the other seats in play order from the host's left (rules.players - 1)
+    seats: tuple[SeatSpec, ...]
     rules: RulesModel
     public: bool
     approval: bool = False  # ask me before someone sits
@@ -113,7 +132,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
         self,
         t: Translator,
         name: str = "",
-        seats: tuple[SeatSpec, SeatSpec, SeatSpec] = ("open", "open", "open"),
+        seats: tuple[SeatSpec, ...] = ("open", "open", "open"),
         rules: RulesModel | None = None,
         public: bool = False,
         approval: bool = False,
@@ -121,6 +140,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
         super().__init__()
         self.t = t
         self.initial = TableSpec(name, seats, rules or RulesModel(), public, approval)
+        self._variant: str = self.initial.rules.variant  # the one the options fit
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -146,8 +166,36 @@ class HostSetupScreen(Screen[TableSpec | None]):
                     id="name",
                     compact=True,
                 )
-                for position, value in zip(("left", "across", "right"), spec.seats, strict=True):
-                    yield Label(t("host.seat_" + position))
+                yield Label(t("host.variant"))
+                yield Select(
+                    [(t("variant." + v), v) for v in VARIANTS],
+                    value=rules.variant,
+                    allow_blank=False,
+                    id="variant",
+                    compact=True,
+                )
+                yield Label(t("host.players"))
+                yield Select(
+                    self._player_options(rules.variant),
+                    value=rules.players,
+                    allow_blank=False,
+                    id="players",
+                    compact=True,
+                )
+                # Four seats: one choice per seat; any other count: one
+                # choice for every other seat (changed one by one later, in
+                # the waiting room's seat menus).
+                yield Label(t("host.seat_all"), id="label-spec-all")
+                yield Select(
+                    [(t("spec." + s), s) for s in SPECS],
+                    value=spec.seats[0] if spec.seats else "open",
+                    allow_blank=False,
+                    id="spec-all",
+                    compact=True,
+                )
+                three = (*spec.seats, "open", "open", "open")[:3]
+                for position, value in zip(("left", "across", "right"), three, strict=True):
+                    yield Label(t("host.seat_" + position), id="label-spec-" + position)
                     yield Select(
                         [(t("spec." + s), s) for s in SPECS],
                         value=value,
@@ -158,14 +206,14 @@ class HostSetupScreen(Screen[TableSpec | None]):
                 yield Label(t("host.pass"))
                 yield Select(
                     [(t("host.cycle_" + key), key) for key in CYCLES],
-                    value=_cycle_key(rules),
+                    value=_cycle_key(rules) if _cycle_key(rules) in CYCLES else "lrah",
                     allow_blank=False,
                     id="cycle",
                     compact=True,
                 )
                 yield Label(t("host.moon"))
                 yield Select(
-                    [(t("host.moon_" + m), m) for m in ("add", "subtract", "choice")],
+                    [(t("host.moon_" + m), m) for m in MOONS],
                     value=rules.moon,
                     allow_blank=False,
                     id="moon",
@@ -214,10 +262,16 @@ class HostSetupScreen(Screen[TableSpec | None]):
     def spec(self) -> TableSpec | None:
         """The table the form describes; None (and a line saying why) when
         the number of hands is not one."""
-        seats = tuple(
-            self.query_one(f"#spec-{p}", Select).value for p in ("left", "across", "right")
-        )
+        variant = str(self.query_one("#variant", Select).value)
+        players = int(str(self.query_one("#players", Select).value))
+        if players == 4:
+            seats = tuple(
+                self.query_one(f"#spec-{p}", Select).value for p in ("left", "across", "right")
+            )
+        else:
+            seats = (self.query_one("#spec-all", Select).value,) * (players - 1)
         rules = self.initial.rules.model_dump()
+        rules["variant"], rules["players"] = variant, players
         rules["pass_cycle"] = CYCLES[str(self.query_one("#cycle", Select).value)]
         rules["moon"] = self.query_one("#moon", Select).value
         rules["first_trick"] = self.query_one("#first-trick", Select).value
@@ -247,9 +301,69 @@ class HostSetupScreen(Screen[TableSpec | None]):
         )
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """The number of hands counts only for "after a number of hands"."""
+        """The number of hands counts only for "after a number of hands"; a
+        variant offers its own seat counts and options."""
         if event.select.id == "end":
             self.query_one("#hands", Input).disabled = event.value != "hands"
+        elif event.select.id in ("variant", "players"):
+            # A select also says "changed" when it is first drawn: only a
+            # new variant resets the options to the variant's defaults.
+            variant = str(self.query_one("#variant", Select).value)
+            self._fit_variant(variant_changed=variant != self._variant)
+
+    def on_mount(self) -> None:
+        """Offer what the first variant allows."""
+        self._fit_variant(variant_changed=False)
+
+    def _player_options(self, variant: str) -> list[tuple[str, int]]:
+        return [(self.t("host.players_n", n=n), n) for n in VARIANTS[variant].players]
+
+    def _offer(self, select_id: str, options: list[tuple[str, str]], default: str | None) -> None:
+        """Refill a select; keep its value when it is still offered. One
+        choice (the variant fixes it) is shown but cannot be changed."""
+        select: Select[str] = self.query_one("#" + select_id, Select)
+        old = select.value
+        values = [v for _, v in options]
+        keep = old if old in values and default is None else default or values[0]
+        select.set_options(options)
+        select.value = keep if keep in values else values[0]
+        select.disabled = len(values) == 1
+
+    def _fit_variant(self, *, variant_changed: bool) -> None:
+        t = self.t
+        variant = str(self.query_one("#variant", Select).value)
+        self._variant = variant
+        v = VARIANTS[variant]
+        players_select: Select[int] = self.query_one("#players", Select)
+        counts = list(v.players)
+        if variant_changed or players_select.value not in counts:
+            players_select.set_options(self._player_options(variant))
+            players_select.value = v.default_players
+        players_select.disabled = len(counts) == 1
+        players = int(str(players_select.value))
+        cycles = cycles_for(variant, players)
+        self._offer(
+            "cycle",
+            [(t("host.cycle_" + c), c) for c in cycles],
+            cycles[0] if variant_changed else None,
+        )
+        self._offer("moon", [(t("host.moon_" + m), m) for m in v.moons], None)
+        self._offer("first-trick", [(t("host.first_" + f), f) for f in v.first_tricks], None)
+        bonus = [b or "none" for b in v.bonus_cards]
+        self._offer(
+            "bonus",
+            [
+                (t("host.bonus_none") if b == "none" else t("host.bonus_card", card=label(b)), b)
+                for b in bonus
+            ],
+            bonus[0] if variant_changed else None,
+        )
+        four = players == 4
+        for position in ("left", "across", "right"):
+            self.query_one("#spec-" + position, Select).display = four
+            self.query_one("#label-spec-" + position, Label).display = four
+        self.query_one("#spec-all", Select).display = not four
+        self.query_one("#label-spec-all", Label).display = not four
 
     def action_create(self) -> None:
         """Create the table (unless the form says what is wrong)."""
@@ -262,8 +376,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
         table is private and starts as soon as it is created."""
         spec = self.spec()
         if spec is not None:
-            bots = tuple("medium" if s == "open" else s for s in spec.seats)
-            seats: tuple[SeatSpec, SeatSpec, SeatSpec] = (bots[0], bots[1], bots[2])
+            seats: tuple[SeatSpec, ...] = tuple("medium" if s == "open" else s for s in spec.seats)
             self.dismiss(replace(spec, seats=seats, public=False, approval=False, start=True))
 
     def action_cancel(self) -> None:

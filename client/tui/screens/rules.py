@@ -1,6 +1,6 @@
 """The rules in the terminal: the game, every table option (this table's
-choice marked), and tips. Three pages, ``1`` ``2`` ``3`` (or ←→ on the
-tabs) to switch, ↑↓ PgUp PgDn to scroll, Esc to close."""
+choice marked), the other seat counts and games (the variants), and tips.
+Four pages, ``1`` to ``4`` (or ←→ on the tabs) to switch, ↑↓ PgUp PgDn to scroll, Esc to close."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ..cards import label
 from ..i18n import Translator
 from ..widgets.lobby import rules_text
 
-PAGES: Final = ("rules-game", "rules-options", "rules-tips")
+PAGES: Final = ("rules-game", "rules-options", "rules-variants", "rules-tips")
 # Each table option and the catalog keys of its choices, in the host form's order.
 OPTIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("pass_cycle", ("standard", "lacr", "left", "right", "none")),
@@ -111,6 +111,7 @@ class RulesScreen(ModalScreen[None]):
         Binding("1", "page(0)", show=False),
         Binding("2", "page(1)", show=False),
         Binding("3", "page(2)", show=False),
+        Binding("4", "page(3)", show=False),
     ]
 
     def __init__(self, t: Translator, rules: RulesModel | None) -> None:
@@ -124,9 +125,10 @@ class RulesScreen(ModalScreen[None]):
         texts = (
             paragraphs(t, "rules.game"),
             options_text(t, self.rules),
+            paragraphs(t, "rules.variants"),
             paragraphs(t, "rules.tips"),
         )
-        titles = ("rules.tab_game", "rules.tab_options", "rules.tab_tips")
+        titles = ("rules.tab_game", "rules.tab_options", "rules.tab_variants", "rules.tab_tips")
         with Vertical():
             yield Static(t("rules.title"), classes="title")
             with TabbedContent(initial=PAGES[0]):

@@ -35,7 +35,7 @@ from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
-from ..seats import POSITIONS, compass_key, seat_at
+from ..seats import POSITIONS, compass_key, my_seat, seat_at
 from ..table_client import TableClient
 from ..table_host import TableHost
 from ..takeback import undo_refusal
@@ -77,6 +77,8 @@ class TableScreen(Screen[None]):
         Binding("1", "seat(1)", show=False),
         Binding("2", "seat(2)", show=False),
         Binding("3", "seat(3)", show=False),
+        # Tables of more than four seats: the seats further on in play order.
+        *(Binding(str(k), f"seat({k})", show=False) for k in range(4, 10)),
         Binding("y", "answer_knock(True)", show=False),
         Binding("x", "answer_knock(False)", show=False),
         Binding("t", "toggle_side", show=False),
@@ -248,13 +250,13 @@ class TableScreen(Screen[None]):
         me = view.seats[view.seat] if view is not None and view.seat is not None else None
         seated = not model.spectating()
         shown = {
-            "pass": model.passing(),
+            "pass": model.passing() or model.discarding(),
             "next": view is not None and view.status == "between_hands" and not (me and me.ready),
             "start": view is not None and view.status == "waiting" and host,
             "rematch": view is not None and view.status == "game_over" and host,
         }
         labels = {
-            "pass": t("btn.pass"),
+            "pass": t("btn.discard") if model.discarding() else t("btn.pass"),
             "next": t("btn.next"),
             "start": t("btn.start"),
             "rematch": t("btn.rematch"),
@@ -292,7 +294,8 @@ class TableScreen(Screen[None]):
 
     def _prompt(self) -> Text:
         model, t = self.model, self.t
-        style = Style(bold=True, color="yellow") if model.my_turn() or model.passing() else None
+        asked = model.my_turn() or model.passing() or model.discarding()
+        style = Style(bold=True, color="yellow") if asked else None
         text = Text(t.text(prompt_msg(model)), style=style or Style(bold=True))
         text.truncate(self.size.width, overflow="ellipsis")
         return text
@@ -346,8 +349,9 @@ class TableScreen(Screen[None]):
         if model.lingering() and client is not None:
             client.skip()  # the trick leaves the table; the key still counts
         self._clear_notice()
-        if model.passing():
-            refusal = model.toggle_pick(card, view.rules.pass_count)
+        if model.passing() or model.discarding():
+            count = view.discard_count if model.discarding() else view.rules.pass_count
+            refusal = model.toggle_pick(card, count)
             if refusal is not None:
                 model.say(refusal, "error")
         else:
@@ -396,7 +400,7 @@ class TableScreen(Screen[None]):
             client.skip()
         elif self._watching():
             return
-        elif model.passing():
+        elif model.passing() or model.discarding():
             self.action_pass_cards()
         elif view.status == "between_hands":
             self.action_next_hand()
@@ -406,9 +410,19 @@ class TableScreen(Screen[None]):
             self.action_rematch()
 
     def action_pass_cards(self) -> None:
-        """Pass the picked cards."""
+        """Pass the picked cards (or, having taken the widow, discard them)."""
         model, view = self.model, self.model.view
         if view is None or self._watching():
+            return
+        if model.discarding():
+            if len(model.selected) != view.discard_count:
+                self._refuse(
+                    Msg("why.pick_count", {"k": view.discard_count, "n": len(model.selected)})
+                )
+                return
+            picked = tuple(model.selected)
+            self._clear_notice()
+            self._send(lambda rid: cm.DiscardWidow(id=rid, cards=picked))
             return
         refusal = pass_refusal(view, len(model.selected))
         if refusal is not None:
@@ -506,8 +520,8 @@ class TableScreen(Screen[None]):
             self._send(lambda rid: cm.Rematch(id=rid))
 
     def action_seat(self, index: int) -> None:
-        """Host: the menu of the seat at the left (1), across (2) or right
-        (3). Before the game: a bot of a level, open it, remove a player;
+        """Host: the menu of the seat ``index`` seats on from yours in play
+        order (at four seats: the left 1, across 2, right 3). Before the game: a bot of a level, open it, remove a player;
         at any time: let a removed player back."""
         view = self.model.view
         if view is None or self._watching():
@@ -515,7 +529,9 @@ class TableScreen(Screen[None]):
         if view.seat != view.host_seat:
             self._refuse(Msg("why.host_only"))
             return
-        seat = seat_at(view, POSITIONS[index])
+        if index >= len(view.seats):
+            return
+        seat = (my_seat(view) + index) % len(view.seats)
         info: SeatInfo | None = None
         if view.status == "waiting":
             info = seated = view.seats[seat]

@@ -15,7 +15,7 @@ from typing import Final
 from rich.style import Style
 from rich.text import Text
 
-from ..cards import is_red, label
+from ..cards import is_red, is_second_copy, label
 
 CARD_WIDTH: Final = 4
 FACE: Final = "#f3efe4"
@@ -44,7 +44,11 @@ def card_rows(card: str, look: CardLook = CardLook()) -> tuple[Text, Text]:
         ink = Style(color=DIM_INK, bgcolor=face, strike=True, dim=True)
     else:
         ink = Style(color=RED if is_red(card) else BLACK, bgcolor=face, bold=True)
-    top = Text(f"{label(card):>3}", style=ink) + Text(" ", style=Style(bgcolor=face))
+    # The second deck's copy (Cancellation Hearts) shows a ² in the corner.
+    second = is_second_copy(card)
+    top = Text(f"{label(card[:2]):>3}", style=ink) + Text(
+        "²" if second else " ", style=Style(color="#1d4ed8", bgcolor=face, bold=True)
+    )
     bottom = Text()
     if look.marked:
         bottom.append("●", Style(color=MARK, bgcolor=face, bold=True))

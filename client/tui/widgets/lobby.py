@@ -20,7 +20,7 @@ from protocol.common import RulesModel
 from ..cards import label
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import POSITIONS, compass_key, seat_at
+from ..seats import compass_key, play_order
 from .seat_panel import kind_text, presence, seat_name
 
 __all__ = ["LobbyPanel", "format_code", "join_command", "rules_text"]
@@ -29,7 +29,11 @@ __all__ = ["LobbyPanel", "format_code", "join_command", "rules_text"]
 def rules_text(t: Translator, rules: RulesModel) -> str:
     """The table's rules in one line."""
     cycle = ", ".join(t("dir." + d) for d in rules.pass_cycle)
-    parts = [
+    # The game and the seat count first, when they are not the usual ones.
+    parts = [t("variant." + rules.variant)] if rules.variant != "standard" else []
+    if rules.players != 4:
+        parts.append(t("lobby.players", n=rules.players))
+    parts += [
         t("lobby.pass_cycle", cycle=cycle),
         t("lobby.moon_" + rules.moon),
         t("lobby.end_points", n=rules.end_at)
@@ -86,13 +90,12 @@ class LobbyPanel(Static):
             Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
             Text(),
         ]
-        for index, position in enumerate(POSITIONS):
-            seat = seat_at(view, position)
+        for index, seat in enumerate(play_order(view)):
             info = view.seats[seat]
             where = t(compass_key(view, seat))
             key = f"[{index}] " if index and view.seat == view.host_seat else "    "
             line = Text(key, style=Style(dim=True)) + Text(f"{where:<9}", style=bold)
-            if position == "bottom" and view.seat is not None:
+            if index == 0 and view.seat is not None:
                 line.append(t("you"), style=bold)
             elif info.kind == "open":
                 line.append(t("lobby.open_seat"), style=Style(italic=True))

@@ -35,7 +35,10 @@ def fanned_backs(count: int) -> Text:
 
 
 def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
-    """The name a panel shows: the player's, or the level's for our bots."""
+    """The name a panel shows: the player's, or the level's for our bots
+    (at a table of other than four seats, their seat number: "Seat 5")."""
+    if uses_compass_name(info) and len(view.seats) != 4:
+        return t(compass_key(view, info.seat))
     if uses_compass_name(info) and info.bot_level:
         return t("botname." + info.bot_level)
     if info.kind == "open":
@@ -123,6 +126,13 @@ class SeatPanel(Static):
         points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
         kind = Text(kind_text(t, info), style=Style(dim=True))
         mark = status_mark(t, view, info)
+        if view.status == "playing":  # what a variant adds (out, drawn, face down)
+            extra = [
+                t("seat.out") if info.out else "",
+                t("seat.drew", n=info.drawn) if info.drawn else "",
+                t("seat.hidden_taken", n=info.hidden_taken) if info.hidden_taken else "",
+            ]
+            mark = Text(" · ").join(p for p in (mark, *(Text(e) for e in extra if e)) if p.plain)
         here = presence(t, info)
         coming = countdown(t, self.model.cover_left(info.seat))
         if self.position in ("across", "bottom"):  # a wide panel: two lines

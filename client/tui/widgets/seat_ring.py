@@ -19,7 +19,7 @@ from protocol.view import SeatInfo, SeatView
 
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import my_seat
+from ..seats import abbr_key, my_seat, uses_compass_name
 from .canvas import Canvas
 from .card_art import CardLook, card_rows
 from .seat_panel import fanned_backs, seat_name
@@ -51,8 +51,10 @@ def _panel(t: Translator, view: SeatView, info: SeatInfo, width: int) -> tuple[T
         name.append("★", style=Style(color="yellow"))
     name.truncate(width, overflow="ellipsis")
     second = Text()
-    if view.status != "waiting" and info.kind != "open":
-        second = fanned_backs(min(info.cards_left, 6))
+    if view.status == "playing" and info.out:  # Domino Hearts: no cards left
+        second = Text(t("seat.out"), style=Style(dim=True, italic=True))
+    elif view.status != "waiting" and info.kind != "open":
+        second = fanned_backs(min(info.cards_left, 4))
         second.append(f" {info.cards_left} ")
         second.append("♥", style=Style(color="red"))
         second.append(str(info.points_hand))
@@ -107,14 +109,24 @@ def _draw_trick(
     # Centred between the top panels and the status line.
     top += max(0, (canvas.height - 1 - top - 3 * rows) // 2)
     winner = model.trick_winner
+    # Cancellation Hearts: two identical cards (the two decks' copies) cancel.
+    bases = [p.card[:2] for p in model.trick]
     for k, played in enumerate(model.trick):
         row, col = divmod(k, per_row)
         x = margin + (inner - per_row * CARD_STEP) // 2 + col * CARD_STEP + 1
         y = top + row * 3
         info = view.seats[played.seat]
-        label = t("you") if played.seat == view.seat else seat_name(t, view, info)
+        # A short name over the card: yours, a player's, or a bot's seat number.
+        if played.seat == view.seat:
+            label = t("you")
+        elif uses_compass_name(info):
+            label = "#" + t(abbr_key(view, played.seat))
+        else:
+            label = seat_name(t, view, info)
         head = Text(label[: CARD_STEP - 1], style=Style(dim=True))
-        upper, lower = card_rows(played.card, CardLook(winner=played.seat == winner))
+        gone = bases.count(played.card[:2]) > 1
+        look = CardLook(winner=played.seat == winner, faded=gone)
+        upper, lower = card_rows(played.card, look)
         canvas.put(x, y, head)
         canvas.put(x, y + 1, upper)
         canvas.put(x, y + 2, lower)

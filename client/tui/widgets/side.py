@@ -23,27 +23,48 @@ from ..seats import abbr_key, play_order
 WIN = Style(bgcolor="#ffd54f", color="#1c1c1c", bold=True)
 
 
-def card_text(card: str, winner: bool = False) -> Text:
-    """A card in a list: coloured by suit, highlighted when it won."""
+def card_text(card: str, winner: bool = False, cancelled: bool = False) -> Text:
+    """A card in a list: coloured by suit, highlighted when it won, struck
+    through and dimmed when it cancelled (Cancellation Hearts)."""
     if winner:
         return Text(f"{label(card):>3}", style=WIN)
-    return Text(f"{label(card):>3}", style=Style(color="red" if is_red(card) else None))
+    colour = "red" if is_red(card) else None
+    return Text(f"{label(card):>3}", style=Style(color=colour, strike=cancelled, dim=cancelled))
+
+
+def face_down_text(t: Translator, view: SeatView) -> Text:
+    """What lies face down on the table (the widow, the domino stock, the
+    cancellation rest: how many) and the cards of carried tricks waiting
+    for the next trick's winner; empty when there is none."""
+    parts: list[str] = []
+    if view.status == "playing" and view.stock_count:
+        kind = view.rules.variant if view.rules.variant in ("widow", "domino") else "rest"
+        parts.append(t("stock." + kind, n=view.stock_count))
+    if view.status == "playing" and view.carried:
+        parts.append(t("trick.carried_waiting", n=len(view.carried)))
+    return Text(" · ".join(parts), style=Style(color="cyan"))
 
 
 def history_text(t: Translator, view: SeatView) -> Text:
     """Every finished trick of the hand."""
     lines = [Text(t("side.legend"), style=Style(dim=True))]
+    face_down = face_down_text(t, view)
+    if face_down.plain:
+        lines.append(face_down)
     for i, trick in enumerate(view.tricks, start=1):
         line = Text(f"{i:>2} ")
         line.append(f"{t(abbr_key(view, trick.leader)):<2}", style=Style(bold=True))
         line.append("▸")
         for played in trick.cards:
             line.append(" ")
-            line.append_text(card_text(played.card, played.seat == trick.winner))
+            gone = played.card in trick.cancelled
+            line.append_text(card_text(played.card, played.seat == trick.winner, gone))
         line.append(" ★")
         # A carried trick (Cancellation Hearts) has no winner.
-        winner = "–" if trick.winner is None else t(abbr_key(view, trick.winner))
+        winner = t("side.carried") if trick.winner is None else t(abbr_key(view, trick.winner))
         line.append(winner, style=Style(bold=True))
+        if trick.carried_in:
+            line.append(f" +{len(trick.carried_in)}", style=Style(dim=True))
         lines.append(line)
     if not view.tricks:
         lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
@@ -54,7 +75,7 @@ def scores_text(t: Translator, view: SeatView) -> Text:
     """Points of each hand and the totals, a column per seat (you first)."""
     n = len(view.seats)
     order = play_order(view)
-    w = 5 if n <= 4 else 4 if n <= 6 else 3  # more seats, narrower columns
+    w = max(2, min(5, 23 // n))  # more seats, narrower columns (the panel is 26 wide)
     head = Text(" # ", style=Style(dim=True))
     for seat in order:
         head.append(f"{t(abbr_key(view, seat)):>{w}}", style=Style(bold=True))
@@ -101,7 +122,7 @@ class SidePanel(VerticalScroll, can_focus=False):
         """Redraw from the model; keep the latest lines in sight."""
         view = self.model.view
         t = self.t
-        if view is None or len(view.seats) != 4:
+        if view is None:
             self.body.update("")
             return
         if self.model.side == "scores":
