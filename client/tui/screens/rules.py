@@ -1,5 +1,5 @@
 """The rules in the terminal: the game, every table option (this table's
-choice marked), the other seat counts and games (the variants), and tips.
+choice marked), tips, and the other seat counts and games (the variants).
 Four pages, ``1`` to ``4`` (or ←→ on the tabs) to switch, ↑↓ PgUp PgDn to scroll, Esc to close."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ..cards import label
 from ..i18n import Translator
 from ..widgets.lobby import rules_text
 
-PAGES: Final = ("rules-game", "rules-options", "rules-variants", "rules-tips")
+PAGES: Final = ("rules-game", "rules-options", "rules-tips", "rules-variants")
 # Each table option and the catalog keys of its choices, in the host form's order.
 OPTIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("pass_cycle", ("standard", "lacr", "left", "right", "none")),
@@ -125,10 +125,10 @@ class RulesScreen(ModalScreen[None]):
         texts = (
             paragraphs(t, "rules.game"),
             options_text(t, self.rules),
-            paragraphs(t, "rules.variants"),
             paragraphs(t, "rules.tips"),
+            paragraphs(t, "rules.variants"),
         )
-        titles = ("rules.tab_game", "rules.tab_options", "rules.tab_variants", "rules.tab_tips")
+        titles = ("rules.tab_game", "rules.tab_options", "rules.tab_tips", "rules.tab_variants")
         with Vertical():
             yield Static(t("rules.title"), classes="title")
             with TabbedContent(initial=PAGES[0]):

@@ -76,3 +76,15 @@ def test_seats_beyond_four_are_called_by_number() -> None:
     t = Translator("en")
     assert t(compass_key(table_of(6), 4)) == "Seat 5"
     assert t(compass_key(table_of(4), 1)) == "West"
+
+
+@pytest.mark.parametrize("language", ["en", "uk", "ru"])
+def test_the_rules_page_explains_every_variant(language: str) -> None:
+    from client.tui.screens.rules import paragraphs
+    from engine.variants import VARIANTS
+
+    t = Translator(language)  # type: ignore[arg-type]
+    page = paragraphs(t, "rules.variants").plain
+    for name in VARIANTS:
+        if name != "standard":
+            assert t("variant." + name) in page, (language, name)
