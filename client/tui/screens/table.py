@@ -35,7 +35,7 @@ from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
-from ..seats import POSITIONS, compass_key, my_seat, seat_at
+from ..seats import compass_key, my_seat
 from ..table_client import TableClient
 from ..table_host import TableHost
 from ..takeback import undo_refusal
