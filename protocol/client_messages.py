@@ -32,6 +32,8 @@ InviteCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 # may sit without asking and without touching the address's lookup budget.
 InviteSecret = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 SeatIndex = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+# The turn timers a host may choose (seconds per move).
+TurnSeconds = Literal[15, 30, 60]
 SafeInt = Annotated[int, Field(ge=0, le=MAX_SAFE_INT)]
 
 
@@ -78,6 +80,9 @@ class CreateTable(Request):
     # "Ask me before someone sits": a player with the code but not the invite
     # link must knock and wait for the host (``knock``, ``answer_knock``).
     approval: bool = False
+    # Seconds each seat has for a move (pass, play, moon choice); when they
+    # run out, a bot makes the move for the seat. None: no turn timer.
+    turn_seconds: TurnSeconds | None = None
 
 
 class ListTables(Request):

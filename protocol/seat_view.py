@@ -91,6 +91,7 @@ class SeatFacts:
     ready: bool = False
     cover_in: float | None = None
     program: bool = False
+    turn_in: float | None = None
 
 
 @dataclass(slots=True)
@@ -118,6 +119,7 @@ class TableFacts:
     kicked: tuple[tuple[str, str], ...] = ()
     approval: bool = False
     knocks: tuple[tuple[str, str], ...] = ()
+    turn_seconds: int | None = None
 
 
 class TrickCache:
@@ -280,6 +282,7 @@ def _seat_info(
     info["ready"] = facts.ready
     info["cover_in"] = facts.cover_in
     info["program"] = facts.program
+    info["turn_in"] = facts.turn_in
     return info
 
 
@@ -308,6 +311,7 @@ def public_view(
     view["paused"] = table.paused
     view["kicked"] = [{"player_id": pid, "name": name} for pid, name in table.kicked]
     view["approval"] = table.approval
+    view["turn_seconds"] = table.turn_seconds
     if game is not None:
         view["totals"] = list(game.totals)
         view["hands"] = [

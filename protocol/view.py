@@ -52,6 +52,10 @@ class SeatInfo(WireModel):
     # ``program``), not by a person: clients mark it, and it does not count
     # as a person for the pause rule.
     program: bool = False
+    # Seconds (as of this message) this seat has left for its move at a
+    # table with a turn timer; when they run out a bot moves for it. None
+    # when no turn timer runs for the seat (not its turn, a bot, paused).
+    turn_in: float | None = None
 
 
 class PlayedCard(WireModel):
@@ -158,5 +162,7 @@ class SeatView(WireModel):
     kicked: tuple[KickedPlayer, ...] = ()
     # The host asks to approve who sits ("ask me before someone sits").
     approval: bool = False
+    # The table's turn timer (seconds per move, chosen by the host), or None.
+    turn_seconds: int | None = None
     # Host only: players waiting for an answer (``answer_knock``).
     knocks: tuple[Knocker, ...] = ()

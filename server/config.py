@@ -21,6 +21,9 @@ class ServerConfig:
     # Seats and pacing
     grace_seconds: float = 60.0
     next_hand_delay: float | None = None  # None: wait until every human is ready
+    # Real seconds per second of a table's turn timer: 1 in play; tests
+    # make it small so a 15 s timer runs out in a fraction of a second.
+    turn_timer_scale: float = 1.0
     # Limits
     max_frame_bytes: int = 16 * 1024
     transport_max_bytes: int = 64 * 1024

@@ -137,6 +137,26 @@ class GraceOver:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnOver:
+    """The turn timer of ``seat`` ran out on turn ``turn``
+    (server.turn_timer): its fallback bot is asked for the move."""
+
+    kind: ClassVar[str] = "turn_over"
+    seat: int
+    turn: tuple[int, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOutMove:
+    """The fallback bot's move for ``seat`` whose time ran out on ``turn``."""
+
+    kind: ClassVar[str] = "timed_out_move"
+    seat: int
+    turn: tuple[int, str, int]
+    move: BotMove
+
+
+@dataclass(frozen=True, slots=True)
 class AutoDeal:
     """Deal hand ``hand`` + 1 (the pause between hands ended, or no human is
     left to press ready); stale if the game moved on."""
@@ -160,7 +180,19 @@ class ResumeDuties:
     kind: ClassVar[str] = "resume_duties"
 
 
-Job = Attach | Knock | Request | Detach | BotMoved | GraceOver | AutoDeal | Tick | ResumeDuties
+Job = (
+    Attach
+    | Knock
+    | Request
+    | Detach
+    | BotMoved
+    | GraceOver
+    | TurnOver
+    | TimedOutMove
+    | AutoDeal
+    | Tick
+    | ResumeDuties
+)
 """Every job a table actor takes."""
 
 FromConnection = Attach | Knock | Request | Detach

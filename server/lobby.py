@@ -139,6 +139,7 @@ class Lobby:
                 seats=seats,
                 invite=secrets.token_urlsafe(18),
                 approval=msg.approval,
+                turn_seconds=msg.turn_seconds,
             )
             try:
                 await self.store.create_table(state.table_id, state.code, state.to_bytes())

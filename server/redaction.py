@@ -32,7 +32,8 @@ def table_facts(table: TableState) -> TableFacts:
     """The public facts about ``table`` that its game does not hold, as of
     now (an away seat's ``cover_in`` counts down from its deadline)."""
     deadlines = table.cover_deadlines
-    now = time.monotonic() if deadlines else 0.0
+    turns = table.turn_deadlines
+    now = time.monotonic() if deadlines or turns else 0.0
     # Positional arguments, in SeatFacts' field order: this runs for every
     # view the fan-out builds.
     seats = tuple(
@@ -46,6 +47,7 @@ def table_facts(table: TableState) -> TableFacts:
             seat.ready,
             round(max(0.0, deadlines[i] - now), 1) if i in deadlines else None,
             seat.program,
+            round(max(0.0, turns[i] - now), 1) if i in turns else None,
         )
         for i, seat in enumerate(table.seats)
     )
@@ -63,6 +65,7 @@ def table_facts(table: TableState) -> TableFacts:
         kicked=tuple((pid, name) for pid, name in table.kicked),
         approval=table.approval,
         knocks=tuple(table.knocks.items()),
+        turn_seconds=table.turn_seconds,
     )
 
 

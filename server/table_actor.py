@@ -26,7 +26,7 @@ from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
-from . import table_hints, table_jobs
+from . import table_hints, table_jobs, turn_timer
 from . import table_intents as intents
 from .bot_runner import BotRunner
 from .config import ServerConfig
@@ -42,6 +42,8 @@ from .jobs import (
     Request,
     ResumeDuties,
     Tick,
+    TimedOutMove,
+    TurnOver,
     Watcher,
 )
 from .mailbox import Mailbox
@@ -240,6 +242,7 @@ class TableActor:
         for change in relink:
             change()
         self._duties.sync_grace(self.state)
+        self._duties.sync_turns(self.state)
         requester = _requester(job)
         if reply is not None and requester is not None:
             requester[0].send(reply)
@@ -286,9 +289,10 @@ class TableActor:
         return True
 
     def _rollback(self) -> None:
-        deadlines = self.state.cover_deadlines
+        deadlines, turns = self.state.cover_deadlines, self.state.turn_deadlines
         self.state = self._commits.committed_state()
         self.state.cover_deadlines = deadlines  # runtime only; kept true by sync_grace
+        self.state.turn_deadlines = turns  # likewise, by sync_turns
 
     async def resync(self) -> None:
         """The stored table moved on without this actor knowing: take the
@@ -351,6 +355,11 @@ class TableActor:
                 return Outcome(table_jobs.bot_moved(state, seat, move))
             case GraceOver(seat):
                 return Outcome(intents.start_covering(state, seat))
+            case TurnOver(seat, turn):
+                self._duties.move_for(state, seat, turn)
+                return Outcome([])
+            case TimedOutMove(seat, turn, move):
+                return Outcome(turn_timer.timed_out_move(state, seat, turn, move))
             case AutoDeal(hand):
                 return Outcome(table_jobs.auto_deal(state, hand))
             case Tick():

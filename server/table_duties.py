@@ -17,10 +17,11 @@ from typing import Any
 from . import table_intents as intents
 from .bot_runner import BotRunner
 from .config import ServerConfig
-from .jobs import AutoDeal, BotMoved, GraceOver, Job, Tick
+from .jobs import AutoDeal, BotMoved, GraceOver, Job, Tick, TimedOutMove, TurnOver
 from .metrics import Metrics
 from .redaction import public_view, seat_view
 from .table_state import TableState
+from .turn_timer import TurnKey, timed_turns
 
 # Seconds before a job whose commit the store refused is tried again.
 RETRY_AFTER_FAILED_COMMIT = 1.0
@@ -38,6 +39,7 @@ class TableDuties:
         "_tasks",
         "_thinking",
         "_timers",
+        "_turns",
     )
 
     def __init__(
@@ -56,6 +58,8 @@ class TableDuties:
         self._thinking: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # The turn each armed turn timer (``turn<seat>``) times.
+        self._turns: dict[int, TurnKey] = {}
 
     def idle(self) -> bool:
         """No bot thinking, no timer armed."""
@@ -120,6 +124,44 @@ class TableDuties:
             else:
                 self._disarm(key)
                 state.cover_deadlines.pop(i, None)
+
+    def sync_turns(self, state: TableState) -> None:
+        """Keep one turn timer per seat the table's turn timer times now
+        (``turn_timer.timed_turns``), armed afresh for each new turn, and
+        their deadlines, which views show as ``turn_in``. Cancels the
+        others (the seat moved, a bot covers it, the table paused)."""
+        timed = timed_turns(state)
+        now = time.monotonic()
+        for i in range(state.players):
+            key = f"turn{i}"
+            turn = timed.get(i)
+            if turn is None:
+                self._disarm(key)
+                self._turns.pop(i, None)
+                state.turn_deadlines.pop(i, None)
+            elif self._turns.get(i) != turn or key not in self._timers:
+                self._disarm(key)
+                delay = (state.turn_seconds or 0) * self._config.turn_timer_scale
+                self._turns[i] = turn
+                self._arm(key, delay, TurnOver(i, turn))
+                state.turn_deadlines[i] = now + delay
+
+    def move_for(self, state: TableState, seat: int, turn: TurnKey) -> None:
+        """The turn timer of ``seat`` ran out on ``turn``: ask its fallback
+        bot for the move (it comes back as a ``TimedOutMove``)."""
+        if timed_turns(state).get(seat) != turn:
+            return  # the player moved meanwhile
+        view = seat_view(state, seat)
+        level = state.seats[seat].decision_level
+        seed = hash((state.seed, state.games_played, state.seq, seat)) & 0xFFFFFFFF
+
+        async def think() -> None:
+            decided = await self._bots.decide(view, level, seed, self._table_id)
+            self._post(TimedOutMove(seat, turn, decided.move))
+
+        task = asyncio.create_task(think())
+        self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
+        task.add_done_callback(self._tasks.discard)
 
     def retry_later(self) -> None:
         """A commit failed: put right what it left behind in a while (a

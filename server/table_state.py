@@ -155,6 +155,12 @@ class TableState:
     # knock waits for a host who is away (the table may leave memory).
     knocks: dict[str, str] = field(default_factory=dict)
     admitted: list[str] = field(default_factory=list)
+    # Seconds each seat has for a move (None: no turn timer); a table
+    # setting the host chose, not a rule of the game.
+    turn_seconds: int | None = None
+    # When (time.monotonic()) each timed seat's move is made by a bot: the
+    # countdown everyone sees. Runtime only, like cover_deadlines.
+    turn_deadlines: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
     # When (time.monotonic()) a bot starts covering each away seat whose
     # grace period runs: the countdown others see. The actor keeps it with
     # its timers; not stored (after a load every human is away and the
@@ -243,6 +249,7 @@ class TableState:
             "approval": self.approval,
             "knocks": self.knocks,
             "admitted": self.admitted,
+            "turn_seconds": self.turn_seconds,
         }
 
     def to_bytes(self) -> bytes:
@@ -284,4 +291,5 @@ class TableState:
             approval=data.get("approval", False),
             knocks=data.get("knocks", {}),
             admitted=data.get("admitted", []),
+            turn_seconds=data.get("turn_seconds"),  # tables stored before the timer have none
         )

@@ -1,0 +1,91 @@
+"""The turn timer a host may choose: everyone sees the countdown of the seat
+whose turn it is, and when it runs out the seat's fallback bot moves for it
+and the player is told what it did (``bot_covered``)."""
+
+from __future__ import annotations
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+
+from .conftest import ServerFactory
+from .harness import TWO_HANDS, WireClient
+
+# 15 "seconds" of turn timer last 0.15 s of real time here.
+SCALE = 0.01
+
+
+async def test_time_runs_out_and_the_fallback_bot_moves(make_server: ServerFactory) -> None:
+    """A host who never moves: its pass and its plays are made by the bot when
+    the timer runs out, each followed by a ``bot_covered`` to the host; the
+    countdown is shown on the host's seat only, never on a bot's."""
+    async with make_server(turn_timer_scale=SCALE) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(),
+                seats=("easy", "easy", "easy"),
+                rules=TWO_HANDS,
+                turn_seconds=15,
+            )
+        )
+        assert host.view.turn_seconds == 15
+        await host.start()
+        counting = await host.snapshot_where(lambda v: v.phase == "pass")
+        assert counting.seats[0].turn_in is not None and 0 < counting.seats[0].turn_in <= 0.15
+        assert all(s.turn_in is None for s in counting.seats[1:])
+
+        passed_at, passed = await host.wait_for(lambda m: isinstance(m, sm.BotCovered))
+        assert passed.seat == 0 and len(passed.passed) == 3 and not passed.played
+        view = await host.snapshot_where(lambda v: v.phase == "play", start=passed_at)
+        assert set(passed.passed).isdisjoint(view.hand)
+
+        _, played = await host.wait_for(
+            lambda m: isinstance(m, sm.BotCovered) and m.played, start=passed_at + 1
+        )
+        _, card = await host.wait_for(
+            lambda m: isinstance(m, sm.CardPlayed) and m.seat == 0, start=passed_at
+        )
+        assert played.played == (card.card,)
+        # The seat is still the player's: the bot made one move, it does not cover.
+        assert not host.view.seats[0].bot_covering and host.view.seats[0].connected
+        await host.close()
+
+
+async def test_no_timer_unless_the_host_chose_one(make_server: ServerFactory) -> None:
+    """Without ``turn_seconds`` nobody is counted down."""
+    async with make_server(turn_timer_scale=SCALE) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.create(seats=("easy", "easy", "easy"), rules=TWO_HANDS)
+        await host.start()
+        view = await host.snapshot_where(lambda v: v.phase == "pass")
+        assert view.turn_seconds is None
+        assert all(s.turn_in is None for s in view.seats)
+        await host.close()
+
+
+async def test_a_move_in_time_stops_the_countdown(make_server: ServerFactory) -> None:
+    """The player passes in time: their countdown stops and the bot is never
+    asked (no ``bot_covered``), and the next timed turn counts afresh."""
+    async with make_server(turn_timer_scale=1.0) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(), seats=("easy", "easy", "easy"), rules=TWO_HANDS, turn_seconds=60
+            )
+        )
+        await host.start()
+        view = await host.snapshot_where(lambda v: v.phase == "pass")
+        assert view.seats[0].turn_in is not None and view.seats[0].turn_in > 50
+        start = len(host.messages)
+        await host.call(
+            cm.PassCards(id=host.next_id(), cards=tuple(sorted(view.hand)[:3]))  # type: ignore[arg-type]
+        )
+        # The bots passed at once: the play starts as the host's pass lands.
+        after = await host.snapshot_where(lambda v: v.phase == "play", start=start)
+        for seat in after.seats:
+            if seat.seat == after.turn == 0:
+                assert seat.turn_in is not None and seat.turn_in > 50  # a fresh countdown
+            else:
+                assert seat.turn_in is None
+        assert not any(isinstance(m, sm.BotCovered) for m in host.messages)
+        await host.close()
