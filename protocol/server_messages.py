@@ -394,9 +394,10 @@ class ChatMessage(WireModel):
 
 
 class BotCovered(WireModel):
-    """Sent to you alone when you come back after a bot played for you:
-    what it did in your name (cards played, in order; the cards it passed;
-    its moon choice, if it had to make one)."""
+    """Sent to you alone when you come back after a bot played for you, or
+    at once when your turn timer ran out and the bot made your move: what it
+    did in your name (cards played, in order; the cards it passed; its moon
+    choice, if it had to make one)."""
 
     type: Literal["bot_covered"] = "bot_covered"
     seq: int
