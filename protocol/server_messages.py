@@ -407,6 +407,9 @@ class BotCovered(WireModel):
     moon_choice: Literal["add", "subtract"] | None = None
     # Hearts with a widow: the cards it discarded after taking the widow.
     discarded: tuple[Card, ...] = ()
+    # The table's turn timer ran out (the player was here, too slow), rather
+    # than the player being away.
+    timed_out: bool = False
 
 
 class Kicked(WireModel):

@@ -76,6 +76,7 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
             "played": [move.card] if move.kind == "play" else [],
             "passed": list(move.cards) if move.kind == "pass" else [],
             "moon_choice": move.choice if move.kind == "moon" else None,
+            "timed_out": True,
         }
     )
     return events

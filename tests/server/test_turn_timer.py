@@ -36,6 +36,7 @@ async def test_time_runs_out_and_the_fallback_bot_moves(make_server: ServerFacto
 
         passed_at, passed = await host.wait_for(lambda m: isinstance(m, sm.BotCovered))
         assert passed.seat == 0 and len(passed.passed) == 3 and not passed.played
+        assert passed.timed_out
         view = await host.snapshot_where(lambda v: v.phase == "play", start=passed_at)
         assert set(passed.passed).isdisjoint(view.hand)
 

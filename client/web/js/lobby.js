@@ -25,6 +25,9 @@ function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
 }
 
+/** The ``turn_seconds`` a turn-timer choice sends ("off": none). */
+const turnSeconds = (choice) => (choice === "off" ? null : parseInt(choice, 10));
+
 function select(id, options, value) {
   return h(
     "select",
@@ -124,6 +127,11 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     h("label", {}, h("input", { type: "radio", name: "visibility", value: "public", id: "vis-public" }), t("lobby.public")),
     h("label", { class: "check" }, h("input", { type: "checkbox", id: "opt-approval", "aria-describedby": "opt-approval-hint" }), t("lobby.approval")),
     h("p", { class: "hint small", id: "opt-approval-hint" }, t("lobby.approvalHint")),
+    field(
+      t("lobby.turnTimer"),
+      select("opt-turn-timer", [["off", t("lobby.turnTimerOff")], ...["15", "30", "60"].map((n) => [n, t("lobby.turnTimerSeconds", { n })])], "off"),
+      h("span", { class: "hint small" }, t("lobby.turnTimerHint")),
+    ),
   );
   const pass = select("opt-pass", ["lrah", "larh", "left", "right", "none"].map((v) => [v, t(`opt.pass.${v}`)]), "lrah");
   const moon = select("opt-moon", ["add", "subtract", "choice"].map((v) => [v, t(`opt.moon.${v}`)]), "add");
@@ -169,6 +177,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
           name: tableName.value.trim() || t("lobby.tableNamePlaceholder", { name: name.value.trim() }).slice(0, 40),
           public: $("#vis-public", createForm).checked,
           approval: $("#opt-approval", createForm).checked,
+          turn_seconds: turnSeconds($("#opt-turn-timer", createForm).value),
           rules,
           seats: [...seatSelects.querySelectorAll("select")].map((el) => el.value),
         });

@@ -789,6 +789,8 @@ function botCovered(e) {
     played: [...(old ? old.played : []), ...e.played],
     passed: [...(old ? old.passed : []), ...e.passed],
     moon: e.moon_choice || (old ? old.moon : null),
+    // The turn timer ran out (the player is here) rather than an absence.
+    timedOut: Boolean(e.timed_out),
   };
   announce(botReportText(app.botReport));
 }

@@ -429,7 +429,7 @@ export function botReportText(report) {
   if (report.passed.length) parts.push(t("covered.passed", { cards: report.passed.map(shortName).join("\u00a0") }));
   if (report.moon) parts.push(t(`covered.moon.${report.moon}`));
   const actions = new Intl.ListFormat(language(), { type: "conjunction" }).format(parts);
-  return t("covered.text", { actions });
+  return t(report.timedOut ? "covered.timedOut" : "covered.text", { actions });
 }
 
 // -- countdowns to a bot covering an away seat --------------------------------
@@ -440,7 +440,10 @@ const secondsLeft = (coverIn) => Math.max(0, Math.ceil(coverIn - (performance.no
 function tickCountdowns() {
   if (!els) return;
   for (const el of els.root.querySelectorAll(".badge.countdown")) {
-    const text = t("seat.coverIn", { n: secondsLeft(Number(el.dataset.coverIn)) });
+    // An away seat's wait for its bot, or a turn timer (data-turn-in).
+    const turn = el.dataset.turnIn !== undefined;
+    const left = secondsLeft(Number(turn ? el.dataset.turnIn : el.dataset.coverIn));
+    const text = turn ? t("seat.turnIn", { n: left }) : t("seat.coverIn", { n: left });
     if (el.textContent !== text) el.textContent = text;
   }
 }
@@ -448,7 +451,7 @@ function tickCountdowns() {
 /** While some seat counts down, check a few times a second, so each
  * second's change shows when it happens; stop when none does. */
 function syncCountdowns(view) {
-  const running = view.seats.some((s) => s.cover_in !== null && s.cover_in !== undefined);
+  const running = view.seats.some((s) => (s.cover_in ?? null) !== null || (s.turn_in ?? null) !== null);
   if (running && !countdownTimer) countdownTimer = setInterval(tickCountdowns, 250);
   if (!running && countdownTimer) {
     clearInterval(countdownTimer);
@@ -460,6 +463,13 @@ export const formatCode = (code) => (code && code.length === 6 ? `${code.slice(0
 
 function badge(text, kind) {
   return h("span", { class: `badge ${kind}` }, text);
+}
+
+/** The turn timer's countdown on the seat whose move it is (SeatInfo.turn_in). */
+function turnBadge(turnIn) {
+  const el = badge(t("seat.turnIn", { n: secondsLeft(turnIn) }), "turn-timer countdown");
+  el.dataset.turnIn = String(turnIn);
+  return el;
 }
 
 function renderSeat(box, view, i) {
@@ -485,6 +495,7 @@ function renderSeat(box, view, i) {
     el.dataset.coverIn = String(s.cover_in);
     badges.push(el);
   } else if (s.away) badges.push(badge(t("seat.away"), "away"));
+  if ((s.turn_in ?? null) !== null) badges.push(turnBadge(s.turn_in));
   if (view.status === "playing" && view.phase === "pass" && s.passed) badges.push(badge(`✓ ${t("seat.passed")}`, "ok"));
   if (view.status === "playing" && s.out) badges.push(badge(t("seat.out"), "out"));
   box.classList.toggle("out", view.status === "playing" && Boolean(s.out));
@@ -1271,6 +1282,7 @@ function renderInfo(view) {
       h("div", { class: "invite-row" }, h("textarea", { id: "join-link", class: "link-box", readonly: true, rows: 2, spellcheck: "false", value: link }), h("button", { type: "button", class: "btn small", onclick: copyLink }, t("table.copyLink"))),
       secret ? h("p", { class: "hint small link-hint" }, t("info.linkHint")) : null,
       view.approval ? h("p", { class: "approval-note" }, t("info.approval")) : null,
+      view.turn_seconds ? h("p", { class: "turn-timer-note" }, t("info.turnTimer", { n: view.turn_seconds })) : null,
       h("h3", {}, t("info.rules")),
       h("ul", { class: "rules-list" }, rulesSummary(view.rules).map((r) => h("li", {}, r))),
       h("div", { class: "kicked-box" }),

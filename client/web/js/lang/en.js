@@ -41,6 +41,10 @@ const strings = {
   "lobby.resumeHint": "You have a seat at table {code}.",
   "lobby.approval": "Ask me before someone sits",
   "lobby.approvalHint": "Friends with the invite link sit at once; anyone with only the code knocks and waits for your answer.",
+  "lobby.turnTimer": "Time per move",
+  "lobby.turnTimerOff": "No limit",
+  "lobby.turnTimerSeconds": "{n} s",
+  "lobby.turnTimerHint": "When a player's time runs out, a bot makes that move for them.",
   "throttle.wait": "Too many wrong codes from your network; try again in {n} s",
   "throttle.over": "You can try a code again.",
 
@@ -120,6 +124,7 @@ const strings = {
   "table.approvalGuest": "The host lets in players who have only the code.",
 
   "covered.text": "While you were away, a bot {actions} for you.",
+  "covered.timedOut": "Your time ran out: a bot {actions} for you.",
   "covered.played": { one: "played {n} card", other: "played {n} cards" },
   "covered.passed": "passed {cards}",
   "covered.moon.add": "shot the moon (everyone else +26)",
@@ -181,6 +186,7 @@ const strings = {
   "seat.points": { one: "{n} point", other: "{n} points" },
   "seat.turn": "to play",
   "seat.coverIn": "bot in {n} s",
+  "seat.turnIn": "⏱ {n} s",
 
   "pass.choose": "Choose 3 cards to pass {dir}, to {name}",
   "pass.dir.left": "left",
@@ -275,6 +281,7 @@ const strings = {
   "info.link": "Invite link",
   "info.linkHint": "Whoever has this link sits without asking: share it only with the people you invite.",
   "info.approval": "The host approves who sits: players with only the code knock first.",
+  "info.turnTimer": "Turn timer: {n} s per move; then a bot moves for the player.",
 
   "announce.play": "{name} plays {card}.",
   "announce.trick": "{name} takes the trick.",

@@ -41,6 +41,10 @@ const strings = {
   "lobby.resumeHint": "У вас есть место за столом {code}.",
   "lobby.approval": "Спрашивать меня, прежде чем кто-то сядет",
   "lobby.approvalHint": "Друзья со ссылкой-приглашением садятся сразу; у кого только код, те стучатся и ждут вашего ответа.",
+  "lobby.turnTimer": "Время на ход",
+  "lobby.turnTimerOff": "Без ограничения",
+  "lobby.turnTimerSeconds": "{n} с",
+  "lobby.turnTimerHint": "Когда время игрока истекает, этот ход за него делает бот.",
   "throttle.wait": "Слишком много неверных кодов из вашей сети; попробуйте снова через {n} с",
   "throttle.over": "Можно снова попробовать код.",
 
@@ -120,6 +124,7 @@ const strings = {
   "table.approvalGuest": "Игроков, у которых только код, хозяин впускает сам.",
 
   "covered.text": "Пока вас не было, бот вместо вас {actions}.",
+  "covered.timedOut": "Ваше время истекло: бот вместо вас {actions}.",
   "covered.played": { one: "сыграл {n} карту", few: "сыграл {n} карты", many: "сыграл {n} карт", other: "сыграл {n} карты" },
   "covered.passed": "передал {cards}",
   "covered.moon.add": "выстрелил в луну (остальным +26)",
@@ -181,6 +186,7 @@ const strings = {
   "seat.points": { one: "{n} очко", few: "{n} очка", many: "{n} очков", other: "{n} очка" },
   "seat.turn": "ходит",
   "seat.coverIn": "бот через {n} с",
+  "seat.turnIn": "⏱ {n} с",
 
   "pass.choose": "Выберите три карты и передайте их {dir}: {name}",
   "pass.dir.left": "влево",
@@ -275,6 +281,7 @@ const strings = {
   "info.link": "Ссылка-приглашение",
   "info.linkHint": "Кто получит эту ссылку, сядет без спроса: отправляйте её только тем, кого приглашаете.",
   "info.approval": "Хозяин решает, кто сядет: игроки, у которых только код, сначала стучатся.",
+  "info.turnTimer": "Таймер хода: {n} с на ход; затем за игрока ходит бот.",
 
   "announce.play": "{name}: {card}.",
   "announce.trick": "{name} забирает взятку.",

@@ -41,6 +41,10 @@ const strings = {
   "lobby.resumeHint": "У вас є місце за столом {code}.",
   "lobby.approval": "Питати мене, перш ніж хтось сяде",
   "lobby.approvalHint": "Друзі з посиланням-запрошенням сідають одразу; хто має лише код, стукає й чекає на вашу відповідь.",
+  "lobby.turnTimer": "Час на хід",
+  "lobby.turnTimerOff": "Без обмеження",
+  "lobby.turnTimerSeconds": "{n} с",
+  "lobby.turnTimerHint": "Коли час гравця спливає, цей хід за нього робить бот.",
   "throttle.wait": "Забагато неправильних кодів із вашої мережі; спробуйте знову через {n} с",
   "throttle.over": "Можна знову спробувати код.",
 
@@ -120,6 +124,7 @@ const strings = {
   "table.approvalGuest": "Гравців, які мають лише код, господар впускає сам.",
 
   "covered.text": "Поки вас не було, бот замість вас {actions}.",
+  "covered.timedOut": "Ваш час сплив: бот замість вас {actions}.",
   "covered.played": { one: "зіграв {n} карту", few: "зіграв {n} карти", many: "зіграв {n} карт", other: "зіграв {n} карти" },
   "covered.passed": "передав {cards}",
   "covered.moon.add": "зробив постріл у місяць (іншим +26)",
@@ -181,6 +186,7 @@ const strings = {
   "seat.points": { one: "{n} очко", few: "{n} очки", many: "{n} очок", other: "{n} очка" },
   "seat.turn": "ходить",
   "seat.coverIn": "бот через {n} с",
+  "seat.turnIn": "⏱ {n} с",
 
   "pass.choose": "Виберіть три карти й передайте їх {dir}: {name}",
   "pass.dir.left": "ліворуч",
@@ -275,6 +281,7 @@ const strings = {
   "info.link": "Посилання-запрошення",
   "info.linkHint": "Хто має це посилання, сідає без дозволу: надсилайте його лише тим, кого запрошуєте.",
   "info.approval": "Господар вирішує, хто сяде: гравці, які мають лише код, спершу стукають.",
+  "info.turnTimer": "Таймер ходу: {n} с на хід; далі за гравця ходить бот.",
 
   "announce.play": "{name}: {card}.",
   "announce.trick": "{name} забирає взятку.",
