@@ -39,7 +39,7 @@ def test_the_hosts_turn_timer_counts_down_then_a_bot_passes(
     host.wait_for_selector(f'{TABLE}[data-phase="pass"]')
     dealt = set(hand_cards(host))
     countdown = host.locator(".seat.me .badge.turn-timer")
-    expect(countdown).to_have_text(re.compile(r"⏱ [0-3] s"))
+    expect(countdown).to_have_text(re.compile(r"[0-3] s to move"))
     # Only the seat whose move it is counts down; bots never do.
     expect(host.locator(".seat:not(.me) .badge.turn-timer")).to_have_count(0)
     shoot(host, "turn-timer")

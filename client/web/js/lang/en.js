@@ -186,7 +186,7 @@ const strings = {
   "seat.points": { one: "{n} point", other: "{n} points" },
   "seat.turn": "to play",
   "seat.coverIn": "bot in {n} s",
-  "seat.turnIn": "⏱ {n} s",
+  "seat.turnIn": "{n} s to move",
 
   "pass.choose": "Choose 3 cards to pass {dir}, to {name}",
   "pass.dir.left": "left",

@@ -186,7 +186,7 @@ const strings = {
   "seat.points": { one: "{n} очко", few: "{n} очка", many: "{n} очков", other: "{n} очка" },
   "seat.turn": "ходит",
   "seat.coverIn": "бот через {n} с",
-  "seat.turnIn": "⏱ {n} с",
+  "seat.turnIn": "ещё {n} с на ход",
 
   "pass.choose": "Выберите три карты и передайте их {dir}: {name}",
   "pass.dir.left": "влево",

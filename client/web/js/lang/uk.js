@@ -186,7 +186,7 @@ const strings = {
   "seat.points": { one: "{n} очко", few: "{n} очки", many: "{n} очок", other: "{n} очка" },
   "seat.turn": "ходить",
   "seat.coverIn": "бот через {n} с",
-  "seat.turnIn": "⏱ {n} с",
+  "seat.turnIn": "ще {n} с на хід",
 
   "pass.choose": "Виберіть три карти й передайте їх {dir}: {name}",
   "pass.dir.left": "ліворуч",
