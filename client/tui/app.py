@@ -451,6 +451,7 @@ class HeartsApp(App[None]):
                 rules=spec.rules,
                 seats=spec.seats,
                 approval=spec.approval,
+                turn_seconds=spec.turn_seconds,  # type: ignore[arg-type]  # the form offers only TURN_TIMERS
             )
         )
         if spec.start:

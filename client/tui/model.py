@@ -190,10 +190,25 @@ class TableModel:
             return None
         return max(0, math.ceil(cover_in - (self.clock() - self.view_at)))
 
+    def turn_left(self, seat: int) -> int | None:
+        """Whole seconds ``seat`` has left for its move at a table with a
+        turn timer (the snapshot's ``turn_in`` less the time since it came);
+        None when no turn timer runs for it."""
+        v = self.view
+        if v is None or not 0 <= seat < len(v.seats):
+            return None
+        turn_in = v.seats[seat].turn_in
+        if turn_in is None:
+            return None
+        return max(0, math.ceil(turn_in - (self.clock() - self.view_at)))
+
     def countdowns(self) -> tuple[int | None, ...]:
-        """Every seat's countdown now (the screen redraws when it changes)."""
+        """Every seat's countdowns now, to a bot covering and to the end of
+        its move's time (the screen redraws when one changes)."""
         n = len(self.view.seats) if self.view is not None else 0
-        return tuple(self.cover_left(seat) for seat in range(n))
+        return tuple(self.cover_left(seat) for seat in range(n)) + tuple(
+            self.turn_left(seat) for seat in range(n)
+        )
 
     def paused(self) -> bool:
         """The game waits for a player to come back (only a spectator sees
@@ -463,7 +478,8 @@ def covered_summary(msg: sm.BotCovered) -> Msg | None:
         parts.append(Msg("covered.moon_" + msg.moon_choice))
     if not parts:
         return None
-    return Msg("covered.summary", {"actions": Series(tuple(parts))})
+    key = "covered.timed_out" if msg.timed_out else "covered.summary"
+    return Msg(key, {"actions": Series(tuple(parts))})
 
 
 def passed_summary(view: SeatView) -> Msg:

@@ -51,6 +51,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "seat.ready": "✓ ready",
         "seat.turn": "▶ to play",
         "seat.cover_in": "bot in {n} s",
+        "seat.turn_in": "{n} s to move",
         # title bar and connection
         "top.table": "table {code}",
         "top.hand": "hand {n}",
@@ -202,6 +203,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.turned_away": "You did not let {name} in.",
         "knock.arrived": "{name} asks to sit at your table: y lets them in, x refuses.",
         "covered.summary": "A bot covered for you while you were away: it {actions}.",
+        "covered.timed_out": "Your time ran out: a bot {actions} for you.",
         "covered.played": {"one": "played {n} card", "other": "played {n} cards"},
         "covered.passed": "passed {cards}",
         "covered.moon_add": "scored your moon as +26 for everyone else",
@@ -281,6 +283,9 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Q♠ breaks hearts",
         "host.public": "List the table in the lobby",
         "host.approval": "Ask me before someone sits",
+        "host.turn_timer": "Time per move",
+        "host.turn_off": "No limit",
+        "host.turn_seconds": "{n} s, then a bot moves",
         "host.hint": "Tab next field · Ctrl+S create · Ctrl+B vs bots · Esc back · Ctrl+Q quit",
         # the host's seat menu
         "seatmenu.title": "{where}: {who}",

@@ -51,6 +51,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "seat.ready": "✓ готово",
         "seat.turn": "▶ ход",
         "seat.cover_in": "бот через {n} с",
+        "seat.turn_in": "ещё {n} с на ход",
         # верхняя строка и соединение
         "top.table": "стол {code}",
         "top.hand": "раздача {n}",
@@ -202,6 +203,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.turned_away": "Вы не впустили игрока {name}.",
         "knock.arrived": "{name} просится за ваш стол: y — впустить, x — отказать.",
         "covered.summary": "Пока вас не было, за вас играл бот: он {actions}.",
+        "covered.timed_out": "Ваше время истекло: бот {actions} за вас.",
         "covered.played": {
             "one": "сыграл {n} карту",
             "few": "сыграл {n} карты",
@@ -289,6 +291,9 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Дама пик открывает червы",
         "host.public": "Показывать стол в лобби",
         "host.approval": "Спрашивать меня, прежде чем кто-то сядет",
+        "host.turn_timer": "Время на ход",
+        "host.turn_off": "Без ограничения",
+        "host.turn_seconds": "{n} с, затем ходит бот",
         "host.hint": "Tab поле · Ctrl+S создать · Ctrl+B с ботами · Esc назад · Ctrl+Q выход",
         # меню места для хозяина
         "seatmenu.title": "{where}: {who}",

@@ -51,6 +51,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "seat.ready": "✓ готово",
         "seat.turn": "▶ хід",
         "seat.cover_in": "бот через {n} с",
+        "seat.turn_in": "ще {n} с на хід",
         # верхній рядок і з’єднання
         "top.table": "стіл {code}",
         "top.hand": "роздача {n}",
@@ -202,6 +203,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.turned_away": "Ви не впустили гравця {name}.",
         "knock.arrived": "{name} просить сісти за ваш стіл: y — впустити, x — відмовити.",
         "covered.summary": "Поки вас не було, за вас грав бот: він {actions}.",
+        "covered.timed_out": "Ваш час сплив: бот {actions} за вас.",
         "covered.played": {
             "one": "зіграв {n} карту",
             "few": "зіграв {n} карти",
@@ -289,6 +291,9 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.queen": "Дама пік відкриває чирви",
         "host.public": "Показувати стіл у лобі",
         "host.approval": "Питати мене, перш ніж хтось сяде",
+        "host.turn_timer": "Час на хід",
+        "host.turn_off": "Без обмеження",
+        "host.turn_seconds": "{n} с, потім ходить бот",
         "host.hint": "Tab поле · Ctrl+S створити · Ctrl+B з ботами · Esc назад · Ctrl+Q вихід",
         # меню місця для господаря
         "seatmenu.title": "{where}: {who}",

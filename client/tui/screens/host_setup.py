@@ -51,6 +51,13 @@ HANDS_DEFAULT: Final = 8
 FIRST_TRICKS: Final = ("no_points", "no_queen", "no_hearts", "anything")
 MOONS: Final = ("add", "subtract", "choice", "jackpot", "transfer", "none")
 BONUS_CARDS: Final = ("none", "JD", "TD")
+# The turn timers a host may choose (seconds per move; the protocol's TurnSeconds).
+TURN_TIMERS: Final = (15, 30, 60)
+
+
+def turn_seconds(choice: str) -> int | None:
+    """The ``turn_seconds`` of the form's turn-timer choice ("off": None)."""
+    return None if choice == "off" else int(choice)
 
 
 def cycles_for(variant: str, players: int) -> list[str]:
@@ -78,6 +85,7 @@ class TableSpec:
     rules: RulesModel
     public: bool
     approval: bool = False  # ask me before someone sits
+    turn_seconds: int | None = None  # seconds per move, then a bot moves; None: no limit
     start: bool = False  # start at once (play vs bots): open seats get Medium bots
 
 
@@ -246,6 +254,15 @@ class HostSetupScreen(Screen[TableSpec | None]):
                     id="bonus",
                     compact=True,
                 )
+                yield Label(t("host.turn_timer"))
+                yield Select(
+                    [(t("host.turn_off"), "off")]
+                    + [(t("host.turn_seconds", n=n), str(n)) for n in TURN_TIMERS],
+                    value=str(spec.turn_seconds) if spec.turn_seconds else "off",
+                    allow_blank=False,
+                    id="turn-timer",
+                    compact=True,
+                )
                 yield Label("")
                 yield OnOff(t("host.queen"), rules.queen_breaks_hearts, id="queen", compact=True)
                 yield Label("")
@@ -293,6 +310,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
             rules=RulesModel.model_validate(rules),
             public=self.query_one("#public", Checkbox).value,
             approval=self.query_one("#approval", Checkbox).value,
+            turn_seconds=turn_seconds(str(self.query_one("#turn-timer", Select).value)),
         )
 
     def _error(self, sentence: str) -> None:

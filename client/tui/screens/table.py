@@ -297,6 +297,15 @@ class TableScreen(Screen[None]):
         asked = model.my_turn() or model.passing() or model.discarding()
         style = Style(bold=True, color="yellow") if asked else None
         text = Text(t.text(prompt_msg(model)), style=style or Style(bold=True))
+        mine = (
+            model.turn_left(model.view.seat) if model.view and model.view.seat is not None else None
+        )
+        if mine is not None:
+            # The turn timer runs for our move: its countdown leads the line.
+            text = (
+                Text(t("seat.turn_in", n=mine) + " ", style=Style(color="black", bgcolor="yellow"))
+                + text
+            )
         text.truncate(self.size.width, overflow="ellipsis")
         return text
 

@@ -79,6 +79,13 @@ def countdown(t: Translator, seconds: int | None) -> Text:
     return Text(t("seat.cover_in", n=seconds), style=Style(color="yellow", bold=True))
 
 
+def turn_timer(t: Translator, seconds: int | None) -> Text:
+    """How long the seat has left for its move ("" when no turn timer runs)."""
+    if seconds is None:
+        return Text()
+    return Text(t("seat.turn_in", n=seconds), style=Style(color="black", bgcolor="yellow"))
+
+
 def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
     """Passed, ready or to play."""
     if view.status == "playing" and view.phase == "play" and view.turn == info.seat:
@@ -125,7 +132,7 @@ class SeatPanel(Static):
         cards = Text(t("seat.cards", n=info.cards_left)) if playing else Text()
         points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
         kind = Text(kind_text(t, info), style=Style(dim=True))
-        mark = status_mark(t, view, info)
+        mark = status_mark(t, view, info) + turn_timer(t, self.model.turn_left(info.seat))
         if view.status == "playing":  # what a variant adds (out, drawn, face down)
             extra = [
                 t("seat.out") if info.out else "",
