@@ -241,6 +241,7 @@ async def _host(args: argparse.Namespace) -> int:
                 rules=parse_rules(args.rules),
                 seats=seats,
                 approval=args.approval,
+                turn_seconds=getattr(args, "turn_timer", None),
             )
         )
         assert isinstance(reply, sm.Seated)  # create_table is answered with seated

@@ -255,7 +255,12 @@ class HeartsApp(App[None]):
             seated = await self._create(session, spec)
         elif launch.mode == "host":
             spec = TableSpec(
-                launch.table_name, launch.seats, launch.rules, launch.public, launch.approval
+                launch.table_name,
+                launch.seats,
+                launch.rules,
+                launch.public,
+                launch.approval,
+                turn_seconds=launch.turn_seconds,
             )
             if launch.ask_setup:
                 form = HostSetupScreen(
@@ -265,6 +270,7 @@ class HeartsApp(App[None]):
                     spec.rules,
                     public=spec.public,
                     approval=spec.approval,
+                    turn_seconds=spec.turn_seconds,
                 )
                 answer = await self.push_screen_wait(form)
                 if answer is None:

@@ -191,6 +191,7 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
         table_name=getattr(args, "table_name", ""),
         public=getattr(args, "public", False),
         approval=getattr(args, "approval", False),
+        turn_seconds=getattr(args, "turn_timer", None),
         code=getattr(args, "code", ""),
         invite=getattr(args, "invite", None),
         seat=getattr(args, "seat", None),

@@ -53,6 +53,7 @@ class Launch:
     table_name: str = ""
     public: bool = False
     approval: bool = False  # host: ask me before someone sits
+    turn_seconds: int | None = None  # host: the turn timer (15, 30 or 60 s per move)
     code: str = ""  # join/watch; join without one lists the public tables
     invite: str | None = field(default=None, repr=False)  # the invite link's secret
     seat: int | None = None

@@ -44,6 +44,13 @@ def add_client_parsers(subparsers: Any) -> None:
         action="store_true",
         help="ask me before someone sits (players with only the code knock; the link seats them)",
     )
+    host.add_argument(
+        "--turn-timer",
+        type=int,
+        choices=(15, 30, 60),
+        default=None,
+        help="seconds per move; when they run out a bot moves for that player (default: no limit)",
+    )
     host.add_argument("--table-name", default="")
     host.set_defaults(run=run_client)
     join = subparsers.add_parser(

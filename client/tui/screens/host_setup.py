@@ -144,10 +144,13 @@ class HostSetupScreen(Screen[TableSpec | None]):
         rules: RulesModel | None = None,
         public: bool = False,
         approval: bool = False,
+        turn_seconds: int | None = None,
     ) -> None:
         super().__init__()
         self.t = t
-        self.initial = TableSpec(name, seats, rules or RulesModel(), public, approval)
+        self.initial = TableSpec(
+            name, seats, rules or RulesModel(), public, approval, turn_seconds=turn_seconds
+        )
         self._variant: str = self.initial.rules.variant  # the one the options fit
 
     def compose(self) -> ComposeResult:

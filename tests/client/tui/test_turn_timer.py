@@ -63,3 +63,13 @@ async def test_the_hosts_timer_counts_down_then_a_bot_passes(
             "the report",
         )
         assert model.view is not None and len(model.view.passed) == 3
+
+
+async def test_hearts_host_turn_timer_sets_it_without_the_form(server: RunningServer) -> None:
+    """``hearts host --turn-timer 30`` (``Launch.turn_seconds``) reaches the
+    table when no form is shown (the form, when shown, starts from it)."""
+    launch = Launch(mode="host", server=server.url, name="Tove", turn_seconds=30, ask_setup=False)
+    app = make_app(launch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model.view is not None, "the table")
+        assert app.model.view is not None and app.model.view.turn_seconds == 30
