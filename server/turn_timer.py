@@ -1,8 +1,8 @@
 """A table's turn timer: the host's choice of seconds per move.
 
 When a timed seat's time runs out, the seat's fallback bot makes that one
-move, the way a bot covers an away player (``table_intents.bot_acted``),
-and the player is told at once what it did (a ``bot_covered`` event, sent
+move (pass, play, widow discard or moon choice), as when a bot covers an
+away player, and the player is told at once what it did (a ``bot_covered`` event, sent
 to that seat alone). The seat stays the player's: only the move is made.
 
 A seat's turn is identified by a ``TurnKey`` (the hand, the phase and, while
@@ -42,6 +42,8 @@ def timed_turns(state: TableState) -> dict[int, TurnKey]:
         waiting = [i for i in range(state.players) if hand.passes[i] is None]
     elif hand.phase is Phase.PLAY:
         waiting = [hand.turn]
+    elif hand.phase is Phase.WIDOW and hand.widow_seat is not None:
+        waiting = [hand.widow_seat]
     elif hand.phase is Phase.MOON_CHOICE and hand.shooter is not None:
         waiting = [hand.shooter]
     else:
@@ -65,6 +67,8 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
             events = intents.pass_cards(state, seat, move.cards)
         elif move.kind == "moon":
             events = intents.choose_moon(state, seat, move.choice)
+        elif move.kind == "discard":
+            events = intents.discard_widow(state, seat, move.cards)
         else:
             events = intents.play_card(state, seat, move.card)
     except ClientError:
@@ -76,6 +80,7 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
             "played": [move.card] if move.kind == "play" else [],
             "passed": list(move.cards) if move.kind == "pass" else [],
             "moon_choice": move.choice if move.kind == "moon" else None,
+            "discarded": list(move.cards) if move.kind == "discard" else [],
             "timed_out": True,
         }
     )
