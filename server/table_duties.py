@@ -139,7 +139,9 @@ class TableDuties:
                 self._disarm(key)
                 self._turns.pop(i, None)
                 state.turn_deadlines.pop(i, None)
-            elif self._turns.get(i) != turn or key not in self._timers:
+            elif self._turns.get(i) != turn:
+                # Once per turn: a timer that fired is not armed again while
+                # the bot's move for that turn is on its way.
                 self._disarm(key)
                 delay = (state.turn_seconds or 0) * self._config.turn_timer_scale
                 self._turns[i] = turn
