@@ -90,3 +90,31 @@ async def test_a_move_in_time_stops_the_countdown(make_server: ServerFactory) ->
                 assert seat.turn_in is None
         assert not any(isinstance(m, sm.BotCovered) for m in host.messages)
         await host.close()
+
+
+async def test_an_away_seat_is_not_timed_its_grace_runs_instead(
+    make_server: ServerFactory,
+) -> None:
+    """Two players at a timed table: both count down during the pass; when
+    the guest drops, their seat's turn timer stops and the grace countdown
+    (``cover_in``) runs instead."""
+    async with make_server(turn_timer_scale=1.0, grace_seconds=30) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(), seats=("open", "easy", "easy"), rules=TWO_HANDS, turn_seconds=60
+            )
+        )
+        guest = await WireClient.open(server.url, "Guest")
+        await guest.join(host.code, seat=1)
+        await host.start()
+        both = await host.snapshot_where(
+            lambda v: v.phase == "pass" and v.seats[1].turn_in is not None
+        )
+        assert both.seats[0].turn_in is not None
+        start = len(host.messages)
+        await guest.drop()
+        away = await host.snapshot_where(lambda v: v.seats[1].away, start=start)
+        assert away.seats[1].turn_in is None and away.seats[1].cover_in is not None
+        assert away.seats[0].turn_in is not None  # the host's own count goes on
+        await host.close()
