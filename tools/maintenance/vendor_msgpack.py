@@ -18,11 +18,11 @@ To move to another release: change ``package.json``, run ``npm install``
 
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
 import sys
 from pathlib import Path
+
+from . import npm_copy
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "@msgpack/msgpack"
@@ -37,16 +37,12 @@ manifest (its name, version and licence field)."""
 
 def locked_version(lock_file: Path = LOCK_FILE) -> str:
     """The release of ``@msgpack/msgpack`` that ``package-lock.json`` pins."""
-    lock = json.loads(lock_file.read_text(encoding="utf-8"))
-    version: str = lock["packages"][f"node_modules/{PACKAGE}"]["version"]
-    return version
+    return npm_copy.locked_version(PACKAGE, lock_file)
 
 
 def package_version(folder: Path) -> str:
     """The ``version`` of the package.json in ``folder``."""
-    manifest = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-    version: str = manifest["version"]
-    return version
+    return npm_copy.package_version(folder)
 
 
 def upstream_files(package: Path = NODE_PACKAGE) -> dict[str, bytes]:
@@ -89,29 +85,18 @@ def copy(package: Path = NODE_PACKAGE, folder: Path = VENDOR_DIR) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Copy (or with ``--check`` compare); returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.maintenance.vendor_msgpack", description=__doc__
+    return npm_copy.run(
+        argv,
+        "python -m tools.maintenance.vendor_msgpack",
+        __doc__,
+        PACKAGE,
+        NODE_PACKAGE,
+        VENDOR_DIR,
+        REPO,
+        locked_version(),
+        lambda: vendored_files() == upstream_files(),
+        copy,
     )
-    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
-    args = parser.parse_args(argv)
-    if not (NODE_PACKAGE / "package.json").is_file():
-        print(f"{NODE_PACKAGE} is missing: run `npm ci` first", file=sys.stderr)
-        return 2
-    locked, installed = locked_version(), package_version(NODE_PACKAGE)
-    if installed != locked:
-        print(
-            f"node_modules has {PACKAGE} {installed}, package-lock.json pins {locked}: "
-            "run `npm ci` first",
-            file=sys.stderr,
-        )
-        return 2
-    if args.check:
-        same = vendored_files() == upstream_files()
-        print(f"{VENDOR_DIR.relative_to(REPO)}: {'same as' if same else 'DIFFERS from'} npm's")
-        return 0 if same else 1
-    count = copy()
-    print(f"{PACKAGE} {locked}: {count} files in {VENDOR_DIR.relative_to(REPO)}")
-    return 0
 
 
 if __name__ == "__main__":
