@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -220,6 +221,9 @@ async def run_all(
     fairness and knee settings are ``tools.bench.bots``'s (``fairness_min_hard``
     is ``bench_fairness``'s ``min_hard_decisions``)."""
     from .bots import bench_fairness, bench_knee
+
+    if profile_dir:
+        os.makedirs(profile_dir, exist_ok=True)
 
     def prof(name: str) -> str | None:
         return f"{profile_dir}/{name}.prof" if profile_dir else None
