@@ -25,28 +25,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
 from bots.api import LEVELS, Decision
 from bots.interface import Bot, BotSpecError, decision_problem, load_bot, reset_bot
 from bots.lineup import OPENSPIEL_PREFIX, PY_PREFIX, PlayerSpec
-from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.view import SeatView
 
-from .autoplay import Move, move_shown, needs_move
+from .autoplay import Move
 from .invite import BadTableRef, parse_table_ref
-from .session import DEFAULT_SERVER, GONE_FOR_GOOD, ClientSession, RequestFailed, SessionClosed
-
-KICKED_STATUS = 3
-NOT_LET_IN_STATUS = 4
+from .seat_player import NOT_LET_IN_STATUS, NotLetIn, SeatPlayer, join_or_knock
+from .session import DEFAULT_SERVER, ClientSession, RequestFailed, SessionClosed
 
 
 class BotFault(Exception):
@@ -79,83 +74,51 @@ def decide_checked(bot: Bot, view: SeatView) -> Decision:
     return decision
 
 
-class BotPlayer:
+class BotPlayer(SeatPlayer):
     """Plays one seat with a ``Bot`` until game over."""
 
+    removed_who = "the bot"
+
     def __init__(self, session: ClientSession, bot: Bot, as_json: bool = False) -> None:
-        self.session = session
+        super().__init__(session, "bot", as_json)
         self.bot = bot
-        self.as_json = as_json
-        self.acted_at = -1
-        # The last accepted move and its hand: until a view shows it, older
-        # queued snapshots must not make us move again.
-        self.awaiting: tuple[Move, int] | None = None
         self.hand_reset = -1  # the hand the bot was last reset for
         self.decisions = 0
 
-    def emit(self, data: dict[str, Any]) -> None:
-        """One line on stdout: JSON with ``--json``, else ``key=value`` pairs."""
+    async def on_message(self, msg: BaseModel) -> int | None:
+        """Every event as a JSON line with ``--json``; else a line per hand
+        and the game's end."""
         if self.as_json:
-            print(json.dumps(data, ensure_ascii=False), flush=True)
-        else:
-            print(" ".join(f"{k}={v}" for k, v in data.items()), flush=True)
+            self.emit(msg.model_dump(mode="json"))
+        elif isinstance(msg, sm.HandScored):
+            self.emit(
+                {"hand": msg.hand_number, "points": list(msg.points), "totals": list(msg.totals)}
+            )
+        status = await super().on_message(msg)
+        if status is not None:
+            return status
+        if isinstance(msg, sm.GameOver):
+            if not self.as_json:
+                self.emit({"game_over": True, "totals": list(msg.totals), "winner": msg.winner})
+            return 0
+        return None
 
-    async def run(self) -> int:
-        """Consume events until game over; returns the exit status."""
-        async for msg in self.session.events():
-            if isinstance(msg, sm.Snapshot):
-                await self._on_view(msg.view)
-                continue
-            if self.as_json and isinstance(msg, BaseModel):
-                self.emit(msg.model_dump(mode="json"))
-            if isinstance(msg, sm.HandScored) and not self.as_json:
-                self.emit(
-                    {
-                        "hand": msg.hand_number,
-                        "points": list(msg.points),
-                        "totals": list(msg.totals),
-                    }
-                )
-            if isinstance(msg, sm.Kicked):
-                say(f"the host removed the bot from the table ({msg.message})")
-                return KICKED_STATUS
-            if isinstance(msg, sm.Error) and msg.code in GONE_FOR_GOOD:
-                say(f"the seat is lost: {msg.message} ({msg.code})")
-                return 1
-            if isinstance(msg, sm.GameOver):
-                if not self.as_json:
-                    self.emit({"game_over": True, "totals": list(msg.totals), "winner": msg.winner})
-                return 0
+    def on_end(self) -> int:
         say("the connection ended before the game did")
         return 1
 
-    async def _on_view(self, view: SeatView) -> None:
-        if self.awaiting is not None:
-            if not move_shown(view, *self.awaiting):
-                return  # a snapshot from before our last move was applied
-            self.awaiting = None
-        if not needs_move(view) or view.seq == self.acted_at:
-            return
-        self.acted_at = view.seq
+    async def choose(self, view: SeatView) -> Move:
+        """Ready between hands; otherwise the bot's checked decision."""
         if view.status == "between_hands":
-            move = Move("ready")
-        else:
-            if view.hand_number != self.hand_reset:
-                self.hand_reset = view.hand_number
-                reset_bot(self.bot)
-            # In a thread: a bot that thinks long never stalls the socket
-            # (the session keeps reading, answering pings, resuming).
-            decision = await asyncio.to_thread(decide_checked, self.bot, view)
-            self.decisions += 1
-            move = move_of(decision)
-        try:
-            await self.session.request(move.request(self.session.next_id()))
-        except RequestFailed as exc:
-            # A move the server refuses although the view allowed it (the
-            # table moved on meanwhile): the next snapshot asks again.
-            self.emit({"type": "refused", "code": exc.code, "message": exc.message})
-            return
-        self.awaiting = (move, view.hand_number)
+            return Move("ready")
+        if view.hand_number != self.hand_reset:
+            self.hand_reset = view.hand_number
+            reset_bot(self.bot)
+        # In a thread: a bot that thinks long never stalls the socket
+        # (the session keeps reading, answering pings, resuming).
+        decision = await asyncio.to_thread(decide_checked, self.bot, view)
+        self.decisions += 1
+        return move_of(decision)
 
 
 def say(sentence: str) -> None:
@@ -205,22 +168,19 @@ async def _play(args: argparse.Namespace, bot: Bot, code: str, invite: str | Non
     await session.connect()
     player = BotPlayer(session, bot, as_json=args.json)
     try:
-
-        def join() -> cm.JoinTable:
-            return cm.JoinTable(id=session.next_id(), code=code, seat=args.seat, invite=invite)
-
         try:
-            reply = await session.request_once(join())
-        except RequestFailed as exc:
-            if exc.code != "knock_required":
-                raise
-            say("the host lets players in at this table: knocking and waiting for an answer")
-            answer = await session.knock(code)
-            if not answer.accepted:
-                say(f"the host did not let the bot in ({answer.message})")
-                return NOT_LET_IN_STATUS
-            reply = await session.request_once(join())
-        assert isinstance(reply, sm.Seated)  # join_table is answered with seated
+            reply = await join_or_knock(
+                session,
+                code,
+                args.seat,
+                invite,
+                lambda: say(
+                    "the host lets players in at this table: knocking and waiting for an answer"
+                ),
+            )
+        except NotLetIn as exc:
+            say(f"the host did not let the bot in ({exc})")
+            return NOT_LET_IN_STATUS
         player.emit(
             {"type": "table", "code": reply.code, "seat": reply.seat, "table_id": reply.table_id}
         )

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import random
 import sys
@@ -40,12 +39,12 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
 
-from .autoplay import Move, choose_move, move_shown, needs_move
+from .autoplay import Move, choose_move
 from .invite import share_link
+from .seat_player import NOT_LET_IN_STATUS, NotLetIn, SeatPlayer, join_or_knock
 from .session import (
     DEFAULT_NAME,
     DEFAULT_SERVER,
-    GONE_FOR_GOOD,
     ClientSession,
     RequestFailed,
     SavedSession,
@@ -53,13 +52,6 @@ from .session import (
     default_session_file,
     resume_target,
 )
-
-KICKED_STATUS = 3  # the exit status of a player the host removed
-NOT_LET_IN_STATUS = 4  # the host of an approval table did not let us in
-
-
-class NotLetIn(Exception):
-    """The host answered our knock: not this time."""
 
 
 def throttled_sentence(retry_after: float | None) -> str:
@@ -110,87 +102,48 @@ def add_headless_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget-ms", type=int, default=300, help="autoplay bot time per move")
 
 
-class Autoplayer:
+class Autoplayer(SeatPlayer):
     """Plays one seat by bot until game over, printing JSON lines."""
 
     def __init__(self, session: ClientSession, args: argparse.Namespace) -> None:
-        self.session = session
-        self.command = str(getattr(args, "command", "") or "hearts")
+        super().__init__(session, str(getattr(args, "command", "") or "hearts"), args.json)
         self.level = args.autoplay or "medium"
-        self.as_json = args.json
         self.records = Path(args.records) if args.records else None
         self.rng = random.Random(args.seed)
         self.budget_ms = args.budget_ms
-        self.acted_at = -1
-        # The last accepted move and its hand: until a view shows it, older
-        # queued snapshots must not make us move again.
-        self.awaiting: tuple[Move, int] | None = None
         self.records_written = 0
         self.start_when_full = False
 
-    def emit(self, data: dict[str, Any]) -> None:
-        """One JSON line (or a short text line without --json)."""
-        if self.as_json:
-            print(json.dumps(data, ensure_ascii=False), flush=True)
-        else:
-            print(" ".join(f"{k}={v}" for k, v in data.items()), flush=True)
+    async def on_message(self, msg: BaseModel) -> int | None:
+        """Every event as a line; each hand's record written as it is
+        scored; the table forgotten at game over."""
+        self.emit(msg.model_dump(mode="json"))
+        status = await super().on_message(msg)
+        if status is not None:
+            return status
+        if isinstance(msg, sm.HandScored):
+            await self._write_records()
+        if isinstance(msg, sm.GameOver):
+            self.session.forget_table()
+            return 0
+        return None
 
-    async def run(self) -> int:
-        """Consume events until game over; returns the exit status."""
-        async for msg in self.session.events():
-            if isinstance(msg, sm.Snapshot):
-                await self._on_view(msg.view)
-                continue
-            if isinstance(msg, BaseModel) and getattr(msg, "type", "") != "snapshot":
-                self.emit(msg.model_dump(mode="json"))
-            if isinstance(msg, sm.Kicked):
-                # The session has forgotten the seat; the table lets us back
-                # only if the host allows it: nothing to retry.
-                self.say(f"the host removed you from the table ({msg.message})")
-                return KICKED_STATUS
-            if isinstance(msg, sm.Error) and msg.code in GONE_FOR_GOOD:
-                self.say(f"the seat is lost: {msg.message} ({msg.code})")
-                return 1
-            if isinstance(msg, sm.HandScored):
-                await self._write_records()
-            if isinstance(msg, sm.GameOver):
-                self.session.forget_table()
-                return 0
-        return 1
-
-    def say(self, sentence: str) -> None:
-        """A line for the player on stderr (stdout is for events)."""
-        print(f"hearts {self.command}: {sentence}", file=sys.stderr, flush=True)
-
-    async def _on_view(self, view: SeatView) -> None:
+    async def before_view(self, view: SeatView) -> bool:
+        """The host starts the game once every seat is taken."""
         if (
             self.start_when_full
             and view.status == "waiting"
             and all(s.kind != "open" for s in view.seats)
         ):
             self.start_when_full = False
-            await self._try(cm.StartGame(id=self.session.next_id()))
-            return
-        if self.awaiting is not None:
-            if not move_shown(view, *self.awaiting):
-                return  # a snapshot from before our last move was applied
-            self.awaiting = None
-        if not needs_move(view) or view.seq == self.acted_at:
-            return
-        self.acted_at = view.seq
-        # The bot runs in a thread so a long think never stalls the socket.
-        move = await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
-        accepted = await self._try(move.request(self.session.next_id()))
-        if accepted:
-            self.awaiting = (move, view.hand_number)
-
-    async def _try(self, message: cm.Request) -> bool:
-        try:
-            await self.session.request(message)
-        except RequestFailed as exc:
-            self.emit({"type": "refused", "code": exc.code, "message": exc.message})
+            await self.attempt(cm.StartGame(id=self.session.next_id()))
             return False
         return True
+
+    async def choose(self, view: SeatView) -> Move:
+        """The autoplay level's move (in a thread: a long think never stalls
+        the socket)."""
+        return await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
 
     async def _write_records(self) -> None:
         if self.records is None:
@@ -269,31 +222,26 @@ async def _join(args: argparse.Namespace) -> int:
 
 
 async def _enter(session: ClientSession, player: Autoplayer, args: argparse.Namespace) -> sm.Seated:
-    """Join by code or link; at a table whose host approves who sits (the
-    code alone), knock and wait for the host, then join. Lookups by code
-    are sent once: a refusal (a throttled address too) is raised."""
+    """Join by code or link, knocking first at a table whose host approves
+    who sits (``NotLetIn`` if the host says no)."""
 
-    def join() -> cm.JoinTable:
-        return cm.JoinTable(
-            id=session.next_id(), code=args.code, seat=args.seat, invite=args.invite
-        )
-
-    try:
-        reply = await session.request_once(join())
-    except RequestFailed as exc:
-        if exc.code != "knock_required":
-            raise
+    def knocking() -> None:
         player.say(
             "the host lets players in at this table: knocking and waiting for the host's "
             "answer (Ctrl+C stops)"
         )
-        answer = await session.knock(args.code)
-        if not answer.accepted:
-            raise NotLetIn(f"the host did not let you in ({answer.message})") from None
-        player.say("the host let you in")
-        reply = await session.request_once(join())
-    assert isinstance(reply, sm.Seated)  # join_table is answered with seated
-    return reply
+
+    try:
+        return await join_or_knock(
+            session,
+            args.code,
+            args.seat,
+            args.invite,
+            knocking,
+            let_in=lambda: player.say("the host let you in"),
+        )
+    except NotLetIn as exc:
+        raise NotLetIn(f"the host did not let you in ({exc})") from None
 
 
 async def _resume(args: argparse.Namespace) -> int:
