@@ -10,6 +10,7 @@ import fnmatch
 import json
 import re
 import subprocess
+import tomllib
 from dataclasses import dataclass
 
 import server.http
@@ -212,6 +213,34 @@ def test_dockerignore_sends_what_the_build_copies_and_nothing_private() -> None:
         assert not ignored(shipped, patterns), shipped
     for private in (".git/config", ".venv/bin/python", "node_modules/x/y.js", ".env", "tests/x.py"):
         assert ignored(private, patterns), f"{private} would be sent to the builder"
+
+
+def wheel_packages() -> list[str]:
+    """The top-level packages pyproject.toml puts in the wheel (its
+    ``packages.find`` include patterns, ``common*`` → ``common``)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    include = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    return sorted({pattern.rstrip("*").rstrip(".") for pattern in include})
+
+
+def test_the_build_stage_copies_every_package_the_wheel_holds() -> None:
+    """The wheel is built from what the build stage copies: a package left
+    out of the COPY lines (or of the context's allowlist) is silently
+    missing from the image, whose server then fails on its first import."""
+    build_copies = [c.args for c in of("COPY") if c.stage < last_stage()]
+    sources = {w.rstrip("/") for args in build_copies for w in args.split()[:-1]}
+    patterns = [
+        line.strip()
+        for line in DOCKERIGNORE.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    packages = wheel_packages()
+    assert "server" in packages and "common" in packages
+    for package in packages:
+        assert package in sources, f"the build stage does not COPY {package}/"
+        assert not ignored(f"{package}/__init__.py", patterns), (
+            f"{DOCKERIGNORE.name} keeps {package}/ out of the build context"
+        )
 
 
 def test_the_embedded_store_has_a_volume_its_user_owns() -> None:
