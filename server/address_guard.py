@@ -11,7 +11,13 @@ per address, not per connection, so reconnecting does not refill it:
 * while an address waits, lookups by code are answered ``rate_limited`` with
   ``retry_after``, found or not, so waiting reveals nothing; only a player
   who holds the invite link's secret is let through at once (see
-  ``server.connection``).
+  ``server.connection``);
+* a lookup counts from the moment it starts, not only once the store has
+  answered: lookups in flight at once (one per connection, many
+  connections) may not outnumber the misses still free, and past those,
+  one lookup at a time is let through. Otherwise every connection of the
+  address would pass the check while the store takes its time, and the
+  budget would be multiplied by the connections.
 
 The budget lives in each server process: behind a load balancer with N
 processes an address gets at most N budgets, still a few answers a minute.
@@ -98,6 +104,8 @@ class AddressGuard:
         self.max_addresses = max_addresses
         self._clock = clock
         self._connections: dict[str, int] = {}
+        # Lookups by code started and not yet answered, per address.
+        self._in_flight: dict[str, int] = {}
         # Least recently missed first, so the oldest entries go when full.
         self._misses: OrderedDict[str, _Misses] = OrderedDict()
 
@@ -150,11 +158,32 @@ class AddressGuard:
         return entry
 
     def lookup_wait(self, address: str) -> float:
-        """Seconds ``address`` must wait before its next lookup by code (0: now)."""
+        """Seconds ``address`` must wait before its next lookup by code (0: now).
+        Besides a lock after misses, lookups already in flight count as
+        misses to come: when they could use up what is still free, the
+        next one waits ``base_wait`` (by then they have been answered)."""
         entry = self._entry(address, create=False)
-        if entry is None:
-            return 0.0
-        return max(0.0, entry.locked_until - self._clock())
+        missed = entry.count if entry is not None else 0.0
+        locked = max(0.0, entry.locked_until - self._clock()) if entry is not None else 0.0
+        if locked > 0:
+            return locked
+        in_flight = self._in_flight.get(address, 0)
+        if in_flight and missed + in_flight >= self.free_misses:
+            return self.base_wait
+        return 0.0
+
+    def lookup_started(self, address: str) -> None:
+        """A lookup by code from ``address`` was let through (``lookup_wait``
+        said 0) and is on its way to the store."""
+        self._in_flight[address] = self._in_flight.get(address, 0) + 1
+
+    def lookup_ended(self, address: str) -> None:
+        """That lookup was answered (a miss is counted by ``miss`` first)."""
+        left = self._in_flight.get(address, 0) - 1
+        if left > 0:
+            self._in_flight[address] = left
+        else:
+            self._in_flight.pop(address, None)
 
     def miss(self, address: str) -> float:
         """A lookup from ``address`` named no table: count it; returns how

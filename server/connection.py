@@ -504,11 +504,15 @@ class Connection:
                 f"too many wrong invite codes from your address; try again in {wait:.0f} s",
                 wait,
             )
+        # Counted from now, not from the store's answer: see lookup_wait.
+        self.lobby.guard.lookup_started(self.address)
         try:
             actor = await self.lobby.actor_for_code(code)
         except NotFound:
             self._missed("code")
             raise
+        finally:
+            self.lobby.guard.lookup_ended(self.address)
         self._count_lookup("found")
         return actor
 

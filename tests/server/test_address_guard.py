@@ -44,6 +44,21 @@ def test_misses_are_forgiven_slowly() -> None:
     assert guard.miss("a") > 0.0
 
 
+def test_lookups_in_flight_count_against_the_free_misses() -> None:
+    guard = AddressGuard(free_misses=2, base_wait=1.0, clock=Clock())
+    guard.lookup_started("a")
+    assert guard.lookup_wait("a") == 0.0  # one free miss is still left
+    guard.lookup_started("a")
+    assert guard.lookup_wait("a") == 1.0  # the two in flight may use up the free ones
+    assert guard.lookup_wait("b") == 0.0
+    guard.lookup_ended("a")
+    guard.lookup_ended("a")  # both found a table: nothing was missed
+    assert guard.lookup_wait("a") == 0.0
+    guard.miss("a")
+    guard.lookup_started("a")
+    assert guard.lookup_wait("a") == 1.0  # past one miss, one lookup at a time
+
+
 def test_connections_per_address_are_bounded() -> None:
     guard = AddressGuard(max_connections=2)
     assert guard.connect("a") and guard.connect("a")

@@ -15,6 +15,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import PROTOCOL_VERSION
 from server.lobby import CODE_ALPHABET
+from server.store import MemoryStore
 
 from .conftest import ServerFactory
 from .harness import SHORT_RULES, WireClient
@@ -83,6 +84,54 @@ async def test_guessing_codes_from_one_address_is_throttled_but_the_link_is_not(
         assert 'hearts_code_lookups_total{result="refused"}' in text
         assert 'hearts_code_lookups_total{result="missed_code"}' in text
         for c in (host, friend):
+            await c.close()
+
+
+class GatedLookups(MemoryStore):
+    """A store whose code lookups take as long as the test says (like a
+    disk or a network round trip): each waits at ``gate``; ``arrived``
+    counts those that got there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.arrived = 0
+
+    async def table_id_for_code(self, code: str) -> str | None:
+        """Wait at the gate, then look the code up."""
+        self.arrived += 1
+        await self.gate.wait()
+        return await super().table_id_for_code(code)
+
+
+async def test_lookups_in_flight_at_once_get_no_more_answers_than_the_budget(
+    make_server: ServerFactory,
+) -> None:
+    """Twenty connections of one address each send a wrong code at the same
+    moment, while the store takes its time: no more of them reach the store
+    (and are answered) than the address's free misses; the others are told
+    to wait. Were the budget checked only before the lookup and charged
+    after it, every lookup in flight would pass the check."""
+    store = GatedLookups()
+    async with make_server(store=store, free_code_misses=3) as server:
+        clients = [await WireClient.open(server.url, f"G{i}") for i in range(20)]
+        asks = [
+            asyncio.create_task(c.error(cm.JoinTable(id=c.next_id(), code="ZZZZZZ")))
+            for c in clients
+        ]
+
+        async def all_refused_or_at_the_gate() -> None:
+            while sum(t.done() for t in asks) + store.arrived < len(asks):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(all_refused_or_at_the_gate(), 10)
+        store.gate.set()
+        replies = await asyncio.wait_for(asyncio.gather(*asks), 10)
+        answered = [r for r in replies if r.code == "no_such_table"]
+        refused = [r for r in replies if r.code == "rate_limited"]
+        assert len(answered) == store.arrived == 3
+        assert len(refused) == 17 and all(r.retry_after for r in refused)
+        for c in clients:
             await c.close()
 
 
