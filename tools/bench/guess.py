@@ -1,7 +1,7 @@
 """``hearts bench guess``: how many invite-code guesses one address gets answered.
 
-A server (default settings, memory store) runs in a child process with one
-private table. From this process, on one address (127.0.0.1):
+A server (default settings, so the SQLite store, in a temporary folder)
+runs in a child process with one private table. From this process, on one address (127.0.0.1):
 
 * ``--connections`` attackers send ``join_table`` with random codes as fast
   as they are answered (a few in flight each), opening a fresh connection
@@ -26,9 +26,11 @@ import json
 import multiprocessing
 import random
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -63,13 +65,18 @@ async def _serve(pipe: Connection) -> None:
     from server.bot_runner import BotRunner
     from server.config import ServerConfig
 
-    server = await start_server(ServerConfig(port=0, bot_workers=1))
-    try:
-        pipe.send(server.port)
-        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
-    finally:
-        await server.close()
-    BotRunner.close(server.bots)
+    # The store `hearts serve` uses by default: its lookups take a trip to a
+    # worker thread, which the memory store's do not (and concurrent
+    # lookups from one address must still stay within its budget).
+    with tempfile.TemporaryDirectory(prefix="hearts-bench-guess-") as folder:
+        store_url = f"sqlite://{Path(folder) / 'hearts.sqlite3'}"
+        server = await start_server(ServerConfig(port=0, bot_workers=1, store_url=store_url))
+        try:
+            pipe.send(server.port)
+            await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        finally:
+            await server.close()
+        BotRunner.close(server.bots)
 
 
 # -- the clients -------------------------------------------------------------------------
