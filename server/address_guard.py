@@ -22,6 +22,10 @@ per address, not per connection, so reconnecting does not refill it:
 The budget lives in each server process: behind a load balancer with N
 processes an address gets at most N budgets, still a few answers a minute.
 
+A client is one IPv4 address, or one IPv6 /64 (``client_key``): an IPv6
+host can take any address of its /64 (privacy addresses rotate by
+themselves), so counting each address apart would give it budgets at will.
+
 Which address a connection comes from is its peer address, unless the peer
 is a trusted proxy (``--trusted-proxy``): then the proxy's
 ``X-Forwarded-For`` (or ``X-Real-IP``) header names the client. Nothing is
@@ -74,6 +78,21 @@ def client_address(peer: str, headers: Mapping[str, str], trusted: tuple[Network
     return hops[0] if hops else peer
 
 
+def client_key(address: str) -> str:
+    """Whose budget ``address`` spends: an IPv4 address itself (also when
+    seen as ``::ffff:a.b.c.d`` through an IPv6 socket), an IPv6 address its
+    /64 network; anything else (not an IP address) itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 @dataclass
 class _Misses:
     count: float = 0.0
@@ -118,6 +137,7 @@ class AddressGuard:
     def connect(self, address: str) -> bool:
         """Count a new connection; False (not counted) when the address
         already has ``max_connections``."""
+        address = client_key(address)
         count = self._connections.get(address, 0)
         if count >= self.max_connections:
             return False
@@ -126,6 +146,7 @@ class AddressGuard:
 
     def disconnect(self, address: str) -> None:
         """A counted connection closed."""
+        address = client_key(address)
         count = self._connections.get(address, 0) - 1
         if count > 0:
             self._connections[address] = count
@@ -134,6 +155,7 @@ class AddressGuard:
 
     def connections(self, address: str) -> int:
         """Open connections of ``address``."""
+        address = client_key(address)
         return self._connections.get(address, 0)
 
     # -- code lookups ----------------------------------------------------------
@@ -162,6 +184,7 @@ class AddressGuard:
         Besides a lock after misses, lookups already in flight count as
         misses to come: when they could use up what is still free, the
         next one waits ``base_wait`` (by then they have been answered)."""
+        address = client_key(address)
         entry = self._entry(address, create=False)
         missed = entry.count if entry is not None else 0.0
         locked = max(0.0, entry.locked_until - self._clock()) if entry is not None else 0.0
@@ -175,10 +198,12 @@ class AddressGuard:
     def lookup_started(self, address: str) -> None:
         """A lookup by code from ``address`` was let through (``lookup_wait``
         said 0) and is on its way to the store."""
+        address = client_key(address)
         self._in_flight[address] = self._in_flight.get(address, 0) + 1
 
     def lookup_ended(self, address: str) -> None:
         """That lookup was answered (a miss is counted by ``miss`` first)."""
+        address = client_key(address)
         left = self._in_flight.get(address, 0) - 1
         if left > 0:
             self._in_flight[address] = left
@@ -188,6 +213,7 @@ class AddressGuard:
     def miss(self, address: str) -> float:
         """A lookup from ``address`` named no table: count it; returns how
         long the address must now wait (0 while misses are still free)."""
+        address = client_key(address)
         entry = self._entry(address, create=True)
         assert entry is not None  # created on demand
         self._misses.move_to_end(address)

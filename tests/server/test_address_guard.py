@@ -59,6 +59,24 @@ def test_lookups_in_flight_count_against_the_free_misses() -> None:
     assert guard.lookup_wait("a") == 1.0  # past one miss, one lookup at a time
 
 
+def test_an_ipv6_network_of_one_subscriber_shares_one_budget() -> None:
+    """One IPv6 host can take any address of its /64 (privacy addresses
+    rotate on their own): the /64 is the client, or each new address
+    would bring a fresh budget."""
+    guard = AddressGuard(free_misses=2, max_connections=2, clock=Clock())
+    guard.miss("2001:db8:1:2::1")
+    guard.miss("2001:db8:1:2:aaaa::7")
+    assert guard.miss("2001:db8:1:2:ffff:ffff:ffff:ffff") > 0.0
+    assert guard.lookup_wait("2001:db8:1:2::99") > 0.0
+    assert guard.lookup_wait("2001:db8:1:3::1") == 0.0  # the next /64: someone else
+    assert guard.connect("2001:db8:1:2::1") and guard.connect("2001:db8:1:2::2")
+    assert not guard.connect("2001:db8:1:2::3")
+    # An IPv4 client seen through an IPv6 socket is that IPv4 address.
+    guard.miss("203.0.113.5")
+    guard.miss("::ffff:203.0.113.5")
+    assert guard.miss("203.0.113.5") > 0.0
+
+
 def test_connections_per_address_are_bounded() -> None:
     guard = AddressGuard(max_connections=2)
     assert guard.connect("a") and guard.connect("a")

@@ -236,6 +236,9 @@ async def test_forwarded_addresses_have_their_own_budgets_only_behind_trusted_pr
         # Behind a trusted proxy, each forwarded client has its own budget.
         assert await misses_until_refused(server.url, "198.51.100.1") == 4
         assert await misses_until_refused(server.url, "198.51.100.2") == 4
+        # Two addresses of one IPv6 /64 are one client: one budget.
+        assert await misses_until_refused(server.url, "2001:db8:0:7::1") == 4
+        assert await misses_until_refused(server.url, "2001:db8:0:7::2") == 1
     async with make_server(free_code_misses=2) as server:
         # Not trusted: the header is ignored, the peer's budget is shared.
         assert await misses_until_refused(server.url, "198.51.100.1") == 4

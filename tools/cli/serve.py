@@ -67,7 +67,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--max-connections-per-address",
         type=int,
         default=64,
-        help="open connections one client address may hold",
+        help="open connections one client address (an IPv4 address, an IPv6 /64) may hold",
     )
     serve.add_argument("--log-level", default="INFO")
     serve.add_argument("--log-format", choices=("text", "json"), default="text")
