@@ -1,7 +1,8 @@
 """deploy/nginx/hearts.conf: the WebSocket-proxy lines are there, `nginx -t`
 accepts it (and its commented TLS block once uncommented), and a real nginx
 started with it on 127.0.0.1 carries a WebSocket and plain requests to an
-upstream and keeps /metrics to itself.
+upstream and keeps /metrics to itself, and a real server behind it budgets
+code lookups by each client's own address.
 
 nginx needs resolvable upstreams, so the tests use a copy in a temporary folder
 whose upstream servers (and, for the live test, listen port) point at 127.0.0.1.
@@ -22,6 +23,14 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from protocol import client_messages as cm
+from protocol import server_messages as sm
+from protocol.codec import decode_server, encode
+from protocol.common import PROTOCOL_VERSION
+from server.app import start_server
+from server.bot_runner import BotRunner
+from server.config import ServerConfig
 
 from ..ports import free_port
 from .helpers import require_tool
@@ -153,3 +162,51 @@ async def test_a_real_nginx_carries_websockets_and_requests(tmp_path: Path) -> N
             status, _ = await asyncio.to_thread(http_get, f"http://127.0.0.1:{port}/metrics")
             assert status == 404
             assert "/metrics" not in paths
+
+
+async def _misses_until_refused(url: str, source: str, forged: str) -> int:
+    """From ``source`` (a loopback address), with a forged X-Forwarded-For,
+    send wrong invite codes until the server says to wait: how many it took."""
+    async with connect(
+        url, open_timeout=5, local_addr=(source, 0), additional_headers={"X-Forwarded-For": forged}
+    ) as ws:
+        await ws.send(encode(cm.Hello(id=1, version=PROTOCOL_VERSION, name="Guesser")))
+        assert isinstance(decode_server(await asyncio.wait_for(ws.recv(), 5)), sm.Welcome)
+        for n in range(1, 20):
+            await ws.send(encode(cm.JoinTable(id=n + 1, code="ZZZZZZ")))
+            reply = decode_server(await asyncio.wait_for(ws.recv(), 5))
+            assert isinstance(reply, sm.Error)
+            if reply.code == "rate_limited":
+                return n
+            assert reply.code == "no_such_table"
+    raise AssertionError("never throttled")
+
+
+async def test_behind_the_shipped_nginx_each_client_spends_its_own_budget(
+    tmp_path: Path,
+) -> None:
+    """A real server trusting only the proxy, behind the shipped site (its
+    connections to the server bound to 127.0.0.2, the proxy's own address):
+    the server budgets failed code lookups by the client's address as nginx
+    saw it, never by what the client wrote in X-Forwarded-For. Two clients
+    (127.0.0.1 and 127.0.0.3) forging the same header keep their own
+    budgets; one forging another address after it was throttled stays
+    throttled."""
+    nginx = require_tool("nginx")
+    server = await start_server(
+        ServerConfig(port=0, bot_workers=1, free_code_misses=2, trusted_proxies=("127.0.0.2",))
+    )
+    try:
+        port = free_port()
+        site = site_with([f"127.0.0.1:{server.port}"], port)
+        shipped = "proxy_pass http://hearts_servers;"
+        assert shipped in site
+        site = site.replace(shipped, f"{shipped}\n        proxy_bind 127.0.0.2;")
+        with running_nginx(nginx, write_main_config(tmp_path, site), port):
+            url = f"ws://127.0.0.1:{port}/ws"
+            assert await _misses_until_refused(url, "127.0.0.1", "198.51.100.7") == 4
+            assert await _misses_until_refused(url, "127.0.0.3", "198.51.100.7") == 4
+            assert await _misses_until_refused(url, "127.0.0.1", "198.51.100.8") == 1
+    finally:
+        await server.close()
+        BotRunner.close(server.bots)
