@@ -13,6 +13,12 @@ What players of card apps expect, and what this does:
   of the hand.
 * Never into a finished hand: once a hand is scored its record and your
   statistics are written.
+* Never back past face-down cards you have seen (the widow you took, cards
+  you drew from the domino stock, the cancellation rest you took): they
+  would go back face down knowing what they are, and another seat could
+  take them. Face-down cards a bot took go back unseen (a widow a bot took
+  is put back with its discard, the hand as it was before the first trick
+  ended).
 
 The hand record stays exact: the hand is rebuilt by replaying its record
 (``engine.record.replay``) without the plays taken back, so the record of
@@ -25,8 +31,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import mask_of
 from engine.hand import Hand, Phase
 from engine.record import hand_record, replay
+from engine.variant_hand import VariantHand
 
 from .errors import NotAllowed, NotNow
 from .table_state import TableState
@@ -62,6 +70,20 @@ def _undoable(table: TableState, seat: int | None) -> tuple[int, Hand, int]:
     return seat, hand, len(seats) - 1 - seats[::-1].index(seat)
 
 
+def seen_face_down(hand: Hand, seat: int) -> int:
+    """The face-down cards ``seat`` has seen in ``hand`` so far (a mask): the
+    widow it took, the cards it drew from the stock, what lies face down in
+    its taken pile (its widow discard, the cancellation rest)."""
+    seen = hand.hidden_taken[seat]
+    if hand.widow_seat == seat and hand.rules.tables.deal_kind == "widow":
+        seen |= mask_of(hand.dealt_stock)
+    if isinstance(hand, VariantHand):
+        for drawer, cards in hand.draws:
+            if drawer == seat:
+                seen |= mask_of(cards)
+    return seen
+
+
 def undo(table: TableState, seat: int | None) -> Events:
     """Take back ``seat``'s last card of the hand and the cards after it."""
     seat, hand, at = _undoable(table, seat)
@@ -69,7 +91,15 @@ def undo(table: TableState, seat: int | None) -> Events:
     taken_back = record["plays"][at:]
     record["plays"] = record["plays"][:at]
     record.pop("moon_choice", None)  # made only after the last trick: never here
+    if hand.history and at < len(hand.history[0][1]):
+        # Back into the first trick: the widow was not taken yet, so
+        # neither was its discard (a record's discard follows that trick).
+        record.pop("discard", None)
     rewound = replay(record)
+    if seen_face_down(rewound, seat) != seen_face_down(hand, seat):
+        raise NotNow(
+            "you have seen cards that lay face down since then: they cannot go back; play on"
+        )
     if table.game is not None:  # it is: _undoable found its hand
         table.game.hand = rewound
     return [
