@@ -25,7 +25,8 @@ HINT_LEVEL = "medium"
 
 def advise(state: TableState, watchers: TableWatchers, conn: Watcher, msg: cm.Hint) -> sm.Advice:
     """The Medium bot's choice for ``conn``'s seat now; ``NotAllowed`` for a
-    spectator, ``NotNow`` when nothing is asked of the seat."""
+    spectator, ``NotNow`` when nothing is asked of the seat or it is asked
+    for a widow discard."""
     if conn not in watchers:
         raise NotAllowed("you are not at this table")
     seat = watchers.seat_of(conn)
@@ -42,4 +43,9 @@ def advise(state: TableState, watchers: TableWatchers, conn: Watcher, msg: cm.Hi
         return sm.Advice(id=msg.id, kind="pass", cards=d.cards)
     if d.kind == "play":
         return sm.Advice(id=msg.id, kind="play", cards=(d.card,) if d.card else ())
-    return sm.Advice(id=msg.id, kind="moon_choice", choice=d.moon)
+    if d.kind == "moon_choice":
+        return sm.Advice(id=msg.id, kind="moon_choice", choice=d.moon)
+    # The widow discard: the wire's advice has no kind for it, and answering
+    # with another kind would be read as a moon choice (the browser shows any
+    # kind but pass and play so), so none is given.
+    raise NotNow("hints cover passes, plays and the moon choice, not the widow discard")

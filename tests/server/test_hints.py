@@ -9,9 +9,10 @@ import random
 from bots.api import decide
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from protocol.common import RulesModel
 from server.app import RunningServer
 
-from .harness import WireClient
+from .harness import WireClient, play_until
 
 
 async def test_a_hint_is_the_medium_bots_choice_from_the_seats_own_view(
@@ -57,3 +58,26 @@ async def test_no_hint_when_nothing_is_asked_or_for_a_spectator(server: RunningS
     assert error.code == "not_allowed"
     await host.close()
     await watcher.close()
+
+
+async def test_no_hint_for_a_widow_discard(server: RunningServer) -> None:
+    """Advice says a pass, a play or a moon choice; for the widow discard it
+    has no form, so the hint is refused (``not_now``) rather than
+    answered as something else."""
+    rules = RulesModel.model_validate(
+        {"variant": "widow", "players": 3, "end": "hands", "end_at": 1}
+    )
+    rng = random.Random(4)
+    for _ in range(40):
+        human = await WireClient.open(server.url, "Kai")
+        await human.create(seats=("easy", "easy"), rules=rules)
+        await human.start()
+        view = await play_until(human, rng, lambda v: v.phase == "widow" or len(v.tricks) > 0)
+        if view.phase == "widow" and view.widow_seat == view.seat:
+            reply = await human.request(cm.Hint(id=human.next_id()))
+            assert isinstance(reply, sm.Error), reply
+            assert reply.code == "not_now"
+            await human.close()
+            return
+        await human.close()
+    raise AssertionError("we never took the widow in 40 hands")
