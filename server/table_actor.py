@@ -289,10 +289,16 @@ class TableActor:
         return True
 
     def _rollback(self) -> None:
-        deadlines, turns = self.state.cover_deadlines, self.state.turn_deadlines
-        self.state = self._commits.committed_state()
-        self.state.cover_deadlines = deadlines  # runtime only; kept true by sync_grace
-        self.state.turn_deadlines = turns  # likewise, by sync_turns
+        self._replace_state(self._commits.committed_state())
+
+    def _replace_state(self, state: TableState) -> None:
+        """Take ``state`` as the table's, keeping the deadlines of the timers
+        that still run (runtime only, never stored: views show them as
+        ``cover_in`` and ``turn_in``; sync_grace and sync_turns keep them
+        true)."""
+        state.cover_deadlines = self.state.cover_deadlines
+        state.turn_deadlines = self.state.turn_deadlines
+        self.state = state
 
     async def resync(self) -> None:
         """The stored table moved on without this actor knowing: take the
@@ -300,7 +306,11 @@ class TableActor:
         timers included)."""
         stored = await self._commits.reload()
         if stored is not None:
-            self.state = stored
+            self._replace_state(stored)
+        # Its timers follow the table as stored (a turn that passed, a seat
+        # that came back), and the countdowns shown are those still running.
+        self._duties.sync_grace(self.state)
+        self._duties.sync_turns(self.state)
         for conn, seat in self._watchers.items():
             send_snapshot(self.state, conn, seat)
         self._duties.run(self.state)

@@ -105,3 +105,37 @@ async def test_a_bot_move_whose_commit_failed_is_decided_again(
         await host.call(cm.PassCards(id=host.next_id(), cards=view.hand[:3]))
         await host.snapshot_where(lambda v: v.phase == "play")
         await host.close()
+
+
+async def test_the_turn_countdown_survives_a_conflicting_commit(
+    make_server: ServerFactory,
+) -> None:
+    """A commit refused as a conflict makes the table take the stored state
+    again; the seat's turn timer runs on, and so does the countdown
+    everyone is shown (``turn_in``), before and after the next action:
+    a seat is never played for by a timer it was not shown."""
+    store = RefusingStore()
+    async with make_server(store=store, store_patience=0.0, turn_timer_scale=1.0) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(),
+                seats=("easy", "easy", "easy"),
+                rules=SHORT_RULES,
+                turn_seconds=60,
+            )
+        )
+        await host.start()
+        view = await host.snapshot_where(lambda v: v.phase == "pass")
+        assert view.seats[0].turn_in is not None
+        store.conflicts = 1
+        start = len(host.frames)
+        err = await host.error(cm.Chat(id=host.next_id(), text="one"))
+        assert err.code == "store_conflict" and store.refused == 1
+        again = await host.snapshot_where(lambda v: True, start=start)
+        assert again.phase == "pass" and again.seats[0].turn_in is not None
+        start = len(host.frames)
+        await host.call(cm.Chat(id=host.next_id(), text="two"))
+        after = await host.snapshot_where(lambda v: v.seq > again.seq, start=start)
+        assert after.seats[0].turn_in is not None and 0 < after.seats[0].turn_in <= 60
+        await host.close()
