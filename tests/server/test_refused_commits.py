@@ -139,3 +139,28 @@ async def test_the_turn_countdown_survives_a_conflicting_commit(
         after = await host.snapshot_where(lambda v: v.seq > again.seq, start=start)
         assert after.seats[0].turn_in is not None and 0 < after.seats[0].turn_in <= 60
         await host.close()
+
+
+async def test_a_timed_out_move_the_store_refused_is_made_again(
+    make_server: ServerFactory,
+) -> None:
+    """The fallback bot's move for a seat whose time ran out is lost with
+    its refused commit: the seat's turn is timed afresh (the timer is not
+    left spent), and when it runs out again the move is made."""
+    store = RefusingStore()
+    async with make_server(store=store, store_patience=0.0, turn_timer_scale=0.01) as server:
+        store.only_if = b'"timed_out"'
+        store.refuse = 1
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(),
+                seats=("easy", "easy", "easy"),
+                rules=SHORT_RULES,
+                turn_seconds=15,
+            )
+        )
+        await host.start()
+        _, covered = await host.wait_for(lambda m: isinstance(m, sm.BotCovered))
+        assert store.refused == 1 and covered.timed_out and len(covered.passed) == 3
+        await host.close()
