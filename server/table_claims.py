@@ -4,7 +4,9 @@ the others play), and if it does, plays the hand out at once, so the hand
 record stays a complete, replayable record: the claimant's cards on a line
 that wins every trick, the others' lowest legal cards (any card of theirs
 loses every trick, so which one changes no score). ``claim_made`` comes
-first and says why the claim holds, for everyone at the table.
+first and says why the claim holds, for everyone at the table. Not at a
+paused table (a program's claim while every person is away would play
+their hands out without them).
 
 A refused claim changes nothing and says only that it does not hold (or
 cannot be proved yet), never which card defeats it: the claimant must not
@@ -36,6 +38,10 @@ def claim(table: TableState, seat: int | None) -> Events:
         raise NotNow("there are no tricks to claim now")
     if hand.turn != seat:
         raise NotNow("claim on your turn")
+    if table.is_paused():
+        # Only a program can ask at a paused table (no person is here): a
+        # claim plays every hand out, the absent people's too.
+        raise NotNow("the game is paused until a player comes back: claim then")
     if not hand.rules.tables.fast:
         raise NotNow("claims are checked in games with one deck and no widow only")
     moment = (hand.hand_number, hand.trick_index)

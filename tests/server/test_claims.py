@@ -15,7 +15,7 @@ from protocol.common import RulesModel
 from protocol.view import SeatView
 from server.app import RunningServer
 
-from .harness import WireClient, play_until
+from .harness import WireClient, drive_all, play_until
 
 ALL_CARDS = {f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"}
 
@@ -81,3 +81,46 @@ async def test_no_claim_off_your_turn(server: RunningServer) -> None:
     await host.snapshot_where(lambda v: v.phase == "pass")
     assert (await host.error(cm.Claim(id=host.next_id()))).code == "not_now"
     await host.close()
+
+
+async def test_no_claim_at_a_paused_table(server: RunningServer) -> None:
+    """A program's claim at a table whose only person dropped (paused:
+    nothing moves) would play out that person's hand without them: it is
+    refused (``not_now``) and nothing is played. The person back, it holds."""
+    host = await WireClient.open(server.url, "Gus")
+    seated = await host.create(
+        seats=("open", "easy", "easy"), rules=RulesModel(end="hands", end_at=20)
+    )
+    program = await WireClient.open(server.url, "Robo", program=True)
+    await program.join(seated.code, seat=1)
+    await host.start()
+
+    def programs_last_lead(v: SeatView) -> bool:
+        return (v.phase == "play" and len(v.tricks) == 12 and v.turn == 1 and not v.trick) or (
+            v.status == "game_over"
+        )
+
+    rng = random.Random(5)
+    while True:
+        views = await drive_all([host, program], rng.randrange(1000), programs_last_lead)
+        assert views[1].status != "game_over", "twenty hands without a claim to make"
+        view = program.view
+        if programs_last_lead(view) and claim_holds(view):
+            break
+        (only,) = view.legal
+        await program.call(cm.PlayCard(id=program.next_id(), card=only))
+    mark = len(program.frames)
+    await host.drop()
+    paused = await program.snapshot_where(lambda v: v.paused, start=mark)
+    error = await program.error(cm.Claim(id=program.next_id()))
+    assert error.code == "not_now"
+    assert program.view.seq == paused.seq and len(program.view.tricks) == 12
+
+    back = await WireClient.open(server.url, "Gus", player_token=host.player_token)
+    await back.call(
+        cm.Resume(id=back.next_id(), table_id=seated.table_id, seat_token=seated.seat_token)
+    )
+    await program.snapshot_where(lambda v: not v.paused, start=mark)
+    assert isinstance(await program.request(cm.Claim(id=program.next_id())), sm.Ok)
+    await program.close()
+    await back.close()
