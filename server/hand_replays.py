@@ -35,10 +35,20 @@ DIRECTIONS: dict[str, PassDirection] = {
 
 
 def latest_game(records: list[bytes]) -> list[dict[str, object]]:
-    """The records of the latest game: from the last hand numbered 1 on."""
-    parsed = [json.loads(r) for r in records]
-    starts = [i for i, r in enumerate(parsed) if r.get("hand") == 1]
-    return parsed[starts[-1] :] if starts else parsed
+    """The records of the latest game: from the last hand numbered 1 on.
+
+    Read from the newest back to that hand: a replay is answered on the
+    event loop, and a table keeps the records of every game it played, so
+    parsing them all would let one client's requests stall the server on a
+    table of many rematches."""
+    game: list[dict[str, object]] = []
+    for raw in reversed(records):
+        record = json.loads(raw)
+        game.append(record)
+        if record.get("hand") == 1:
+            break
+    game.reverse()
+    return game
 
 
 def hand_replay(

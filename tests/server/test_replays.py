@@ -7,9 +7,15 @@ from __future__ import annotations
 import json
 import random
 
+from engine.cards import cards_of
+from engine.game import Game
+from engine.hand import Phase
+from engine.record import hand_record
+from engine.rules import Rules
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from server.app import RunningServer
+from server.hand_replays import hand_replay
 
 from .harness import WireClient, play_until
 
@@ -54,3 +60,26 @@ async def test_a_replay_is_the_hand_as_the_seat_knew_it(server: RunningServer) -
     assert theirs.tricks == mine.tricks and theirs.points == mine.points
     await host.close()
     await watcher.close()
+
+
+def test_a_replay_reads_only_the_latest_games_records() -> None:
+    """A table keeps every game's records and a replay is answered on the
+    event loop: only the latest game's are read (earlier ones here are not
+    even JSON), so many rematches do not make each replay dearer."""
+    rng = random.Random(8)
+    game = Game(Rules.from_json({"end": "hands", "end_at": 2}))
+    latest: list[bytes] = []
+    while not game.over:
+        game.start_hand(rng)
+        hand = game.hand
+        assert hand is not None
+        for seat in range(4):
+            game.pass_cards(seat, rng.sample(cards_of(hand.hands[seat]), 3))
+        while hand.phase is Phase.PLAY:
+            game.play(hand.turn, rng.choice(cards_of(hand.legal_mask())))
+        latest.append(json.dumps(hand_record(hand)).encode())
+    earlier = [b"an earlier game's record"] * 1000
+    for number in (1, 2):
+        alone = hand_replay(latest, number, 0, 1)
+        assert hand_replay(earlier + latest, number, 0, 1) == alone
+        assert alone.hand_number == number and len(alone.tricks) == 13
