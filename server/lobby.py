@@ -152,7 +152,7 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
-        await actor.call(Attach(conn, msg, "host", token))
+        await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
         return actor
 

@@ -241,9 +241,15 @@ def set_connected(
     """A seat's first connection arrived or its last one dropped. A
     connection that comes back says whether it is a ``program``: the seat
     shows who plays it now (a player may hand a seat to their bot, or take
-    it back)."""
+    it back). For a seat still connected, ``program`` is the mark of the
+    connections that show it now (one came or went)."""
     s = table.seats[seat]
-    if s.kind != "human" or s.connected == connected:
+    if s.kind != "human":
+        return []
+    if s.connected == connected:
+        if connected and program is not None and s.program != program:
+            s.program = program
+            return [_seat_event(table, seat, "connected")]
         return []
     s.connected = connected
     if connected and program is not None:

@@ -57,6 +57,10 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
             seat, token, events = intents.sit(
                 state, conn.name, conn.player_id, msg.seat, program=job.program
             )
+            if not events:
+                # The player's own seat again (a repeated join): they are
+                # back, as with a resume, whether or not they had dropped.
+                events = _come_back(state, watchers, job, seat)
         case "host", cm.CreateTable():
             seat, token = 0, job.token
         case "watch", cm.Watch():
@@ -66,7 +70,7 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
             seat = state.seat_of_token(msg.seat_token)
             if seat is None:
                 raise AuthError("that seat token does not belong to this table")
-            events = intents.set_connected(state, seat, True, program=job.program)
+            events = _come_back(state, watchers, job, seat)
         case _:
             raise ValueError(f"cannot {job.mode} with a {msg.type} message")
     reply = sm.Seated(
@@ -79,12 +83,19 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
     )
 
     def attach() -> None:
-        watchers.attach(conn, seat)
+        watchers.attach(conn, seat, program=job.program)
         if job.mode != "resume":  # a resume gets its missed events, then a snapshot
             send_chat_history(state, conn)
             send_snapshot(state, conn, seat)
 
     return Outcome(events, reply, after=(attach,))
+
+
+def _come_back(state: TableState, watchers: TableWatchers, job: Attach, seat: int) -> Events:
+    """``job``'s connection shows its seat again: the seat is connected, and
+    marked a program's only if no person shows it (server.table_watchers)."""
+    program = job.program and watchers.only_programs(seat, besides=job.conn)
+    return intents.set_connected(state, seat, True, program=program)
 
 
 def join_path(state: TableState, seat: int | None) -> str:
@@ -114,8 +125,12 @@ def detach(state: TableState, watchers: TableWatchers, conn: Watcher) -> Events:
     if conn not in watchers:
         return []
     seat = watchers.detach(conn)
-    if seat is None or seat in watchers.seats():
-        return []  # another connection still holds the seat
+    if seat is None:
+        return []
+    if seat in watchers.seats():
+        # Another connection still holds the seat: its mark follows those
+        # left (a person's tab closed, their program plays on).
+        return intents.set_connected(state, seat, True, program=watchers.only_programs(seat))
     # A grace countdown starts (TableDuties.sync_grace) if another human is
     # here; alone, the table pauses.
     return intents.set_connected(state, seat, False)

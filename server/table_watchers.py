@@ -18,11 +18,13 @@ from .jobs import TableHandle, Watcher
 class TableWatchers:
     """The connections attached to one table, and who knocks."""
 
-    __slots__ = ("_knockers", "_seats", "_table")
+    __slots__ = ("_knockers", "_programs", "_seats", "_table")
 
     def __init__(self, table: TableHandle) -> None:
         self._table = table
         self._seats: dict[Watcher, int | None] = {}
+        # Connections whose hello said they are programs, not people.
+        self._programs: set[Watcher] = set()
         # Connections knocking at the door, by player id.
         self._knockers: dict[str, Watcher] = {}
 
@@ -48,15 +50,31 @@ class TableWatchers:
         """Seats with at least one connection."""
         return {seat for seat in self._seats.values() if seat is not None}
 
-    def attach(self, conn: Watcher, seat: int | None) -> None:
-        """``conn`` shows ``seat`` from now on, as the newest watcher."""
+    def attach(self, conn: Watcher, seat: int | None, program: bool = False) -> None:
+        """``conn`` shows ``seat`` from now on, as the newest watcher;
+        ``program``: its hello said it is a program."""
         self._seats.pop(conn, None)
         self._seats[conn] = seat
+        if program:
+            self._programs.add(conn)
+        else:
+            self._programs.discard(conn)
         conn.attached(self._table, seat)
 
     def detach(self, conn: Watcher) -> int | None:
         """``conn`` left; the seat it showed."""
+        self._programs.discard(conn)
         return self._seats.pop(conn)
+
+    def only_programs(self, seat: int, besides: Watcher | None = None) -> bool:
+        """Whether every connection showing ``seat`` (other than ``besides``)
+        is a program (true when none does): a seat a person shows is a
+        person's, whatever programs show it too."""
+        return all(
+            conn in self._programs
+            for conn, at in self._seats.items()
+            if at == seat and conn is not besides
+        )
 
     def reattach(self, conn: Watcher, seat: int | None) -> None:
         """After a committed seat change: ``conn`` now shows ``seat``."""

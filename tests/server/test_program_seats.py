@@ -126,3 +126,57 @@ async def test_a_program_plays_our_bots_alone_and_its_mark_follows_who_resumes(
         final = await play_until(person, random.Random(3))
         assert final.status == "game_over"
         await person.close()
+
+
+async def test_a_seat_left_to_a_program_is_a_programs(make_server: ServerFactory) -> None:
+    """A person hands their seat to their program (it resumes the seat while
+    the person's own connection is still there), then closes theirs: the
+    seat shows a program, and when the only other person drops the game
+    pauses; no bot covers a person because only a program is here."""
+    async with make_server(grace_seconds=30) as server:
+        host = await WireClient.open(server.url, "Ann")
+        seated = await host.create(seats=("open", "easy", "easy"), rules=SHORT_RULES)
+        person = await WireClient.open(server.url, "Bea")
+        await person.join(seated.code, seat=1)
+        await host.start()
+        await host.snapshot_where(lambda v: v.phase == "pass")
+        program = await WireClient.open(
+            server.url, "Bea", program=True, player_token=person.player_token
+        )
+        await program.call(
+            cm.Resume(id=program.next_id(), table_id=seated.table_id, seat_token=person.seat_token)
+        )
+        # Both show the seat: a person is there, so it is a person's.
+        assert not (await program.snapshot_where(lambda v: True)).seats[1].program
+        mark = len(host.frames)
+        await person.close()
+        handed = await host.snapshot_where(lambda v: v.seats[1].program, start=mark)
+        assert handed.seats[1].connected and not handed.seats[1].away
+        mark = len(program.frames)
+        await host.drop()
+        paused = await program.snapshot_where(lambda v: v.seats[0].away, start=mark)
+        assert paused.paused and paused.seats[0].cover_in is None
+        actor = server.lobby.actors[seated.table_id]
+        assert not any(key.startswith("grace") for key in actor._duties.armed())
+        await program.close()
+
+
+async def test_a_program_hosts_keep_their_mark_when_a_person_looks_in(
+    make_server: ServerFactory,
+) -> None:
+    """A program hosts; its player looks in on the seat by hand (a person's
+    resume) and leaves again: the seat is a program's again, as when the
+    program alone showed it."""
+    async with make_server() as server:
+        program = await WireClient.open(server.url, "Robo", program=True)
+        seated = await program.create(seats=("easy", "easy", "easy"), rules=SHORT_RULES)
+        person = await WireClient.open(server.url, "Robo", player_token=program.player_token)
+        await person.call(
+            cm.Resume(id=person.next_id(), table_id=seated.table_id, seat_token=seated.seat_token)
+        )
+        assert not (await program.snapshot_where(lambda v: not v.seats[0].program)).seats[0].away
+        mark = len(program.frames)
+        await person.close()
+        again = await program.snapshot_where(lambda v: v.seats[0].program, start=mark)
+        assert again.seats[0].connected
+        await program.close()

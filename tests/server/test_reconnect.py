@@ -315,3 +315,31 @@ async def test_repeat_of_an_unacknowledged_request(make_server: ServerFactory) -
         assert record["plays"].count(card) == 1
         for c in clients:
             await c.close()
+
+
+async def test_joining_again_after_a_drop_is_coming_back(make_server: ServerFactory) -> None:
+    """A player whose connection dropped and who joins again by the code
+    (not ``resume``) gets the seat back: the seat is connected again, its
+    grace countdown stops, and no bot covers a player who is here."""
+    async with make_server(grace_seconds=30) as server:
+        host = await WireClient.open(server.url, "Ann")
+        seated = await host.create(seats=("open", "easy", "easy"), rules=TWO_HANDS)
+        guest = await WireClient.open(server.url, "Bea")
+        await guest.join(seated.code, seat=1)
+        await host.start()
+        await host.snapshot_where(lambda v: v.phase == "pass")
+        await guest.drop()
+        away = await host.snapshot_where(lambda v: v.seats[1].away)
+        assert away.seats[1].cover_in is not None
+        actor = server.lobby.actors[seated.table_id]
+        assert "grace1" in actor._duties.armed()
+
+        mark = len(host.frames)
+        again = await WireClient.open(server.url, "Bea", player_token=guest.player_token)
+        assert (await again.join(seated.code)).seat == 1
+        back = await host.snapshot_where(lambda v: v.seats[1].connected, start=mark)
+        assert not back.seats[1].away and back.seats[1].cover_in is None
+        assert again.view.seats[1].connected and not again.view.seats[1].away
+        assert "grace1" not in actor._duties.armed()
+        await host.close()
+        await again.close()
