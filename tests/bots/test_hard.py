@@ -94,7 +94,9 @@ def test_hard_does_not_win_with_the_queen() -> None:
     table = scripted(seats, "2C 3C 4C AC 3S")
     assert hand_of(table).turn == 1
     d = decide(view_of(table, 1), "hard", random.Random(1), SMALL)
-    assert d.card == "2S"
+    # The two low spades are close (a few worlds decide between them); the
+    # queen is the mistake.
+    assert d.card in ("2S", "6S")
 
 
 def test_a_careful_reading_of_discards() -> None:
