@@ -61,16 +61,16 @@ def _distance_to_uniform(sampler: DealSampler, deals: set[tuple[int, ...]], runs
 
 def test_approximate_mode_is_as_near_uniform_as_the_exact_sampler() -> None:
     k, deals = _small_case()
-    runs = 100 * len(deals)
+    runs = 50 * len(deals)
     exact = DealSampler(k)
     approx = DealSampler(k, exact_work=0)
     assert (exact.mode, approx.mode) == ("exact", "approximate")
     exact_gap = _distance_to_uniform(exact, deals, runs)
     approx_gap = _distance_to_uniform(approx, deals, runs)
-    # Sampling noise alone is ~0.04 at this many runs; the chain's proposals
+    # Sampling noise alone is ~0.055 at this many runs; the chain's proposals
     # on their own are ~0.25 away (they favour the seats with more choice).
-    assert exact_gap < 0.07
-    assert approx_gap < 0.08
+    assert exact_gap < 0.09
+    assert approx_gap < 0.1
     assert approx.accepted / approx.proposals > 0.5
 
 

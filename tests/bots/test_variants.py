@@ -152,10 +152,7 @@ def test_every_level_plays_every_variant_through_the_seat_views() -> None:
     budget = Budget(worlds=3, max_seconds=None)
     for variant, players in CASES:
         rules = variant_rules(variant, players)
-        # Hard's exact sampler counts deals over every seat's voids, which
-        # costs seconds per hand at 7-10 seats on a loaded machine: it plays
-        # those tables in test_hard_plays_every_variant_legally instead.
-        mix = ("hard", "medium", "easy") if players <= 6 else ("medium", "easy")
+        mix = ("hard", "medium", "easy")
         levels = [mix[s % len(mix)] for s in range(players)]
         hands, stock = deal_hands(rules, 11, players)
         hand, times = play_hand(rules, levels, hands, 1, f"views:{variant}", budget, stock)
