@@ -47,7 +47,7 @@ one; it starts from a proposal (or, if none succeeds, from a deal found by
 a max-flow, which also tells an impossible view apart). Every sample is
 consistent with the view; the approximation is that successive samples
 are correlated (a refused proposal repeats the deal before) and the start
-is not drawn from the target. ``tests/bots/test_knowledge.py`` measures the
+is not drawn from the target. ``tests/bots/test_sampler.py`` measures the
 distance to uniform on an enumerable case; ``proposals``, ``accepted`` and
 ``failures`` count the chain's work.
 """
@@ -245,7 +245,8 @@ class DealSampler:
 
     def count(self, index: int, room: tuple[int, ...]) -> int:
         """Deals of classes ``index..`` into groups with ``room`` cards left
-        (up to the members' splits, which every deal shares)."""
+        (up to the members' splits, which every deal shares). Exact mode
+        only: in approximate mode the count has already run out of work."""
         if index == len(self.classes):
             return 1 if not any(room) else 0
         memo_key = (index, room)
