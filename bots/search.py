@@ -8,7 +8,9 @@ For one decision the search
    because their points differ from their neighbours';
 2. draws ``budget.worlds`` deals of the hidden cards (``plausible_sampler``:
    uniform over every deal consistent with the seat's knowledge, preferring
-   the deals a careful reading of the play makes plausible);
+   the deals a careful reading of the play makes plausible; at the big-table
+   positions too large to count, a chain whose stationary distribution is
+   that uniform one, see ``bots.sampler``);
 3. in each deal plays every candidate and finishes the hand with the
    heuristic playout (``bots.rollout``) — or, with ``ENDGAME_CARDS`` cards
    or fewer in our hand, solves the rest of the deal exactly
