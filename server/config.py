@@ -64,6 +64,9 @@ class ServerConfig:
     # Bots
     bot_workers: int | None = None  # None: one per core
     bot_budget_ms: int = 900
+    # Tests: every new table's seed (its deals and its bots' choices), so a
+    # test can pick a deal where what it checks happens early. None: random.
+    table_seed: int | None = None
     # Storage
     store_patience: float = 15.0  # seconds a commit keeps retrying an unreachable store
     lease_ms: int = 4000  # scale-out: a table's lease lifetime (renewed every third)

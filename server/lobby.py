@@ -135,7 +135,7 @@ class Lobby:
                 name=msg.name or f"{conn.name}'s table",
                 public=msg.public,
                 rules=rules,
-                seed=secrets.randbits(63),
+                seed=self._table_seed(),
                 seats=seats,
                 invite=secrets.token_urlsafe(18),
                 approval=msg.approval,
@@ -155,6 +155,12 @@ class Lobby:
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
         return actor
+
+    def _table_seed(self) -> int:
+        """A new table's seed: random, unless the config fixes it (tests)."""
+        if self.config.table_seed is not None:
+            return self.config.table_seed
+        return secrets.randbits(63)
 
     def _start(self, state: TableState, version: int, loaded: bool = True) -> TableActor:
         owner = self.cluster.process_id if self.cluster is not None else None
