@@ -8,6 +8,7 @@
 import { cardName } from "./cards.js";
 import { $, announce, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { moonFigures } from "./moon_text.js";
 import { app } from "./state.js";
 
 let advice = null; // {moment, kind, cards, choice}
@@ -63,7 +64,7 @@ function adviceText() {
   if (!advice) return "";
   if (advice.kind === "play") return t("advice.play", { card: cardName(advice.cards[0]) });
   if (advice.kind === "pass") return t("advice.pass", { cards: advice.cards.map(cardName).join(", ") });
-  return t(advice.choice === "subtract" ? "advice.moonSubtract" : "advice.moonAdd");
+  return t(advice.choice === "subtract" ? "advice.moonSubtract" : "advice.moonAdd", moonFigures(app.view?.rules));
 }
 
 /** Show the button when a hint can be asked, and mark the advised cards

@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { parseLink } from "./invite.js";
 import { cycleOf, rulesSummary } from "./rules.js";
 import { VARIANTS, cyclesFor, variantOf } from "./variants.js";
+import { moonOption } from "./moon_text.js";
 import { serverStats } from "./mystats.js";
 import { app } from "./state.js";
 import { loadQuickLevel } from "./storage.js";
@@ -95,7 +96,7 @@ function variantControls({ variant, players, variantHint, pass, moon, first, bon
     const n = parseInt(players.value, 10);
     const cycles = cyclesFor(variant.value, n);
     offer(pass, cycles, (c) => t(`opt.pass.${c}`), variantChanged || !cycles.includes(pass.value) ? cycles[0] : null);
-    offer(moon, v.moons, (m) => t(`opt.moon.${m}`));
+    offer(moon, v.moons, (m) => moonOption(m, { variant: variant.value, players: n }));
     offer(first, v.firstTricks, (f) => t(`opt.first.${f}`));
     offer(bonus, v.bonus, (b) => t(`opt.bonus.${b}`), variantChanged ? v.bonus[0] : null);
     variantHint.textContent = t(`variant.${variant.value}.short`);
@@ -134,7 +135,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     ),
   );
   const pass = select("opt-pass", ["lrah", "larh", "left", "right", "none"].map((v) => [v, t(`opt.pass.${v}`)]), "lrah");
-  const moon = select("opt-moon", ["add", "subtract", "choice"].map((v) => [v, t(`opt.moon.${v}`)]), "add");
+  const moon = select("opt-moon", ["add", "subtract", "choice"].map((v) => [v, moonOption(v, null)]), "add");
   const first = select("opt-first", ["no_points", "no_queen", "anything"].map((v) => [v, t(`opt.first.${v}`)]), "no_points");
   const queen = h("input", { type: "checkbox", id: "opt-queen" });
   const end = select("opt-end", [["100", t("opt.end.100")], ["50", t("opt.end.50")], ["hands", t("opt.end.hands")]], "100");

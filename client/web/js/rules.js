@@ -2,6 +2,7 @@
 
 import { rulesContent, t } from "./i18n.js";
 import { fill, h } from "./dom.js";
+import { moonOption } from "./moon_text.js";
 
 const CYCLES = {
   lrah: ["left", "right", "across", "hold"],
@@ -29,7 +30,7 @@ export function rulesSummary(rules) {
   if (rules.players && rules.players !== 4) out.push(t("opt.summary.players", { n: rules.players }));
   const cycle = cycleName(rules.pass_cycle);
   out.push(cycle ? t(`opt.pass.${cycle}`) : rules.pass_cycle.join(", "));
-  out.push(`${t("opt.moon")}: ${t(`opt.moon.${rules.moon}`)}`);
+  out.push(`${t("opt.moon")}: ${moonOption(rules.moon, rules)}`);
   out.push(`${t("opt.firstTrick")}: ${t(`opt.first.${rules.first_trick}`)}`);
   if (rules.queen_breaks_hearts) out.push(t("opt.summary.queenBreaks"));
   out.push(

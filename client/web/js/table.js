@@ -14,6 +14,7 @@ import { baseOf, cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
+import { moonCards, moonChoiceOf, moonEffect, moonFigures } from "./moon_text.js";
 import { rulesSummary } from "./rules.js";
 import { bottomSeat, inPlayOrder, isClassic, opponents, passTarget, placeOnRing, posOf, ringPoint, seatAt, seatCount, slotOf } from "./seats_layout.js";
 import { setSound, soundOn } from "./sound.js";
@@ -421,13 +422,14 @@ function renderKnocks(view) {
 }
 
 /** "While you were away, a bot played 5 cards and passed Q♠ A♥ K♥ for you",
- * naming only what it did ({played, passed, moon}). */
+ * naming only what it did ({played, passed, moon}); a moon with the
+ * figures of the table's rules (``report.rules``, else the table shown). */
 export function botReportText(report) {
   const parts = [];
   if (report.played.length) parts.push(t("covered.played", { n: report.played.length }));
   // No-break spaces: the passed cards stay together on one line.
   if (report.passed.length) parts.push(t("covered.passed", { cards: report.passed.map(shortName).join("\u00a0") }));
-  if (report.moon) parts.push(t(`covered.moon.${report.moon}`));
+  if (report.moon) parts.push(t(`covered.moon.${report.moon}`, moonFigures(report.rules || app.view?.rules)));
   const actions = new Intl.ListFormat(language(), { type: "conjunction" }).format(parts);
   return t(report.timedOut ? "covered.timedOut" : "covered.text", { actions });
 }
@@ -837,17 +839,19 @@ const BUILDERS = {
       },
     };
   },
-  "moon-me"() {
+  "moon-me"(view) {
+    // The table's own figures: a Spot moon is worth 104, not 26.
+    const figures = moonFigures(view.rules);
     const el = h(
       "div",
       { class: "panel-card moon-panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "moon-title" },
       h("h2", { id: "moon-title" }, t("moon.title")),
-      h("p", {}, t("moon.text")),
+      h("p", {}, t("moon.text", { cards: moonCards(view.rules) })),
       h(
         "div",
         { class: "row" },
-        h("button", { type: "button", class: "btn primary moon-add", onclick: () => actions.moon("add") }, t("moon.add")),
-        h("button", { type: "button", class: "btn primary moon-subtract", onclick: () => actions.moon("subtract") }, t("moon.subtract")),
+        h("button", { type: "button", class: "btn primary moon-add", onclick: () => actions.moon("add") }, t("moon.add", figures)),
+        h("button", { type: "button", class: "btn primary moon-subtract", onclick: () => actions.moon("subtract") }, t("moon.subtract", figures)),
       ),
     );
     return { el, update: () => {} };
@@ -923,7 +927,8 @@ function moonLine(el, view, last) {
   const shooter = last ? last.shooter : null;
   el.hidden = shooter === null || shooter === undefined;
   if (!el.hidden) {
-    el.textContent = shooter === view.seat ? t("moon.title") : t("hand.moon", { name: seatName(view, shooter) });
+    const effect = moonEffect(moonChoiceOf(last, view.rules), view.rules);
+    el.textContent = shooter === view.seat ? t("hand.moonYou", { effect }) : t("hand.moon", { name: seatName(view, shooter), effect });
   }
 }
 

@@ -2,7 +2,9 @@
 // the host's form: the seat counts it is played with, and for each option
 // either the choices it leaves free or the one value it fixes. The server
 // checks the rules again (it is the judge); this only keeps the form from
-// offering what it would refuse.
+// offering what it would refuse. ``moonValue`` is what a moon is worth, the
+// deck's positive penalties (docs/rules.md "Moon scoring, in general"), and
+// ``moonCards`` names the cards a moon takes (the moon dialog's words).
 
 const ALL_COUNTS = [3, 4, 5, 6, 7, 8, 9, 10];
 const STANDARD = {
@@ -14,16 +16,18 @@ const STANDARD = {
   // null: the host picks a cycle (the usual one for the count by default)
   cycle: null,
   defaultCycle: null,
+  moonValue: 26,
+  moonCards: "standard",
 };
 
 /** Every variant, in the order the form lists them. */
 export const VARIANTS = {
   standard: STANDARD,
   omnibus: { ...STANDARD, moons: ["jackpot"], bonus: ["JD", "TD"], defaultCycle: "right" },
-  spot: { ...STANDARD, bonus: ["none"] },
+  spot: { ...STANDARD, bonus: ["none"], moonValue: 104, moonCards: "spot" },
   greek: { ...STANDARD, moons: ["transfer"], bonus: ["none"], cycle: "right" },
-  black_maria: { ...STANDARD, players: [3], defaultPlayers: 3, moons: ["add", "subtract", "choice", "none"], bonus: ["none"] },
-  domino: { ...STANDARD, players: [3, 4, 5, 6, 7], moons: ["none"], firstTricks: ["anything"], bonus: ["none"], cycle: "none" },
+  black_maria: { ...STANDARD, players: [3], defaultPlayers: 3, moons: ["add", "subtract", "choice", "none"], bonus: ["none"], moonValue: 43, moonCards: "black_maria" },
+  domino: { ...STANDARD, players: [3, 4, 5, 6, 7], moons: ["none"], firstTricks: ["anything"], bonus: ["none"], cycle: "none", moonValue: 13 },
   widow: { ...STANDARD, players: [3, 4, 5, 6] },
   cancellation: {
     ...STANDARD,
@@ -32,6 +36,8 @@ export const VARIANTS = {
     firstTricks: ["no_hearts", "anything"],
     bonus: ["none"],
     cycle: "none",
+    moonValue: 52,
+    moonCards: "cancellation",
   },
 };
 
