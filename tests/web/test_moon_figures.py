@@ -74,6 +74,22 @@ def draw(page: Page, variant: str, moon: str, lang: str = "en", **moment: Any) -
     page.evaluate(DRAW_VIEW, args)
 
 
+def hand_over(
+    page: Page, variant: str, moon: str, choice: str, points: list[int], lang: str = "en"
+) -> None:
+    """Draw the hand's summary after North (seat 2) shot the moon."""
+    draw(
+        page,
+        variant,
+        moon,
+        lang,
+        status="between_hands",
+        phase="done",
+        choice=choice,
+        points=points,
+    )
+
+
 def moon_options(page: Page) -> list[str]:
     options: list[str] = page.locator("#opt-moon option").all_inner_texts()
     return options
@@ -145,22 +161,17 @@ def test_the_hands_summary_says_how_the_moon_scored(new_page: NewPage) -> None:
     page.goto("/")
     page.wait_for_selector("#lobby")
     line = page.locator(".center-panel .moon-line")
-    draw(page, "standard", "add", status="between_hands", phase="done", choice="add",
-         points=[26, 26, 0, 26])
+    hand_over(page, "standard", "add", "add", [26, 26, 0, 26])
     expect(line).to_have_text("North shot the moon: everyone else +26.")
-    draw(page, "spot", "choice", status="between_hands", phase="done", choice="subtract",
-         points=[0, 0, -104, 0])
+    hand_over(page, "spot", "choice", "subtract", [0, 0, -104, 0])
     expect(line).to_have_text("North shot the moon: the shooter −104.")
     # Greek: each other seat +26, the shooter −26 for each of the three.
-    draw(page, "greek", "transfer", status="between_hands", phase="done", choice="transfer",
-         points=[26, 26, -78, 26])
+    hand_over(page, "greek", "transfer", "transfer", [26, 26, -78, 26])
     expect(line).to_have_text("North shot the moon: everyone else +26, the shooter −78.")
     expect(page.locator(".center-panel .result-table")).to_contain_text("-78")
-    draw(page, "greek", "transfer", status="between_hands", phase="done", choice="transfer",
-         points=[26, 26, -78, 26], lang="uk")
+    hand_over(page, "greek", "transfer", "transfer", [26, 26, -78, 26], lang="uk")
     expect(line).to_have_text("Північ зробив постріл у місяць: іншим по +26, стрілку −78.")
-    draw(page, "spot", "add", status="between_hands", phase="done", choice="add",
-         points=[104, 104, 0, 104], lang="ru")
+    hand_over(page, "spot", "add", "add", [104, 104, 0, 104], lang="ru")
     expect(line).to_have_text("Север выстрелил в луну: остальным по +104.")
     page.evaluate("async () => (await import('/js/i18n.js')).setLanguage('en')")
 
