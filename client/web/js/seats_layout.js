@@ -47,7 +47,7 @@ export function ringPoint(slot, n) {
 }
 
 /** Set the CSS variables that place ``el`` on the ring (--cx, --cy) and its
- * stacking order (--slot), for a seat's name plate or its card in the trick. */
+ * stacking order (--slot, --z), for a seat's name plate or its card in the trick. */
 export function placeOnRing(el, view, seat) {
   const n = seatCount(view);
   const slot = slotOf(view, seat);
@@ -55,6 +55,9 @@ export function placeOnRing(el, view, seat) {
   el.style.setProperty("--cx", String(x));
   el.style.setProperty("--cy", String(y));
   el.style.setProperty("--slot", String(slot));
+  // Lower on the table, drawn over: a trick card then covers only the foot
+  // of the card above it, never its corner index or its player's name tag.
+  el.style.setProperty("--z", String(2 + Math.round((y + 1) * 2)));
 }
 
 /** The opponents in play order from your left: seat + 1, …, seat + n − 1. */

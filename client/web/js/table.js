@@ -652,6 +652,10 @@ function trickCard(view, seat, card) {
     dataset: { card, seat: String(seat), pos: posOf(view, seat) },
   });
   el.innerHTML = faceHTML(card);
+  // Who played it, on the card: on a phone the plates are a grid above the
+  // trick, so where a card lies does not say whose it is (the card's label
+  // says it to a screen reader).
+  el.append(h("span", { class: "played-by", "aria-hidden": "true" }));
   return el;
 }
 
@@ -691,6 +695,10 @@ function renderTrick(view) {
     el.dataset.pos = posOf(view, seat);
     if (!isClassic(view)) placeOnRing(el, view, seat);
     el.classList.toggle("winner", winner === seat);
+    const by = $(".played-by", el);
+    const name = seatName(view, seat);
+    if (by.textContent !== name) by.textContent = name;
+    by.title = name;
     const gone = cancelled.has(card);
     el.classList.toggle("cancelled", gone);
     el.setAttribute("aria-label", `${seatName(view, seat)}: ${cardName(card)}${gone ? `, ${t("trick.cancelled")}` : ""}`);
