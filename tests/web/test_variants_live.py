@@ -8,9 +8,10 @@ Each test runs a server of its own whose tables all get one seed
 (``ServerConfig.table_seed``): the deal and the Easy bots' choices follow
 from it, and the human plays a fixed policy (a card chosen by its place in
 the hand), so the moment each test needs comes early, every run. Each seed
-was picked by playing seeds through the server with the same policy; if a
-change of the bots or the deal moves the moment, the test says which seed
-no longer gives it. What the page shows is checked against the snapshots
+was picked by ``python -m tests.web.variant_seeds GAME FIRST LAST``, which
+plays seeds through the server with the same policy; if a change of the
+bots or the deal moves the moment, the test says which seed no longer
+gives it, and that command finds another. What the page shows is checked against the snapshots
 the server sent (the server's truth for that seat)."""
 
 from __future__ import annotations
