@@ -1,8 +1,8 @@
 """Tables of other sizes than four and the variants, in the browser: the
 host's form offers only what a game allows, a six-seat table puts its five
 opponents on the ellipse (a grid on a phone) with every plate on screen and
-none over another, and a nine-seat Cancellation table shows its face-down
-rest and marks the second deck's cards."""
+none over another. (A nine-seat Cancellation table's face-down rest and
+second-deck cards are checked in test_variants_live.py, in a real hand.)"""
 
 from __future__ import annotations
 
@@ -114,23 +114,3 @@ def test_six_seats_sit_round_the_table_and_play(new_page: NewPage) -> None:
     )
     expect(page.locator(".center-panel .result-table tbody tr")).to_have_count(6)
     shoot(page, "six-seats-over")
-
-
-def test_nine_seat_cancellation_shows_the_rest_and_the_second_deck(new_page: NewPage) -> None:
-    page = new_page(viewport={"width": 1366, "height": 768})
-    host_variant(page, "Olena", "cancellation", 9)
-    page.wait_for_selector(f'{TABLE}[data-myturn="true"], {TABLE}[data-phase="play"]')
-    # 104 cards, 11 each: 5 lie face down until the first trick is won.
-    expect(page.locator(".pill.stock")).to_contain_text("5 cards face down")
-    expect(page.locator(".ring-seats .seat")).to_have_count(8)
-    plates_apart(page)
-    hand = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
-    assert len(hand) == 11
-    seconds = [c for c in hand if len(c) == 3]
-    expect(page.locator(".hand .card .copy2")).to_have_count(len(seconds))
-    for c in seconds:
-        label = page.locator(f'.hand .card[data-card="{c}"]').get_attribute("aria-label") or ""
-        assert "(second deck)" in label, label
-    page.set_viewport_size(PHONE)
-    plates_apart(page)
-    shoot(page, "nine-seats-cancellation")

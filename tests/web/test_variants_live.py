@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, ServerThread, StartServer
 from .helpers import TABLE, FrameLog, fast_play, hand_cards, play_legal, start, status, tap
+from .test_variants import plates_apart
 
 # The seeds (see the module's docstring): what each gives, with Easy bots.
 WIDOW_SEED = 1  # 4 seats, no passing: our highest club wins the first trick
@@ -250,8 +251,22 @@ def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     wait_for_us(page)
     view = latest_view(log)
     # 104 cards, 11 each, 5 face down.
-    assert view["stock_count"] == 5
+    assert view["stock_count"] == 5 and len(view["hand"]) == 11
     expect(page.locator(".pill.stock")).to_have_text("5 cards face down")
+    # The second deck's copies are marked (a small ², and in their names).
+    seconds = [c for c in view["hand"] if len(c) == 3]
+    assert seconds, f"seed {CANCELLATION_SEED}: no second-deck card in our hand"
+    expect(page.locator(".hand .card .copy2")).to_have_count(len(seconds))
+    for c in seconds:
+        expect(page.locator(f'.hand .card[data-card="{c}"]')).to_have_attribute(
+            "aria-label", re.compile(r"\(second deck\)")
+        )
+    # Eight opponents' plates, all on screen and apart, desktop and phone.
+    expect(page.locator(".ring-seats .seat")).to_have_count(8)
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        plates_apart(page)
+    page.set_viewport_size(DESKTOP)
     # Nine seats: the cards already played name their players.
     assert view["trick"], f"seed {CANCELLATION_SEED}: we no longer follow in the first trick"
     labels_at_both_sizes(page, view)
