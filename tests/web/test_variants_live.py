@@ -38,9 +38,28 @@ def seeded(start_server: StartServer, seed: int) -> ServerThread:
     return start_server(0, table_seed=seed)
 
 
+# Keeps every line the page says to screen readers (its log region drops
+# old lines) in ``window.said``.
+KEEP_SAID = """
+window.said = [];
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) window.said.push(n.textContent);
+  }).observe(document.getElementById('announcer'), { childList: true });
+});
+"""
+
+
+def said(page: Page) -> list[str]:
+    """Every line announced so far (see KEEP_SAID)."""
+    lines: list[str] = page.evaluate("() => window.said")
+    return lines
+
+
 def host(page: Page, variant: str, players: int, no_passing: bool = False) -> None:
     """From the lobby: ``variant`` at ``players`` seats, Easy bots in every
     other seat, one hand, Fast play on; started."""
+    page.add_init_script(KEEP_SAID)
     page.goto("/")
     page.wait_for_selector("#lobby")
     page.fill("#player-name", "Olena")
@@ -192,6 +211,10 @@ def test_the_widow_is_taken_and_discarded_by_keyboard_and_click(
     expect(page.locator(".pill.stock")).to_be_hidden()
     # We lead the second trick.
     expect(page.locator(TABLE)).to_have_attribute("data-myturn", "true")
+    # The log speaks of us in sentences of our own.
+    lines = said(page)
+    assert "You take the widow, 3 cards." in lines and "You put 3 cards face down." in lines
+    assert not [line for line in lines if line.startswith(("You takes", "You puts"))], lines
 
 
 def test_domino_draws_from_the_stock_and_a_seat_drops_out(
@@ -233,6 +256,12 @@ def test_domino_draws_from_the_stock_and_a_seat_drops_out(
         play_legal(page)
     else:
         raise AssertionError(f"seed {DOMINO_SEED}: no draw and drop-out within 12 turns")
+    lines = said(page)
+    assert any(line.startswith("You draw ") for line in lines), lines
+    names = seat_names(page, view)
+    for seat in out:
+        assert f"{names[seat]} has no cards left and is out." in lines, lines
+    assert not [line for line in lines if line.startswith("You draws")], lines
     # The cards we drew came from the stock: 34 less what every seat drew.
     assert view["stock_count"] == 34 - sum(s["drawn"] for s in view["seats"])
     # A seat that is out plays no more: its plate shows no cards.

@@ -665,6 +665,8 @@ function confirmDialog(text) {
 // -- presenting events -----------------------------------------------------------
 
 function announceEvents(events, view, previous) {
+  // Of yourself a sentence of its own ("You draw", never "You draws").
+  const of = (seat) => (view.seat !== null && seat === view.seat ? "You" : "");
   for (const e of events) {
     switch (e.type) {
       case "card_played":
@@ -691,16 +693,16 @@ function announceEvents(events, view, previous) {
         playSound("trick");
         break;
       case "widow_taken":
-        announce(t("announce.widowTaken", { name: seatName(view, e.seat), n: e.count }));
+        announce(t(`announce.widowTaken${of(e.seat)}`, { name: seatName(view, e.seat), n: e.count }));
         break;
       case "widow_discarded":
-        announce(t("announce.widowDiscarded", { name: seatName(view, e.seat), n: e.count }));
+        announce(t(`announce.widowDiscarded${of(e.seat)}`, { name: seatName(view, e.seat), n: e.count }));
         break;
       case "cards_drawn":
-        announce(t("announce.drew", { name: seatName(view, e.seat), n: e.count }));
+        announce(t(`announce.drew${of(e.seat)}`, { name: seatName(view, e.seat), n: e.count }));
         break;
       case "seat_out":
-        announce(t("announce.out", { name: seatName(view, e.seat) }));
+        announce(t(`announce.out${of(e.seat)}`, { name: seatName(view, e.seat) }));
         break;
       case "cards_received":
         announce(t("announce.received", { cards: e.cards.map(cardName).join(", "), name: seatName(view, e.from_seat) }));

@@ -417,6 +417,10 @@ const strings = {
   "announce.widowDiscarded": "{name} puts {n} cards face down.",
   "announce.drew": "{name} draws {n} from the stock.",
   "announce.out": "{name} has no cards left and is out.",
+  "announce.widowTakenYou": "You take the widow, {n} cards.",
+  "announce.widowDiscardedYou": "You put {n} cards face down.",
+  "announce.drewYou": "You draw {n} from the stock.",
+  "announce.outYou": "You have no cards left and are out.",
 };
 
 const rules = {

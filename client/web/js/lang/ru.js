@@ -417,6 +417,10 @@ const strings = {
   "announce.widowDiscarded": "{name} сбрасывает рубашкой вверх карт: {n}.",
   "announce.drew": "{name} берёт из колоды карт: {n}.",
   "announce.out": "У игрока {name} кончились карты, он выбывает.",
+  "announce.widowTakenYou": "Вы берёте прикуп, карт: {n}.",
+  "announce.widowDiscardedYou": "Вы сбрасываете рубашкой вверх карт: {n}.",
+  "announce.drewYou": "Вы берёте из колоды карт: {n}.",
+  "announce.outYou": "У вас кончились карты, вы выбываете.",
 };
 
 const rules = {

@@ -417,6 +417,10 @@ const strings = {
   "announce.widowDiscarded": "{name} скидає сорочкою догори карт: {n}.",
   "announce.drew": "{name} бере з колоди карт: {n}.",
   "announce.out": "У гравця {name} закінчилися карти, він вибуває.",
+  "announce.widowTakenYou": "Ви берете прикуп, карт: {n}.",
+  "announce.widowDiscardedYou": "Ви скидаєте сорочкою догори карт: {n}.",
+  "announce.drewYou": "Ви берете з колоди карт: {n}.",
+  "announce.outYou": "У вас закінчилися карти, ви вибуваєте.",
 };
 
 const rules = {
