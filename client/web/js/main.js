@@ -784,8 +784,10 @@ function autoplay() {
 }
 
 /** A bot played for us while we were away: a notice on the table until
- * dismissed (several reports before that add up), and the log says it. */
-function botCovered(e) {
+ * dismissed (several reports before that add up), and the log says it;
+ * ``view`` is the snapshot that follows (its rules give a moon's figures,
+ * even on a page just opened, which has drawn no table yet). */
+function botCovered(e, view) {
   const old = app.botReport;
   app.botReport = {
     played: [...(old ? old.played : []), ...e.played],
@@ -793,6 +795,7 @@ function botCovered(e) {
     moon: e.moon_choice || (old ? old.moon : null),
     // The turn timer ran out (the player is here) rather than an absence.
     timedOut: Boolean(e.timed_out),
+    rules: view.rules,
   };
   announce(botReportText(app.botReport));
 }

@@ -132,7 +132,7 @@ async function present(events, view, at) {
   const instant = app.replaying || queue.length > 24;
   // What a bot did in our name arrives with a resume's missed events: it is
   // told even then (that is exactly when it matters).
-  for (const e of events) if (e.type === "bot_covered" && e.seat === view.seat) hooks.botCovered(e);
+  for (const e of events) if (e.type === "bot_covered" && e.seat === view.seat) hooks.botCovered(e, view);
   const previous = app.view;
   if (!previous || previous.table_id !== view.table_id) {
     app.chat = mergeChat(loadChat(view.table_id), app.chat.filter((c) => c.table_id === view.table_id));
