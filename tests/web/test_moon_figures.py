@@ -12,6 +12,9 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from engine.rules import Rules
+from engine.variants import VARIANTS
+
 from .conftest import DESKTOP, NewPage
 
 # A four-seat table of ``variant`` (moon scoring ``moon``) at ``phase``:
@@ -193,3 +196,22 @@ def test_a_bots_moon_is_reported_with_the_tables_figures(new_page: NewPage) -> N
     ru = page.evaluate(BOT_MOONS, "ru")
     assert ru[2].endswith("выстрелил в луну (вам −104).")
     assert ru[3].endswith("выстрелил в луну (остальным по +26, вам −78).")
+
+
+def test_the_pages_games_mirror_the_engines(new_page: NewPage) -> None:
+    """js/variants.js says what engine/variants.py says: each game's seat
+    counts, moon scorings and the moon's value (at every seat count)."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    games = page.evaluate(
+        "async () => (await import('/js/variants.js')).VARIANTS",
+    )
+    assert list(games) == list(VARIANTS)
+    for name, variant in VARIANTS.items():
+        game = games[name]
+        assert tuple(game["players"]) == variant.players, name
+        assert tuple(game["moons"]) == variant.moons, name
+        for players in variant.players:
+            value = Rules(variant=name, players=players).tables.moon_value
+            assert game["moonValue"] == value, (name, players)
