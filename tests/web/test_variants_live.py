@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from .conftest import DESKTOP, PHONE, NewPage, ServerThread, StartServer
 from .helpers import TABLE, FrameLog, fast_play, hand_cards, play_legal, start, status, tap
 from .test_variants import plates_apart
+from .variant_seeds import page_order
 
 # The seeds (see the module's docstring): what each gives, with Easy bots.
 WIDOW_SEED = 1  # 4 seats, no passing: our highest club wins the first trick
@@ -176,7 +177,12 @@ def test_the_widow_is_taken_and_discarded_by_keyboard_and_click(
     assert view["widow_seat"] == view["seat"], f"seed {WIDOW_SEED}: we no longer take the widow"
     widow = view["widow"]
     assert len(widow) == 3 and all(c in view["hand"] for c in widow)
-    expect(page.locator(".widow-panel .pass-text")).to_contain_text("You took the widow (")
+    # The widow's cards, named as the page names cards, in hand order.
+    suit = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}
+    named = [c[0].replace("T", "10") + suit[c[1]] for c in page_order(widow)]
+    expect(page.locator(".widow-panel .pass-text")).to_contain_text(
+        f"You took the widow ({' '.join(named)}): choose 3 cards"
+    )
     expect(page.locator(".hand .card")).to_have_count(len(view["hand"]))
     discard = page.locator("#pass-button")
     expect(discard).to_be_disabled()
