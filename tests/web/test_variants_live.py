@@ -307,10 +307,15 @@ def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     labels_at_both_sizes(page, view)
     carried_at = None
     saw_waiting = False
+    fullest = len(view["trick"])
     for _ in range(11):
         wait_for_us(page)
         assert status(page) == "playing", f"seed {CANCELLATION_SEED}: the hand ended first"
         view = latest_view(log)
+        if len(view["trick"]) > max(fullest, 5):
+            # A trick of six cards or more round the ring: still every tag shows.
+            fullest = len(view["trick"])
+            labels_at_both_sizes(page, view)
         tricks = view["tricks"]
         carried_at = next((k for k, tr in enumerate(tricks) if tr["winner"] is None), None)
         if carried_at is not None and len(tricks) > carried_at + 1:
@@ -336,6 +341,7 @@ def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
         f"seed {CANCELLATION_SEED}: no carried trick within 11 turns"
     )
     assert saw_waiting, "we had no turn while the carried trick waited"
+    assert fullest > 5, f"seed {CANCELLATION_SEED}: we never played sixth or later in a trick"
     carried = view["tricks"][carried_at]
     taker = view["tricks"][carried_at + 1]
     # The server's truth: every card of the led suit cancelled, nobody won
