@@ -308,10 +308,22 @@ def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     carried_at = None
     saw_waiting = False
     fullest = len(view["trick"])
+    struck_live = False
     for _ in range(11):
         wait_for_us(page)
         assert status(page) == "playing", f"seed {CANCELLATION_SEED}: the hand ended first"
         view = latest_view(log)
+        on_table = [pc["card"][:2] for pc in view["trick"]]
+        twins = [pc["card"] for pc in view["trick"] if on_table.count(pc["card"][:2]) > 1]
+        if twins and not struck_live:
+            # Identical cards in the trick on the table: struck through there.
+            struck_live = True
+            struck = page.locator(".trick .card.cancelled")
+            expect(struck).to_have_count(len(twins))
+            for card in twins:
+                expect(page.locator(f'.trick .card[data-card="{card}"]')).to_have_attribute(
+                    "aria-label", re.compile(r", cancelled$")
+                )
         if len(view["trick"]) > max(fullest, 5):
             # A trick of six cards or more round the ring: still every tag shows.
             fullest = len(view["trick"])
@@ -342,6 +354,7 @@ def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     )
     assert saw_waiting, "we had no turn while the carried trick waited"
     assert fullest > 5, f"seed {CANCELLATION_SEED}: we never played sixth or later in a trick"
+    assert struck_live, f"seed {CANCELLATION_SEED}: no identical cards on the table at our turn"
     carried = view["tricks"][carried_at]
     taker = view["tricks"][carried_at + 1]
     # The server's truth: every card of the led suit cancelled, nobody won
