@@ -6,6 +6,7 @@ read what it shows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import re
 from collections.abc import AsyncIterator, Callable
@@ -41,6 +42,21 @@ class ThreadBots(BotRunner):
 async def server() -> AsyncIterator[RunningServer]:
     """A server on a free port, in the test's event loop."""
     config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0)
+    running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
+    try:
+        yield running
+    finally:
+        await running.close()
+
+
+@contextlib.asynccontextmanager
+async def seeded_server(seed: int) -> AsyncIterator[RunningServer]:
+    """A server like ``server`` whose tables all have the seed ``seed``: the
+    same deals (and bot draws) every run, so a test can pick one where what
+    it checks happens."""
+    config = ServerConfig(
+        port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0, table_seed=seed
+    )
     running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
     try:
         yield running
