@@ -66,6 +66,8 @@ class TableModel:
     trick: tuple[PlayedCard, ...] = ()
     trick_winner: int | None = None
     trick_points: int = 0
+    # Cancellation Hearts: the trick on the table was carried (no winner).
+    trick_carried: bool = False
     holding: bool = False
     selected: list[str] = field(default_factory=list)
     cursor: int = 0  # a position in ``hand()``
@@ -175,8 +177,8 @@ class TableModel:
         return frozenset(self.view.legal) if self.my_turn() and self.view else None
 
     def lingering(self) -> bool:
-        """A finished trick is still on the table."""
-        return self.trick_winner is not None
+        """A finished trick (won, or carried) is still on the table."""
+        return self.trick_winner is not None or self.trick_carried
 
     def cover_left(self, seat: int) -> int | None:
         """Whole seconds until a bot covers the away player at ``seat`` (the
@@ -291,6 +293,7 @@ class TableModel:
         if not self.holding:
             self.trick = view.trick
             self.trick_winner = None
+            self.trick_carried = False
         choosing = view.phase == "pass" and not view.passed and view.status == "playing"
         if choosing or self.discarding():
             self.selected = [c for c in self.selected if c in view.hand]
@@ -329,31 +332,86 @@ class TableModel:
         self.holding = False
         self.trick = self.view.trick if self.view is not None else ()
         self.trick_winner = None
+        self.trick_carried = False
         self.changed()
 
     def _on_card_played(self, msg: sm.CardPlayed) -> None:
-        if self.trick_winner is not None:
+        if self.lingering():
             self.trick, self.trick_winner, self.holding = (), None, False
+            self.trick_carried = False
         self.trick = (*self.trick, PlayedCard(seat=msg.seat, card=msg.card))
 
-    def _on_trick_won(self, msg: sm.TrickWon) -> None:
-        n = len(msg.cards)
-        self.trick = tuple(
-            PlayedCard(seat=(msg.leader + k) % n, card=c) for k, c in enumerate(msg.cards)
-        )
-        self.trick_winner = msg.winner
-        self.trick_points = msg.points
+    def _finished_trick(self, leader: int, cards: tuple[str, ...], seats: tuple[int, ...]) -> None:
+        """Keep a finished trick on the table past the next snapshot. Its
+        seats in play order come with it where seats drop out (Domino
+        Hearts); otherwise they go round from the leader."""
+        n = len(cards)
+        order = seats if len(seats) == n else tuple((leader + k) % n for k in range(n))
+        self.trick = tuple(PlayedCard(seat=s, card=c) for s, c in zip(order, cards, strict=True))
         self.holding = True  # kept on the table past the next snapshot
+
+    def _on_trick_won(self, msg: sm.TrickWon) -> None:
+        self._finished_trick(msg.leader, msg.cards, msg.seats)
+        self.trick_winner = msg.winner
+        self.trick_carried = False
+        self.trick_points = msg.points
         if QUEEN_OF_SPADES in msg.cards and self.view is not None:
             if msg.winner == self.view.seat:
                 self._log(Msg("log.queen_you"))
             else:
                 self._log(Msg("log.queen", {"name": seat_label(self.view, msg.winner)}))
 
+    def _on_trick_carried(self, msg: sm.TrickCarried) -> None:
+        # Cancellation Hearts: nobody wins it; it stays a moment like a won
+        # trick, and the log says where its cards go.
+        self._finished_trick(msg.leader, msg.cards, msg.seats)
+        self.trick_winner = None
+        self.trick_carried = True
+        self._log(Msg("log.carried", {"n": msg.trick + 1}))
+
+    def _said_of(self, seat: int, mine: Msg, theirs: str, params: dict[str, object]) -> None:
+        """Log ``mine`` when ``seat`` is ours, else ``theirs`` naming the seat."""
+        if self.view is None:
+            return
+        if seat == self.view.seat:
+            self._log(mine)
+        else:
+            self._log(Msg(theirs, {"name": seat_label(self.view, seat), **params}))
+
+    def _on_widow_taken(self, msg: sm.WidowTaken) -> None:
+        cards = " ".join(label(c) for c in sorted_hand(msg.cards))
+        self._said_of(
+            msg.seat, Msg("log.widow_you", {"cards": cards}), "log.widow", {"n": msg.count}
+        )
+
+    def _on_widow_discarded(self, msg: sm.WidowDiscarded) -> None:
+        cards = " ".join(label(c) for c in sorted_hand(msg.cards))
+        mine = Msg("log.discarded_you", {"cards": cards})
+        self._said_of(msg.seat, mine, "log.discarded", {"n": msg.count})
+
+    def _on_cards_drawn(self, msg: sm.CardsDrawn) -> None:
+        cards = " ".join(label(c) for c in msg.cards)  # in the order drawn
+        mine = Msg("log.drew_you", {"cards": cards, "n": msg.count})
+        self._said_of(msg.seat, mine, "log.drew", {"n": msg.count})
+
+    def _on_seat_out(self, msg: sm.SeatOut) -> None:
+        self._said_of(msg.seat, Msg("log.seat_out_you"), "log.seat_out", {})
+
+    def _on_rest_taken(self, msg: sm.RestTaken) -> None:
+        cards = " ".join(label(c) for c in sorted_hand(msg.cards))
+        mine = Msg("log.rest_you", {"cards": cards, "n": msg.count})
+        self._said_of(msg.seat, mine, "log.rest", {"n": msg.count})
+
+    def _on_leftover_taken(self, msg: sm.LeftoverTaken) -> None:
+        cards = " ".join(label(c) for c in sorted_hand(msg.cards))
+        mine = Msg("log.leftover_you", {"cards": cards})
+        self._said_of(msg.seat, mine, "log.leftover", {"cards": cards})
+
     def _on_plays_undone(self, msg: sm.PlaysUndone) -> None:
         # The cards went back to their hands: the snapshot that follows
         # draws the trick as it is again.
         self.trick, self.trick_winner, self.holding = (), None, False
+        self.trick_carried = False
         cards = " ".join(label(c) for c in msg.cards)
         if self.view is not None and msg.seat == self.view.seat:
             self._log(Msg("log.undone_you", {"cards": cards}))
@@ -374,6 +432,7 @@ class TableModel:
 
     def _on_hand_dealt(self, msg: sm.HandDealt) -> None:
         self.trick, self.trick_winner, self.selected, self.holding = (), None, [], False
+        self.trick_carried = False
         if msg.direction == "hold":
             self._log(Msg("log.hand_dealt_hold", {"n": msg.hand_number}))
         else:

@@ -63,9 +63,9 @@ class TableClient:
             self.on_change()
             if kind == "kicked" and self.on_kicked is not None:
                 self.on_kicked()
-            if kind in ("card_played", "trick_won"):
+            if kind in ("card_played", "trick_won", "trick_carried"):
                 self._shown_at = loop.time()
-            if kind == "trick_won":
+            if kind in ("trick_won", "trick_carried"):
                 linger = not catching_up
             if kind == "snapshot":
                 self._seat_gone()

@@ -48,9 +48,6 @@ def face_down_text(t: Translator, view: SeatView) -> Text:
 def history_text(t: Translator, view: SeatView) -> Text:
     """Every finished trick of the hand."""
     lines = [Text(t("side.legend"), style=Style(dim=True))]
-    face_down = face_down_text(t, view)
-    if face_down.plain:
-        lines.append(face_down)
     for i, trick in enumerate(view.tricks, start=1):
         line = Text(f"{i:>2} ")
         line.append(f"{t(abbr_key(view, trick.leader)):<2}", style=Style(bold=True))
@@ -65,6 +62,11 @@ def history_text(t: Translator, view: SeatView) -> Text:
         line.append(winner, style=Style(bold=True))
         if trick.carried_in:
             line.append(f" +{len(trick.carried_in)}", style=Style(dim=True))
+        if trick.cancelled:
+            # Said in words too: the strike-through is a style a terminal
+            # may not draw.
+            cancelled = " ".join(label(c) for c in trick.cancelled)
+            line.append(" " + t("side.cancelled", cards=cancelled), style=Style(dim=True))
         lines.append(line)
     if not view.tricks:
         lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
@@ -106,6 +108,7 @@ class SidePanel(VerticalScroll, can_focus=False):
     DEFAULT_CSS = """
     SidePanel { border: round $panel-lighten-2; width: 28; height: 1fr; scrollbar-size-vertical: 1; }
     SidePanel > Static { width: 1fr; }
+    SidePanel > .face-down { dock: top; height: auto; }
     """
 
     def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
@@ -113,9 +116,13 @@ class SidePanel(VerticalScroll, can_focus=False):
         self.model = model
         self.t = t
         self.body = Static()
+        # What lies face down and the carried cards: kept in sight above the
+        # history, which scrolls to its newest trick.
+        self.face_down = Static(classes="face-down")
 
     def compose(self) -> ComposeResult:
         """The text inside the border."""
+        yield self.face_down
         yield self.body
 
     def sync(self) -> None:
@@ -124,7 +131,11 @@ class SidePanel(VerticalScroll, can_focus=False):
         t = self.t
         if view is None:
             self.body.update("")
+            self.face_down.display = False
             return
+        face_down = face_down_text(t, view)
+        self.face_down.update(face_down)
+        self.face_down.display = bool(face_down.plain)
         if self.model.side == "scores":
             self.border_title = t("side.scores")
             self.body.update(scores_text(t, view))

@@ -134,6 +134,8 @@ class TrickView(Widget):
             key = "trick.you_take" if model.trick_winner == view.seat else "trick.takes"
             name = seat_label(view, model.trick_winner)
             msg = Msg(key, {"name": name, "points": model.trick_points})
+        elif model.trick_carried:
+            msg = Msg("trick.carried")
         elif view.status in ("between_hands", "game_over") and view.hands:
             last = view.hands[-1]
             if last.shooter is not None:
