@@ -7,13 +7,15 @@ is wider than the terminal, so what is due now and how to leave always show.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import NamedTuple
 
 from rich.cells import cell_len
 
 from .i18n import Translator
 from .model import TableModel
+from .seats import seat_keys
 
 SEPARATOR = " · "
 
@@ -23,6 +25,12 @@ class Segment(NamedTuple):
 
     key: str
     optional: bool = False
+    params: Mapping[str, object] = MappingProxyType({})
+
+
+def segment_text(t: Translator, segment: Segment) -> str:
+    """What a segment says in ``t``'s language."""
+    return t(segment.key, **segment.params)
 
 
 HELP = Segment("key.help")
@@ -56,7 +64,7 @@ def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
     if view.status == "waiting":
         if host:
             return [
-                Segment("key.seats"),
+                Segment("key.seats", params={"keys": seat_keys(view)}),
                 Segment("key.start"),
                 *knock,
                 CHAT,
@@ -94,7 +102,7 @@ def fit_keys(t: Translator, segments: Sequence[Segment], width: int) -> str:
     line fits ``width`` columns."""
     kept = list(segments)
     while True:
-        line = SEPARATOR.join(t(s.key) for s in kept)
+        line = SEPARATOR.join(segment_text(t, s) for s in kept)
         optional = [i for i, s in enumerate(kept) if s.optional]
         if cell_len(line) <= width or not optional:
             return line

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .cards import labels
 from .i18n import Msg, Term
 from .model import TableModel, passed_summary, seat_label
+from .seats import seat_keys
 
 
 def prompt_msg(model: TableModel) -> Msg:
@@ -19,7 +20,9 @@ def prompt_msg(model: TableModel) -> Msg:
         return _watching(model)
     if view.status == "waiting":
         host = view.seat == view.host_seat
-        return Msg("prompt.lobby_host" if host else "prompt.lobby_guest")
+        if host:
+            return Msg("prompt.lobby_host", {"keys": seat_keys(view)})
+        return Msg("prompt.lobby_guest")
     if view.status == "game_over":
         return Msg("prompt.game_over")
     if view.status == "between_hands":

@@ -64,6 +64,13 @@ def play_order(view: SeatView) -> list[int]:
     return [(my_seat(view) + k) % n for k in range(n)]
 
 
+def seat_keys(view: SeatView) -> str:
+    """The keys of the host's seat menus, as the prompt and the key line
+    say them: ``1 2 3`` at four seats (``1 2`` at three), ``1–9`` at ten."""
+    others = len(view.seats) - 1
+    return " ".join(str(k) for k in range(1, others + 1)) if others <= 3 else f"1–{others}"
+
+
 def uses_compass_name(info: SeatInfo) -> bool:
     """Bots with the server's standard names are called by their compass
     name (three "Medium bot"s would be impossible to tell apart)."""

@@ -16,14 +16,36 @@ from textual.widgets import Static
 
 from client.invite import format_code, join_command
 from protocol.common import RulesModel
+from protocol.view import SeatView
 
 from ..cards import label
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import compass_key, play_order
+from ..seats import compass_key, play_order, seat_keys, uses_compass_name
 from .seat_panel import kind_text, presence, seat_name
 
-__all__ = ["LobbyPanel", "format_code", "join_command", "rules_text"]
+__all__ = ["LobbyPanel", "format_code", "join_command", "rules_text", "seat_columns"]
+
+GUTTER = 2  # columns between the two columns of seats
+
+
+def seat_columns(lines: list[Text], width: int) -> list[Text]:
+    """The seat lines in two columns (down the first, then the second, in
+    play order), each cut to its half of ``width``: what lets nine or ten
+    seats fit an 80×24 terminal's waiting room."""
+    half = -(-len(lines) // 2)
+    column = max(1, (width - GUTTER) // 2)
+    rows = []
+    for row in range(half):
+        left = lines[row].copy()
+        left.truncate(column, overflow="ellipsis", pad=True)
+        line = left + Text(" " * GUTTER)
+        if row + half < len(lines):
+            right = lines[row + half].copy()
+            right.truncate(column, overflow="ellipsis")
+            line += right
+        rows.append(line)
+    return rows
 
 
 def rules_text(t: Translator, rules: RulesModel) -> str:
@@ -90,6 +112,7 @@ class LobbyPanel(Static):
             Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
             Text(),
         ]
+        seats = []
         for index, seat in enumerate(play_order(view)):
             info = view.seats[seat]
             where = t(compass_key(view, seat))
@@ -99,13 +122,39 @@ class LobbyPanel(Static):
                 line.append(t("you"), style=bold)
             elif info.kind == "open":
                 line.append(t("lobby.open_seat"), style=Style(italic=True))
+            elif uses_compass_name(info) and info.bot_level:
+                # Beyond four seats a bot's name is its seat's, already said.
+                line.append(t("botname." + info.bot_level), style=bold)
             else:
                 line.append(seat_name(t, view, info), style=bold)
             extra = [kind_text(t, info), presence(t, info).plain]
-            line.append("  " + " · ".join(p for p in extra if p), style=Style(dim=True))
+            if any(extra):
+                line.append("  " + " · ".join(p for p in extra if p), style=Style(dim=True))
             if info.host:
                 line.append(" ★", style=Style(color="yellow"))
-            lines.append(line)
+            seats.append(line)
+        tail = self._tail(view, is_host)
+        # The rows the panel shows inside its border (none before the first
+        # layout: then one column, redrawn on the resize that follows).
+        room = self.content_region.height
+        wrapped = sum(
+            max(1, -(-line.cell_len // max(1, self.content_region.width)))
+            for line in [*lines, *tail]
+        )
+        if room and wrapped + len(seats) > room and len(seats) > 4:
+            seats = seat_columns(seats, self.content_region.width)
+        lines += seats
+        lines += tail
+        self.update(Text("\n").join(lines))
+
+    def on_resize(self) -> None:
+        """The seats go to two columns, or back to one, with the room."""
+        self.sync()
+
+    def _tail(self, view: SeatView, is_host: bool) -> list[Text]:
+        """What follows the seats: who knocks, who was removed, the rules."""
+        t = self.t
+        lines: list[Text] = []
         if view.knocks and is_host:
             line = Text(t("lobby.knock", name=view.knocks[0].name), style=Style(bold=True))
             if len(view.knocks) > 1:
@@ -114,7 +163,8 @@ class LobbyPanel(Static):
             lines.append(line)
         if view.kicked and is_host:
             names = ", ".join(p.name for p in view.kicked)
-            lines.append(Text(t("lobby.removed", names=names), style=Style(color="yellow")))
+            removed = t("lobby.removed", names=names, keys=seat_keys(view))
+            lines.append(Text(removed, style=Style(color="yellow")))
         lines.append(Text())
         lines.append(Text(rules_text(t, view.rules), style=Style(dim=True)))
-        self.update(Text("\n").join(lines))
+        return lines

@@ -73,9 +73,17 @@ def history_text(t: Translator, view: SeatView) -> Text:
     return Text("\n").join(lines)
 
 
+WIDE_SCORES = 6  # seats beyond which the score table turns: a row per seat
+SCORE_WIDTH = 4  # columns of one hand's points in a row per seat ("-26", "+104")
+
+
 def scores_text(t: Translator, view: SeatView) -> Text:
-    """Points of each hand and the totals, a column per seat (you first)."""
+    """Points of each hand and the totals, a column per seat (you first);
+    at more than six seats a row per seat instead, with the last hands that
+    fit beside the total (the columns would be too narrow to read)."""
     n = len(view.seats)
+    if n > WIDE_SCORES:
+        return _scores_by_seat(t, view)
     order = play_order(view)
     w = max(2, min(5, 23 // n))  # more seats, narrower columns (the panel is 26 wide)
     head = Text(" # ", style=Style(dim=True))
@@ -99,6 +107,33 @@ def scores_text(t: Translator, view: SeatView) -> Text:
         lines.append(Text(t("score.legend"), style=Style(dim=True)))
     else:
         lines.append(Text(t("side.no_scores"), style=Style(dim=True)))
+    return Text("\n").join(lines)
+
+
+def _scores_by_seat(t: Translator, view: SeatView) -> Text:
+    """The score table with a row per seat, in play order from yours."""
+    if not (view.hands and view.totals):
+        return Text(t("side.no_scores"), style=Style(dim=True))
+    # 26 columns: the seat (3), the total (5), and as many hands as fit.
+    shown = view.hands[-((26 - 3 - 5) // SCORE_WIDTH) :]
+    head = Text("   ", style=Style(dim=True))
+    for result in shown:
+        head.append(f"{'#' + str(result.hand_number):>{SCORE_WIDTH}}", style=Style(bold=True))
+    head.append(f"{'Σ':>5}", style=Style(bold=True))
+    lines = [head]
+    best = min(view.totals)
+    for seat in play_order(view):
+        line = Text(f"{t(abbr_key(view, seat)):>2} ", style=Style(bold=True))
+        for result in shown:
+            mark = "☾" if result.shooter == seat else ""
+            line.append(f"{mark + str(result.points[seat]):>{SCORE_WIDTH}}")
+        style = Style(bold=True, color="green" if view.totals[seat] == best else None)
+        line.append(f"{view.totals[seat]:>5}", style=style)
+        lines.append(line)
+    # The legend only when a moon needs it: ten seats and the header fill
+    # an 80×24 terminal's panel.
+    if any(result.shooter is not None for result in view.hands):
+        lines.append(Text(t("score.legend"), style=Style(dim=True)))
     return Text("\n").join(lines)
 
 

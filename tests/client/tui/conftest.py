@@ -217,3 +217,14 @@ def hand_below(
 ) -> Callable[[], bool]:
     """A predicate: we hold fewer than ``size`` cards (or ``or_else()``)."""
     return lambda: or_else() or (app.model.view is not None and len(app.model.view.hand) < size)
+
+
+def under(text: str, name: str) -> str:
+    """The ring panel's second line under ``name`` (its fan, or "out")."""
+    lines = text.split("\n")
+    for row, line in enumerate(lines[:-1]):
+        column = line.find(name)
+        if column >= 0 and row + 1 < len(lines):
+            below = lines[row + 1][column : column + 15].split()
+            return below[0] if below else ""
+    raise AssertionError(f"{name} is not on the screen:\n{text}")

@@ -328,7 +328,14 @@ def test_join_link_and_seat_levels() -> None:
         parse_seats("expert")
 
 
-EXAMPLE = {"k": 3, "n": 0, "dir": "праворуч", "name": "Середній бот", "code": "ABC-DEF"}
+EXAMPLE = {
+    "k": 3,
+    "n": 0,
+    "dir": "праворуч",
+    "name": "Середній бот",
+    "code": "ABC-DEF",
+    "keys": "1 2 3",
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

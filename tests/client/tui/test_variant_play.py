@@ -21,7 +21,15 @@ from engine.variant_hand import VariantHand
 from protocol.common import RulesModel, SeatSpec
 from server.app import RunningServer
 
-from .conftest import first_legal_key, make_app, save_svg, screen_text, seeded_server, wait_for
+from .conftest import (
+    first_legal_key,
+    make_app,
+    save_svg,
+    screen_text,
+    seeded_server,
+    under,
+    wait_for,
+)
 
 # Seeds whose first deal makes the moment certain (engine.dealing deals
 # hand 1 of a table from "SEED:0:1"; tests below say why each is certain).
@@ -94,17 +102,6 @@ def gone_from_hand(app: HeartsApp, card: str | None) -> Callable[[], bool]:
         return view is None or view.status != "playing" or card not in view.hand
 
     return gone
-
-
-def under(text: str, name: str) -> str:
-    """The ring panel's second line under ``name`` (its fan, or "out")."""
-    lines = text.split("\n")
-    for row, line in enumerate(lines[:-1]):
-        column = line.find(name)
-        if column >= 0 and row + 1 < len(lines):
-            below = lines[row + 1][column : column + 15].split()
-            return below[0] if below else ""
-    raise AssertionError(f"{name} is not on the screen:\n{text}")
 
 
 async def test_a_domino_hand_shows_our_draws_and_a_seat_out() -> None:

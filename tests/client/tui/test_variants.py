@@ -9,10 +9,11 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from client.tui.launch import Launch
+from client.tui.screens.dialogs import GameOverScreen
 from client.tui.screens.host_setup import HostSetupScreen
 from server.app import RunningServer
 
-from .conftest import make_app, play_out_hand, save_svg, screen_text, wait_for
+from .conftest import make_app, play_out_hand, save_svg, screen_text, seeded_server, under, wait_for
 
 
 async def test_the_form_follows_the_game_and_seats_nine(server: RunningServer) -> None:
@@ -71,3 +72,82 @@ async def test_six_seats_play_a_hand_in_80x24(server: RunningServer) -> None:
         text = save_svg(app, "six-seats-hand-over-80x24")
         for seat in range(2, 7):
             assert f"Seat {seat}" in text, (seat, text)
+
+
+TEN_SEATS_SEED = 1  # two hands, then one lowest total: the game ends (J♦ is −10)
+
+
+async def test_ten_seats_are_readable_in_80x24_from_the_waiting_room_to_game_over() -> None:
+
+    async with seeded_server(TEN_SEATS_SEED) as server:
+        await _ten_seats_in_80x24(server)
+
+
+async def _ten_seats_in_80x24(server: RunningServer) -> None:
+    from protocol.common import RulesModel
+
+    launch = Launch(
+        mode="host",
+        server=server.url,
+        name="Hostess",
+        seats=("easy",) * 9,
+        rules=RulesModel(players=10, end="hands", end_at=2, bonus_card="JD"),
+    )
+    app = make_app(launch)
+    names = [f"Seat {seat}" for seat in range(2, 11)]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the form")
+        await wait_for(pilot, lambda: "Bonus card" in screen_text(app), "the form drawn")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "Seat 10" in screen_text(app), "the waiting room")
+        text = save_svg(app, "ten-seats-waiting-room-80x24")
+        lines = text.split("\n")
+        assert len(lines) <= 24
+        for name in names:
+            assert name in text, (name, text)
+        assert text.count("Easy bot") == 9 and "You" in text
+        assert "10 players" in text  # the rules line, below the seats, is in sight too
+        assert "1–9: seat menu" in text and lines[-1].startswith("1–9 seats · Enter start")
+        assert "Ctrl+Q quit" in lines[-1]
+        await pilot.press("enter")  # start
+        await wait_for(
+            pilot,
+            lambda: app.model.view is not None and app.model.view.status == "playing",
+            "the game",
+        )
+        await wait_for(pilot, lambda: app.model.my_turn() or app.model.passing(), "the deal")
+        text = save_svg(app, "ten-seats-table-80x24")
+        for name in names:
+            assert name in text, (name, text)
+        assert "Ctrl+Q quit" in text.split("\n")[-1]
+        await play_out_hand(pilot, app)
+        await wait_for(pilot, lambda: not app.model.lingering(), "the last trick to leave")
+        view = app.model.view
+        assert view is not None and view.status == "between_hands"
+        text = save_svg(app, "ten-seats-hand-over-80x24")
+        for name in names:
+            assert name in text, (name, text)
+        # Under each name on the ring, the points it took this hand.
+        for seat, points in enumerate(view.hands[-1].points[1:], start=1):
+            shown = f"+{points}" if points > 0 else str(points)
+            assert under(text, f"Seat {seat + 1}") == shown, (seat, text)
+        assert text.split("\n")[2].split("│")[1].split()[0] == "#1"  # the score table's head
+        assert "Enter next hand" in text.split("\n")[-1] or "n next" in text.split("\n")[-1]
+        await pilot.press("enter")  # ready: the next (and last) hand
+        await wait_for(
+            pilot, lambda: app.model.view is not None and app.model.view.hand_number == 2, "hand 2"
+        )
+        await play_out_hand(pilot, app)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        text = save_svg(app, "ten-seats-game-over-80x24")
+        view = app.model.view
+        assert view is not None and view.status == "game_over"
+        # The score table has a row per seat: its number, each hand, the total.
+        rows = {}
+        for line in text.split("\n"):
+            cells = line.split("█")[1].split() if line.count("█") >= 2 else []
+            if cells:
+                rows[cells[0]] = cells[1:]
+        for seat in range(10):
+            hands = [str(result.points[seat]) for result in view.hands]
+            assert rows[str(seat + 1)] == [*hands, str(view.totals[seat])], (seat, text)
