@@ -27,10 +27,12 @@ from typing import Literal
 from pydantic import BaseModel
 
 from protocol import server_messages as sm
+from protocol.common import RulesModel
 from protocol.view import PlayedCard, SeatView
 
 from .cards import KEYS, QUEEN_OF_SPADES, label, sorted_hand
 from .i18n import Msg, Series, Term
+from .moon import STANDARD_VALUE, table_moon_value
 from .seats import compass_key, my_seat, uses_compass_name
 from .table_log import TableLog
 
@@ -499,7 +501,7 @@ class TableModel:
             self._log(Msg(key, {"name": name or where, "where": where}))
 
     def _on_bot_covered(self, msg: sm.BotCovered) -> None:
-        summary = covered_summary(msg)
+        summary = covered_summary(msg, self.view.rules if self.view is not None else None)
         if summary is not None:
             self._log(summary)
             self.notifications.append(summary)
@@ -524,7 +526,7 @@ class TableModel:
         self.log.event(msg)
 
 
-def covered_summary(msg: sm.BotCovered) -> Msg | None:
+def covered_summary(msg: sm.BotCovered, rules: RulesModel | None = None) -> Msg | None:
     """What a bot did in our name while we were away, as one sentence
     ("… it played 5 cards and passed Q♠ A♥ K♥"); only what it did."""
     parts: list[Msg] = []
@@ -534,7 +536,8 @@ def covered_summary(msg: sm.BotCovered) -> Msg | None:
         cards = " ".join(label(c) for c in sorted_hand(msg.passed))
         parts.append(Msg("covered.passed", {"cards": cards}))
     if msg.moon_choice is not None:
-        parts.append(Msg("covered.moon_" + msg.moon_choice))
+        value = table_moon_value(rules) if rules is not None else STANDARD_VALUE
+        parts.append(Msg("covered.moon_" + msg.moon_choice, {"n": value}))
     if not parts:
         return None
     key = "covered.timed_out" if msg.timed_out else "covered.summary"

@@ -14,8 +14,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, RadioSet, Static
 
+from protocol.common import RulesModel
+
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator
 from ..model import TableModel, seat_label
+from ..moon import moon_cards, table_moon_value
 from ..settings import Settings
 from ..widgets.side import scores_text
 from ..widgets.toggles import Choice, OnOff
@@ -156,19 +159,21 @@ class MoonScreen(ModalScreen[Literal["add", "subtract"] | None]):
         Binding("2,minus", "choose('subtract')", show=False),
     ]
 
-    def __init__(self, t: Translator) -> None:
+    def __init__(self, t: Translator, rules: RulesModel) -> None:
         super().__init__()
         self.t = t
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
-        """Title and two choices."""
-        t = self.t
+        """Title and two choices, with the table's figures."""
+        t, rules = self.t, self.rules
+        value = table_moon_value(rules)
         with Vertical():
             yield Static(t("moon.title"), classes="title")
-            yield Static(t("moon.body"))
+            yield Static(t("moon.body", cards=moon_cards(rules)))
             with Horizontal(classes="buttons"):
-                yield Button(t("moon.add"), id="add", variant="primary")
-                yield Button(t("moon.subtract"), id="subtract", variant="warning")
+                yield Button(t("moon.add", n=value), id="add", variant="primary")
+                yield Button(t("moon.subtract", n=value), id="subtract", variant="warning")
 
     def action_choose(self, choice: Literal["add", "subtract"]) -> None:
         """Answer with the choice."""

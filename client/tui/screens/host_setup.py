@@ -26,6 +26,7 @@ from protocol.common import MAX_TABLE_NAME_CHARS, RulesModel, SeatSpec
 
 from ..cards import label
 from ..i18n import Translator
+from ..moon import moon_value
 from ..widgets.toggles import OnOff
 
 MAX_END_AT: Final = 1000  # RulesModel.end_at's bound
@@ -53,6 +54,12 @@ MOONS: Final = ("add", "subtract", "choice", "jackpot", "transfer", "none")
 BONUS_CARDS: Final = ("none", "JD", "TD")
 # The turn timers a host may choose (seconds per move; the protocol's TurnSeconds).
 TURN_TIMERS: Final = (15, 30, 60)
+
+
+def moon_label(t: Translator, mode: str, variant: str, players: int) -> str:
+    """A moon option as the form offers it, with the game's figures."""
+    value = moon_value(variant, players)
+    return t("host.moon_" + mode, n=value, total=value * (players - 1))
 
 
 def turn_seconds(choice: str) -> int | None:
@@ -224,7 +231,7 @@ class HostSetupScreen(Screen[TableSpec | None]):
                 )
                 yield Label(t("host.moon"))
                 yield Select(
-                    [(t("host.moon_" + m), m) for m in MOONS],
+                    [(moon_label(t, m, rules.variant, rules.players), m) for m in MOONS],
                     value=rules.moon,
                     allow_blank=False,
                     id="moon",
@@ -348,6 +355,9 @@ class HostSetupScreen(Screen[TableSpec | None]):
         keep = old if old in values and default is None else default or values[0]
         select.set_options(options)
         select.value = keep if keep in values else values[0]
+        # The same value again is no change to Textual: redraw its label
+        # anyway, which may have new figures (the moon's value).
+        select.mutate_reactive(Select.value)  # type: ignore[misc]  # the reactive itself, not a value
         select.disabled = len(values) == 1
 
     def _fit_variant(self, *, variant_changed: bool) -> None:
@@ -368,7 +378,10 @@ class HostSetupScreen(Screen[TableSpec | None]):
             [(t("host.cycle_" + c), c) for c in cycles],
             cycles[0] if variant_changed else None,
         )
-        self._offer("moon", [(t("host.moon_" + m), m) for m in v.moons], None)
+        # The figures follow the game: Spot's moon is worth 104, a Greek
+        # shooter takes 26 from each of the others.
+        moons = [(moon_label(t, m, variant, players), m) for m in v.moons]
+        self._offer("moon", moons, None)
         self._offer("first-trick", [(t("host.first_" + f), f) for f in v.first_tricks], None)
         bonus = [b or "none" for b in v.bonus_cards]
         self._offer(

@@ -18,6 +18,7 @@ from protocol.common import RulesModel
 
 from ..cards import label
 from ..i18n import Translator
+from ..moon import option_params
 from ..widgets.lobby import rules_text
 
 PAGES: Final = ("rules-game", "rules-options", "rules-tips", "rules-variants")
@@ -83,7 +84,9 @@ def options_text(t: Translator, rules: RulesModel | None) -> Text:
             mark = "✓" if chosen.get(option) == choice else "·"
             out.append("\n")
             out.append(f" {mark} ", style=CHOSEN if mark == "✓" else Style(dim=True))
-            text = t(f"rules.opt.{option}.{choice}")
+            # The moon's figures are this table's (26 without a table).
+            params = option_params(rules, choice) if option == "moon" else {}
+            text = t(f"rules.opt.{option}.{choice}", **params)
             out.append(text, style=CHOSEN if mark == "✓" else Style())
     if rules is not None and rules.bonus_card is not None:
         out.append("\n\n")

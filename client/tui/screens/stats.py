@@ -18,6 +18,7 @@ from protocol.common import RulesModel
 
 from ..cards import label
 from ..i18n import Translator
+from ..moon import option_params
 from ..stats import DIFFICULTIES, STANDARD, Stats, Tally, variant_rules
 
 LABEL_WIDTH: Final = 34
@@ -38,7 +39,7 @@ def variant_label(t: Translator, key: str) -> str:
         cycle = ", ".join(t("dir." + d) for d in rules.pass_cycle)
         parts.append(t("lobby.pass_cycle", cycle=cycle))
     if rules.moon != standard.moon:
-        parts.append(t("lobby.moon_" + rules.moon))
+        parts.append(t("lobby.moon_" + rules.moon, **option_params(rules, rules.moon)))
     if (rules.end, rules.end_at) != (standard.end, standard.end_at):
         key_end = "lobby.end_points" if rules.end == "points" else "lobby.end_hands"
         parts.append(t(key_end, n=rules.end_at))

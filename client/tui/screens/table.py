@@ -279,7 +279,7 @@ class TableScreen(Screen[None]):
             and view.moon_shooter == view.seat
         )
         if wants_moon and self._moon is None:
-            self._moon = MoonScreen(self.t)
+            self._moon = MoonScreen(self.t, view.rules)
             self.app.push_screen(self._moon, self._moon_chosen)
         elif not wants_moon and self._moon is not None and self.app.screen is self._moon:
             self._moon.dismiss(None)

@@ -21,6 +21,7 @@ from protocol.view import SeatView
 from ..cards import label
 from ..i18n import Translator
 from ..model import TableModel
+from ..moon import option_params
 from ..seats import compass_key, play_order, seat_keys, uses_compass_name
 from .seat_panel import kind_text, presence, seat_name
 
@@ -57,7 +58,7 @@ def rules_text(t: Translator, rules: RulesModel) -> str:
         parts.append(t("lobby.players", n=rules.players))
     parts += [
         t("lobby.pass_cycle", cycle=cycle),
-        t("lobby.moon_" + rules.moon),
+        t("lobby.moon_" + rules.moon, **option_params(rules, rules.moon)),
         t("lobby.end_points", n=rules.end_at)
         if rules.end == "points"
         else t("lobby.end_hands", n=rules.end_at),

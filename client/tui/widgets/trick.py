@@ -22,6 +22,7 @@ from protocol.view import SeatView
 
 from ..i18n import Msg, Term, Translator
 from ..model import TableModel, seat_label
+from ..moon import hand_moon
 from ..seats import POSITIONS, Position, position_of, seat_at
 from .canvas import Canvas
 from .card_art import CardLook, card_rows
@@ -139,7 +140,7 @@ class TrickView(Widget):
         elif view.status in ("between_hands", "game_over") and view.hands:
             last = view.hands[-1]
             if last.shooter is not None:
-                msg = Msg("trick.moon", {"name": seat_label(view, last.shooter)})
+                msg = hand_moon(view.rules, last, seat_label(view, last.shooter))
             else:
                 msg = Msg("trick.hand_over", {"n": last.hand_number})
         elif view.phase == "pass" and view.status == "playing":
