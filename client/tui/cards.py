@@ -16,7 +16,10 @@ RANKS: Final = "23456789TJQKA"
 SYMBOLS: Final[Mapping[str, str]] = MappingProxyType({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
 RED_SUITS: Final = frozenset("DH")
 QUEEN_OF_SPADES: Final = "QS"
-KEYS: Final = "abcdefghijklm"  # the letters under the cards of a hand
+# The letters under the cards of a hand: a–m, then (a hand of more than 13
+# cards: three seats, the widow, Cancellation's seven seats) capitals that
+# no other key uses (H is the hint, C the claim).
+KEYS: Final = "abcdefghijklm" + "ABDEFGIJ"
 
 
 def suit_of(card: str) -> str:

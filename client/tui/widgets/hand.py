@@ -39,18 +39,28 @@ class Slot:
 
 def hand_layout(cards: list[str], width: int, keys: Mapping[str, str] | None = None) -> list[Slot]:
     """Columns of the cards, centred in ``width``, a wider gap between suits;
-    each card's letter from ``keys`` (by position when not given)."""
-    xs: list[int] = []
-    x = 0
-    for i, card in enumerate(cards):
-        if i:
-            x += GAP + (SUIT_GAP - GAP if suit_of(card) != suit_of(cards[i - 1]) else 0)
-        xs.append(x)
-        x += CARD_WIDTH
+    each card's letter from ``keys`` (by position when not given). A hand
+    too wide for that (17 cards at three seats, 19 with the widow) closes
+    up: no gap inside a suit, one column between suits."""
+    xs, x = _columns(cards, GAP, SUIT_GAP)
+    if x > width:
+        xs, x = _columns(cards, 0, 1)
     left = max(0, (width - x) // 2)
     if keys is None:
         keys = dict(zip(cards, KEYS, strict=False))
     return [Slot(c, left + xs[i], keys.get(c, " ")) for i, c in enumerate(cards)]
+
+
+def _columns(cards: list[str], gap: int, suit_gap: int) -> tuple[list[int], int]:
+    """Each card's column from the left, and the width of them all."""
+    xs: list[int] = []
+    x = 0
+    for i, card in enumerate(cards):
+        if i:
+            x += suit_gap if suit_of(card) != suit_of(cards[i - 1]) else gap
+        xs.append(x)
+        x += CARD_WIDTH
+    return xs, x
 
 
 class HandView(Widget, can_focus=True):

@@ -141,7 +141,7 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
         text = save_svg(app, "ten-seats-game-over-80x24")
         view = app.model.view
-        assert view is not None and view.status == "game_over"
+        assert view is not None and view.status in ("between_hands", "game_over")
         # The score table has a row per seat: its number, each hand, the total.
         rows = {}
         for line in text.split("\n"):
@@ -151,3 +151,34 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         for seat in range(10):
             hands = [str(result.points[seat]) for result in view.hands]
             assert rows[str(seat + 1)] == [*hands, str(view.totals[seat])], (seat, text)
+
+
+async def test_three_seats_hold_seventeen_cards_in_80x24_each_with_its_key(
+    server: RunningServer,
+) -> None:
+    from client.tui.widgets.hand import hand_layout
+    from protocol.common import RulesModel
+
+    launch = Launch(
+        mode="play",
+        server=server.url,
+        seats=("easy",) * 2,
+        rules=RulesModel(players=3, pass_cycle=("hold",), end="hands", end_at=1),
+    )
+    app = make_app(launch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model.view is not None, "the table")
+        await wait_for(pilot, app.model.my_turn, "our turn", timeout=30)
+        view = app.model.view
+        assert view is not None and len(view.hand) == 17
+        text = save_svg(app, "three-seats-hand-80x24")
+        keys = [app.model.key_of(card) for card in app.model.hand()]
+        assert len(set(keys)) == len(keys) and " " not in keys  # a key for every card
+        slots = hand_layout(app.model.hand(), 80, app.model.keys)
+        assert slots[0].x >= 0 and slots[-1].x + 4 <= 80  # the whole hand in sight
+        key_row = next(line for line in text.split("\n") if line.split() == keys)
+        assert key_row  # the letters drawn under the cards, in order
+        # The hand is played out by those keys (capitals past the 13th card).
+        await play_out_hand(pilot, app)
+        view = app.model.view
+        assert view is not None and view.status in ("between_hands", "game_over")
