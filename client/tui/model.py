@@ -535,6 +535,9 @@ def covered_summary(msg: sm.BotCovered, rules: RulesModel | None = None) -> Msg 
     if msg.passed:
         cards = " ".join(label(c) for c in sorted_hand(msg.passed))
         parts.append(Msg("covered.passed", {"cards": cards}))
+    if msg.discarded:  # the widow's discard, named to us alone
+        cards = " ".join(label(c) for c in sorted_hand(msg.discarded))
+        parts.append(Msg("covered.discarded", {"cards": cards}))
     if msg.moon_choice is not None:
         value = table_moon_value(rules) if rules is not None else STANDARD_VALUE
         parts.append(Msg("covered.moon_" + msg.moon_choice, {"n": value}))

@@ -206,6 +206,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "covered.timed_out": "Your time ran out: a bot {actions} for you.",
         "covered.played": {"one": "played {n} card", "other": "played {n} cards"},
         "covered.passed": "passed {cards}",
+        "covered.discarded": "put {cards} face down",
         "covered.moon_add": "scored your moon as +{n} for everyone else",
         "covered.moon_subtract": "scored your moon as −{n} for you",
         "list.and": " and ",

@@ -210,6 +210,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "many": "сыграл {n} карт",
         },
         "covered.passed": "передал {cards}",
+        "covered.discarded": "сбросил закрытыми {cards}",
         "covered.moon_add": "засчитал ваш выстрел в луну как +{n} всем остальным",
         "covered.moon_subtract": "засчитал ваш выстрел в луну как −{n} вам",
         "list.and": " и ",

@@ -210,6 +210,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "many": "зіграв {n} карт",
         },
         "covered.passed": "передав {cards}",
+        "covered.discarded": "скинув закритими {cards}",
         "covered.moon_add": "зарахував ваш постріл у місяць як +{n} кожному іншому",
         "covered.moon_subtract": "зарахував ваш постріл у місяць як −{n} вам",
         "list.and": " і ",

@@ -137,6 +137,11 @@ def test_what_a_bot_did_is_said_in_one_sentence_with_plurals() -> None:
     )
     nothing = sm.BotCovered(seq=9, seat=0, played=(), passed=())
     assert covered_summary(nothing) is None
+    widow = sm.BotCovered(seq=9, seat=0, played=("2C",), passed=(), discarded=("QS", "7C"))
+    summary = covered_summary(widow)
+    assert summary is not None
+    assert en.text(summary).endswith("it played 1 card and put 7♣ Q♠ face down.")
+    assert uk.text(summary).endswith("він зіграв 1 карту і скинув закритими 7♣ Q♠.")
 
 
 def test_a_bot_covering_is_logged_and_popped_up_once() -> None:
