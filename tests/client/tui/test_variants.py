@@ -90,6 +90,11 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         assert "10 players" in text  # the rules line, below the seats, is in sight too
         assert "1–9: seat menu" in text and lines[-1].startswith("1–9 seats · Enter start")
         assert "Ctrl+Q quit" in lines[-1]
+        # With room to spare the seats stand in one column again.
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: "│ [9] Seat 10" in screen_text(app), "one column")
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: "│ [9] Seat 10" not in screen_text(app), "two columns")
         await pilot.press("enter")  # start
         await wait_for(
             pilot,
