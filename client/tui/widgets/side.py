@@ -7,6 +7,7 @@ the cards in play order with the winning card highlighted, and who won
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -45,6 +46,9 @@ def face_down_text(t: Translator, view: SeatView) -> Text:
     return Text(" · ".join(parts), style=Style(color="cyan"))
 
 
+HISTORY_ROW = 25  # columns of a history row: the panel's 26, less the scroll bar
+
+
 def history_text(t: Translator, view: SeatView) -> Text:
     """Every finished trick of the hand."""
     lines = [Text(t("side.legend"), style=Style(dim=True))]
@@ -52,13 +56,20 @@ def history_text(t: Translator, view: SeatView) -> Text:
         line = Text(f"{i:>2} ")
         line.append(f"{t(abbr_key(view, trick.leader)):<2}", style=Style(bold=True))
         line.append("▸")
+        # A carried trick (Cancellation Hearts) has no winner.
+        winner = t("side.carried") if trick.winner is None else t(abbr_key(view, trick.winner))
+        # Five cards fit the row with the winner when the cards close up,
+        # which keeps them apart only while each is padded (no 10, no ²).
+        widths = [max(3, cell_len(label(p.card))) for p in trick.cards]
+        spaced = line.cell_len + 2 + len(winner) + sum(1 + w for w in widths)
+        tight = spaced - len(widths) <= HISTORY_ROW and all(w == 3 for w in widths)
+        padded = all(cell_len(label(p.card)) < 3 for p in trick.cards[1:])
+        gap = "" if spaced > HISTORY_ROW and tight and padded else " "
         for played in trick.cards:
-            line.append(" ")
+            line.append(gap)
             gone = played.card in trick.cancelled
             line.append_text(card_text(played.card, played.seat == trick.winner, gone))
         line.append(" ★")
-        # A carried trick (Cancellation Hearts) has no winner.
-        winner = t("side.carried") if trick.winner is None else t(abbr_key(view, trick.winner))
         line.append(winner, style=Style(bold=True))
         if trick.carried_in:
             line.append(f" +{len(trick.carried_in)}", style=Style(dim=True))

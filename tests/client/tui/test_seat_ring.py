@@ -88,3 +88,24 @@ def test_the_rules_page_explains_every_variant(language: str) -> None:
     for name in VARIANTS:
         if name != "standard":
             assert t("variant." + name) in page, (language, name)
+
+
+def test_a_five_card_tricks_row_keeps_its_winner_on_the_line() -> None:
+    from rich.cells import cell_len
+
+    from client.tui.widgets.side import HISTORY_ROW, history_text
+    from protocol.view import TrickRecord
+
+    def row(cards: tuple[str, ...]) -> str:
+        played = tuple(PlayedCard(seat=k, card=c) for k, c in enumerate(cards))
+        trick = TrickRecord(leader=0, cards=played, winner=2, points=0)
+        view = table_of(5).model_copy(update={"tricks": (trick,)})
+        return history_text(Translator("en"), view).plain.split("\n")[1]
+
+    tight = row(("6C", "3C", "8C", "5C", "2C"))
+    assert cell_len(tight) <= HISTORY_ROW and tight.endswith("★3"), tight
+    assert "6♣ 3♣ 8♣ 5♣ 2♣" in tight  # each card still stands apart
+    # A 10 would touch its neighbour: the cards keep their spaces (and wrap).
+    assert "  6♣ 10♣  8♣" in row(("6C", "TC", "8C", "5C", "2C"))
+    # Four cards were never tight.
+    assert "▸  2♣  3♣  4♣  5♣ ★3" in row(("2C", "3C", "4C", "5C"))
