@@ -283,8 +283,10 @@ class TableActor:
             self._rollback()
             self._reply_error(job, exc.code, "the table could not be saved; try again")
             # What was not saved is tried again: a bot's move, a seat whose
-            # connection dropped meanwhile (see table_jobs.tick).
+            # connection dropped meanwhile (see table_jobs.tick), a timed-out
+            # move (its turn timer armed again here).
             self._duties.retry_later()
+            self._duties.sync_turns(self.state)
             return False
         return True
 
@@ -369,6 +371,7 @@ class TableActor:
                 self._duties.move_for(state, seat, turn)
                 return Outcome([])
             case TimedOutMove(seat, turn, move):
+                self._duties.timed_out_move_back(seat, turn)
                 return Outcome(turn_timer.timed_out_move(state, seat, turn, move))
             case AutoDeal(hand):
                 return Outcome(table_jobs.auto_deal(state, hand))

@@ -40,6 +40,7 @@ class TableDuties:
         "_thinking",
         "_timers",
         "_turns",
+        "_unmade",
     )
 
     def __init__(
@@ -60,6 +61,10 @@ class TableDuties:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         # The turn each armed turn timer (``turn<seat>``) times.
         self._turns: dict[int, TurnKey] = {}
+        # Seats whose timed-out move came back from the bot for this turn;
+        # if the turn is still theirs at the next sync, the move was not
+        # made (refused, or its commit failed) and the timer is armed again.
+        self._unmade: dict[int, TurnKey] = {}
 
     def idle(self) -> bool:
         """No bot thinking, no timer armed."""
@@ -135,18 +140,32 @@ class TableDuties:
         for i in range(state.players):
             key = f"turn{i}"
             turn = timed.get(i)
+            unmade = turn is not None and self._unmade.pop(i, None) == turn
             if turn is None:
                 self._disarm(key)
                 self._turns.pop(i, None)
+                self._unmade.pop(i, None)
                 state.turn_deadlines.pop(i, None)
-            elif self._turns.get(i) != turn:
+            elif self._turns.get(i) != turn or unmade:
                 # Once per turn: a timer that fired is not armed again while
-                # the bot's move for that turn is on its way.
+                # the bot's move for that turn is on its way. If that move
+                # came back unmade, the player's time is still over: the bot
+                # tries again shortly, so the table never stalls at 0 s.
                 self._disarm(key)
-                delay = (state.turn_seconds or 0) * self._config.turn_timer_scale
+                if unmade and self._turns.get(i) == turn:
+                    delay = RETRY_AFTER_FAILED_COMMIT
+                else:
+                    delay = (state.turn_seconds or 0) * self._config.turn_timer_scale
                 self._turns[i] = turn
                 self._arm(key, delay, TurnOver(i, turn))
                 state.turn_deadlines[i] = now + delay
+
+    def timed_out_move_back(self, seat: int, turn: TurnKey) -> None:
+        """The fallback bot's move for ``seat``'s timed-out ``turn`` came
+        back. Made, the turn moves on; refused, or its commit failed, the
+        next ``sync_turns`` arms the timer again for a retry."""
+        if self._turns.get(seat) == turn:
+            self._unmade[seat] = turn
 
     def move_for(self, state: TableState, seat: int, turn: TurnKey) -> None:
         """The turn timer of ``seat`` ran out on ``turn``: ask its fallback

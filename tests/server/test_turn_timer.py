@@ -9,6 +9,7 @@ from protocol import server_messages as sm
 
 from .conftest import ServerFactory
 from .harness import TWO_HANDS, WireClient
+from .refusing_store import RefusingStore
 
 # 15 "seconds" of turn timer last 0.15 s of real time here.
 SCALE = 0.01
@@ -117,4 +118,28 @@ async def test_an_away_seat_is_not_timed_its_grace_runs_instead(
         away = await host.snapshot_where(lambda v: v.seats[1].away, start=start)
         assert away.seats[1].turn_in is None and away.seats[1].cover_in is not None
         assert away.seats[0].turn_in is not None  # the host's own count goes on
+        await host.close()
+
+
+async def test_a_timed_out_move_whose_commit_failed_is_made_again(
+    make_server: ServerFactory,
+) -> None:
+    """The store refuses the commit of the bot's move for a host whose time
+    ran out: the timer is armed again (a short retry, shown as the seat's
+    ``turn_in``) and the bot's move is made once the store accepts, so the
+    table does not stall on a countdown stuck at zero."""
+    store = RefusingStore()
+    store.only_if, store.refuse = b'"bot_covered"', 2
+    async with make_server(store=store, store_patience=0.0, turn_timer_scale=SCALE) as server:
+        host = await WireClient.open(server.url, "Host")
+        await host.call(
+            cm.CreateTable(
+                id=host.next_id(), seats=("easy", "easy", "easy"), rules=TWO_HANDS, turn_seconds=15
+            )
+        )
+        await host.start()
+        _, covered = await host.wait_for(lambda m: isinstance(m, sm.BotCovered), timeout=15.0)
+        assert covered.timed_out and len(covered.passed) == 3
+        assert store.refused == 2
+        await host.snapshot_where(lambda v: v.phase == "play")
         await host.close()
