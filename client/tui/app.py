@@ -23,6 +23,8 @@ from the server's address and the ``join_path`` of our seat.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
 from textual import events
@@ -46,7 +48,7 @@ from .i18n import Msg, Translator
 from .launch import Launch, LocalServer, join_url, start_local_server
 from .model import TableModel
 from .pacing import FAST, NORMAL, Pacing
-from .screens.dialogs import FatalScreen
+from .screens.dialogs import ContinueGameScreen, FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
 from .screens.knock import KnockScreen
 from .screens.table import TableScreen
@@ -58,6 +60,7 @@ from .widgets.lobby import format_code
 from .widgets.too_small import cover_if_small
 
 POLL_SECONDS = 0.25
+FIRST_VIEW_SECONDS = 15.0  # how long a resumed saved game may take to show
 
 
 class HeartsApp(App[None]):
@@ -87,10 +90,11 @@ class HeartsApp(App[None]):
         self.server: LocalServer | None = None
         self.fixed_pacing = pacing
         self.table_screen = TableScreen(self.model, self.t, self)
-        self._closed = False
+        self._shutdown_task: asyncio.Future[None] | None = None
         self._countdowns: tuple[int | None, ...] = ()
         self._status: str | None = None  # the table's status at the last redraw
         self._asked = False  # the table waited for our card or pass at the last redraw
+        self._viewed = asyncio.Event()  # set once the model has a table view
 
     # -- life cycle ------------------------------------------------------------
 
@@ -107,18 +111,31 @@ class HeartsApp(App[None]):
 
     @property
     def quick_game(self) -> bool:
-        """``hearts play``: a game against bots; leaving ends it."""
+        """``hearts play``: a game against bots."""
         return self.launch.mode == "play"
+
+    @property
+    def play_file(self) -> Path | None:
+        """Where ``hearts play``'s own server keeps our seat for next time
+        (None: on another server, or one that keeps nothing)."""
+        if self.launch.mode != "play" or self.server is None:
+            return None
+        return self.server.session_file
 
     async def on_unmount(self) -> None:
         """Close the connection and the in-process server."""
         await self.shutdown()
 
     async def shutdown(self) -> None:
-        """Close everything we opened (once)."""
-        if self._closed:
-            return
-        self._closed = True
+        """Close everything we opened (once; a second call waits for the
+        first). Shielded: the app's end cancels the worker that called it,
+        and a server cut short in its close would keep its store's file
+        (the next ``hearts play`` in this process could not take it)."""
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.ensure_future(self._close_ours())
+        await asyncio.shield(self._shutdown_task)
+
+    async def _close_ours(self) -> None:
         if self.table is not None:
             await self.table.close()
         if self.server is not None:
@@ -151,6 +168,8 @@ class HeartsApp(App[None]):
         bell when the table starts waiting for us."""
         self.table_screen.sync()
         view = self.model.view
+        if view is not None:
+            self._viewed.set()
         status = view.status if view is not None else None
         if status == "game_over" and self._status in ("playing", "between_hands"):
             result = game_result(view) if view is not None else None
@@ -197,9 +216,12 @@ class HeartsApp(App[None]):
                     await self._fatal(self.t("fatal.no_seat"))
                     return
                 url, name = resume_target(saved, launch.server, launch.name)
-            session = self._new_session(url, name)
-            if not await self._connect(session):
-                return
+            if self.play_file is not None:
+                session = await self._play_session(url, name, self.play_file)
+            else:
+                session = self._new_session(url, name)
+                if not await self._connect(session):
+                    return
             # Online before any table: a knock can wait a long time.
             self.model.set_connection("online")
             self.changed()
@@ -228,6 +250,49 @@ class HeartsApp(App[None]):
             return False
         return True
 
+    async def _play_session(self, url: str, name: str, path: Path) -> ClientSession:
+        """``hearts play`` on its own server: connected, back at the game
+        saved in ``path`` if the server still has it (else a new one is to
+        be created)."""
+        saved = SavedSession.load(path)
+        backoff = self.launch.max_backoff
+        session = ClientSession(url, name, session_file=path, max_backoff=backoff)
+        try:
+            await session.connect()
+            return session
+        except RequestFailed:
+            if not (saved.table_id and saved.seat_token):
+                raise
+            await session.close()
+        # The saved game is gone (it expired): start afresh, forgetting it.
+        session = ClientSession(url, name, session_file=path, max_backoff=backoff)
+        session.forget_table()
+        await session.connect()
+        return session
+
+    async def _continue_saved_game(self, session: ClientSession) -> bool:
+        """``hearts play`` resumed the game left last time: show it and ask
+        whether to continue it (True) or start a new one (False, the old
+        seat left and forgotten). A finished game is not offered."""
+        if self.table is None or session.table_id is None:
+            return False
+        self._at_table(session, session.code or "")
+        with contextlib.suppress(TimeoutError):  # no view: treated as nothing to continue
+            await asyncio.wait_for(self._viewed.wait(), FIRST_VIEW_SECONDS)
+        view = self.model.view
+        unfinished = view is not None and view.status in ("playing", "between_hands")
+        if unfinished and await self.push_screen_wait(ContinueGameScreen(self.t, self.model)):
+            return True
+        # Left with the seat kept, the old table pauses (nobody is at it)
+        # and expires in its time; we no longer point to it.
+        await self.table.leave_table()
+        session.forget_table()
+        self.table_screen.reset()
+        self.model.reset()
+        self._viewed.clear()
+        self.changed()
+        return False
+
     def _new_session(self, url: str, name: str) -> ClientSession:
         launch = self.launch
         if launch.mode == "watch" or (launch.mode == "join" and not launch.code):
@@ -251,6 +316,9 @@ class HeartsApp(App[None]):
         launch = self.launch
         seated: sm.Seated | None = None
         if launch.mode == "play":
+            if await self._continue_saved_game(session):
+                self._at_table(session, session.code or "")
+                return
             spec = TableSpec(launch.table_name, launch.seats, launch.rules, False, start=True)
             seated = await self._create(session, spec)
         elif launch.mode == "host":

@@ -73,6 +73,13 @@ def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) ->
         parser.add_argument(
             "--bot-budget-ms", type=int, default=900, help="Hard bots' time per move"
         )
+        parser.add_argument(
+            "--data",
+            metavar="DIR",
+            default=None,
+            help="where the game is kept to continue it next time, without --server "
+            "(default: $XDG_DATA_HOME/hearts, else ~/.local/share/hearts)",
+        )
 
 
 def add_invite_argument(parser: argparse.ArgumentParser) -> None:

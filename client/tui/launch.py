@@ -23,11 +23,18 @@ BOT_LEVELS = ("easy", "medium", "hard")
 
 class LocalServer(Protocol):
     """A server started for this app alone (``hearts play``): the app
-    connects to ``url`` and closes the server when it ends."""
+    connects to ``url``, keeps its seat in ``session_file`` (if any) to come
+    back to it next time, and closes the server when it ends."""
 
     @property
     def url(self) -> str:
         """The WebSocket URL to connect to."""
+        ...
+
+    @property
+    def session_file(self) -> Path | None:
+        """Where this server's game is saved for the next ``hearts play``
+        (None: the server keeps nothing)."""
         ...
 
     async def close(self) -> None:

@@ -7,6 +7,7 @@ driven by anything with these members.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -32,7 +33,12 @@ class TableHost(Protocol):
 
     @property
     def quick_game(self) -> bool:
-        """``hearts play``: a game against bots; leaving ends it."""
+        """``hearts play``: a game against bots."""
+
+    @property
+    def play_file(self) -> Path | None:
+        """Where ``hearts play`` keeps this game for next time (None: it
+        ends when we leave)."""
 
     def settings_changed(self) -> None:
         """The settings changed: save them and redraw."""

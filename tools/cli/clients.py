@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -78,9 +79,13 @@ def run_play(args: argparse.Namespace) -> int:
     in-process unless ``--server`` names one."""
     from client.tui.commands import run_play
 
-    from ..local_server import start_play_server
+    from ..local_server import saved_play_server
+    from .serve import default_data_dir
 
-    return run_play(args, start_play_server)
+    # The game is kept under the data folder (hearts serve's, by default),
+    # so that the next hearts play can offer to continue it.
+    data = Path(args.data).expanduser() if args.data else default_data_dir()
+    return run_play(args, saved_play_server(data))
 
 
 def run_client(args: argparse.Namespace) -> int:

@@ -300,3 +300,40 @@ class FatalScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close (the app exits)."""
         self.dismiss(None)
+
+
+class ContinueGameScreen(ModalScreen[bool]):
+    """``hearts play`` found the game left unfinished last time (shown
+    behind): continue it (True) or start a new one (False)."""
+
+    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "ContinueGameScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y,c,escape", "answer(True)", show=False),
+        Binding("n", "answer(False)", show=False),
+    ]
+
+    def __init__(self, t: Translator, model: TableModel) -> None:
+        super().__init__()
+        self.t = t
+        self.model = model
+
+    def compose(self) -> ComposeResult:
+        """Where the game was, the scores, two buttons."""
+        t = self.t
+        view = self.model.view
+        with Vertical():
+            yield Static(t("continue.title"), classes="title")
+            if view is not None:
+                yield Static(t("continue.body", hand=view.hand_number))
+                yield Static(scores_text(t, view))
+            with Horizontal(classes="buttons"):
+                yield Button(t("continue.yes"), id="continue", variant="primary")
+                yield Button(t("continue.new"), id="new")
+
+    def action_answer(self, answer: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on a button."""
+        self.dismiss(event.button.id == "continue")

@@ -655,6 +655,8 @@ class TableScreen(Screen[None]):
             body = "quit.body_watch"
         else:
             body = "quit.body_play" if self.hearts.quick_game else "quit.body"
+            if self.hearts.play_file is not None:
+                body = "quit.body_play_saved"  # hearts play offers it back next time
 
         def answered(answer: QuitAnswer | None) -> None:
             if answer == "leave":

@@ -1,0 +1,135 @@
+"""``hearts play`` keeps its game: quit mid-game, run it again and continue
+where it was (a real SQLite file under a tmp data folder, through the
+command's own server, ``tools.local_server.saved_play_server``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from client.tui.app import HeartsApp
+from client.tui.launch import Launch
+from client.tui.screens.dialogs import ContinueGameScreen
+from tools.local_server import saved_play_server, slot_files
+
+from .conftest import (
+    first_legal_key,
+    hand_below,
+    make_app,
+    pass_by_keys,
+    play_out_hand,
+    save_svg,
+    screen_text,
+    wait_for,
+)
+
+
+def _launch(data: Path) -> Launch:
+    return Launch(
+        mode="play",
+        name="Tester",
+        seats=("easy", "easy", "easy"),
+        bot_budget_ms=20,
+        local_server=saved_play_server(data),  # as `hearts play` hands it to the app
+    )
+
+
+async def _quit(pilot: object, app: HeartsApp) -> None:
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    await pilot.press("q")
+    await wait_for(
+        pilot,
+        lambda: (
+            "Run `hearts play` again" in screen_text(app)
+            or "run `hearts play` again" in screen_text(app)
+        ),
+        "the quit dialog",
+    )
+    await pilot.press("y")
+    # The exit comes after the shutdown: the server closed, its file let go.
+    await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
+    assert app.server is not None
+    assert app.server.session_file is not None and app.server.session_file.exists()
+
+
+async def test_quit_mid_game_then_continue_it_or_start_a_new_one(tmp_path: Path) -> None:
+    """A hand played out and a card of the next: quit; the next run offers
+    that game with the same hand, scores and turn, on another port, and
+    continues it; the run after that starts a new game when asked."""
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        model = app.model
+        await wait_for(pilot, model.passing, "the pass")
+        await play_out_hand(pilot, app)
+        await pilot.press("enter")  # ready for hand 2
+        await wait_for(
+            pilot, lambda: bool(model.view and model.view.hand_number == 2), "the next hand"
+        )
+        await pass_by_keys(pilot, app)
+        await wait_for(pilot, model.my_turn, "our turn")
+        assert model.view is not None
+        played = hand_below(app, len(model.view.hand))
+        await pilot.press(first_legal_key(app))
+        await wait_for(pilot, played, "our card to be played")
+        await wait_for(pilot, model.my_turn, "our turn again")
+        left = model.view
+        assert left is not None and sum(left.totals) > 0
+        first_url = app.server.url if app.server is not None else ""
+        await _quit(pilot, app)
+
+    store_file, session_file = slot_files(tmp_path, 1)
+    assert store_file.exists()
+    saved = json.loads(session_file.read_text())
+    assert saved["table_id"] == left.table_id and saved["seat_token"]
+
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueGameScreen), "the offer")
+        assert app.server is not None and app.server.url != first_url  # another port
+        await wait_for(pilot, lambda: "Continue your game?" in screen_text(app), "it drawn")
+        text = save_svg(app, "play-continue-80x24")
+        assert "Continue your game?" in text and "in hand 2" in text
+        await pilot.press("enter")
+        model = app.model
+        await wait_for(pilot, lambda: not isinstance(app.screen, ContinueGameScreen), "continue")
+        back = model.view
+        assert back is not None and back.table_id == left.table_id
+        assert back.hand_number == 2 and back.hand == left.hand
+        assert back.totals == left.totals and back.hands == left.hands
+        assert back.turn == back.seat and model.my_turn()
+        await _quit(pilot, app)
+
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueGameScreen), "the offer")
+        await pilot.press("n")
+        model = app.model
+        await wait_for(
+            pilot,
+            lambda: bool(model.view and model.view.table_id != left.table_id),
+            "a new game",
+        )
+        assert model.view is not None and model.view.hand_number == 1
+        assert sum(model.view.totals) == 0
+        assert json.loads(session_file.read_text())["table_id"] == model.view.table_id
+        await _quit(pilot, app)
+
+
+async def test_a_second_hearts_play_at_once_keeps_its_own_game(tmp_path: Path) -> None:
+    """The first one holds ``play.sqlite3``; a second one meanwhile takes
+    ``play-2.sqlite3`` and its own session file instead of failing."""
+    launch = _launch(tmp_path)
+    start = saved_play_server(tmp_path)
+    first = await start(launch)
+    try:
+        second = await start(launch)
+        try:
+            assert first.session_file == slot_files(tmp_path, 1)[1]
+            assert second.session_file == slot_files(tmp_path, 2)[1]
+            assert slot_files(tmp_path, 2)[0].exists() and first.url != second.url
+        finally:
+            await second.close()
+    finally:
+        await first.close()
