@@ -84,13 +84,21 @@ KNOCK_AGAIN_SECONDS = 10.0
 
 class RequestFailed(Exception):
     """The server refused a request: ``code`` and ``message`` from its
-    ``error``, and with ``rate_limited`` the seconds it asks us to wait."""
+    ``error``, with ``rate_limited`` the seconds it asks us to wait, with
+    ``not_now`` its ``reason`` (which case), if it named one."""
 
-    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        retry_after: float | None = None,
+        reason: str | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.reason = reason
 
 
 class SessionClosed(Exception):
@@ -339,7 +347,7 @@ class ClientSession:
             else:
                 self._slow_down(wait)
         if isinstance(reply, sm.Error):
-            raise RequestFailed(reply.code, reply.message)
+            raise RequestFailed(reply.code, reply.message, reason=reply.reason)
         if isinstance(reply, sm.Seated):
             self._seated(reply)
         return reply
@@ -369,7 +377,7 @@ class ClientSession:
                 break
             self._slow_down(wait)  # the same id goes again in its turn (_send)
         if isinstance(reply, sm.Error):
-            raise RequestFailed(reply.code, reply.message, reply.retry_after)
+            raise RequestFailed(reply.code, reply.message, reply.retry_after, reply.reason)
         if isinstance(reply, sm.Seated):
             self._seated(reply)
         return reply

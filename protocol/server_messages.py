@@ -53,6 +53,10 @@ class Error(WireModel):
     # With ``rate_limited``: seconds to wait before sending the request again.
     # Left out of the frame when absent: every other error keeps its bytes.
     retry_after: float | None = Field(default=None, ge=0, exclude_if=lambda v: v is None)
+    # With ``not_now`` (and ``claim_refused``): which case, a stable key
+    # (docs/protocol.md lists them) for a client to say in its language.
+    # Left out when absent, like ``retry_after``.
+    reason: str | None = Field(default=None, max_length=40, exclude_if=lambda v: v is None)
 
 
 class Seated(WireModel):

@@ -49,6 +49,7 @@ from .errors import (
     LimitError,
     NotAllowed,
     NotFound,
+    NotNow,
     OwnerGone,
     Throttled,
 )
@@ -358,6 +359,7 @@ class Connection:
                     retry_after=max(0.1, round(exc.retry_after, 1))
                     if isinstance(exc, Throttled)
                     else None,
+                    reason=exc.reason if isinstance(exc, NotNow) else None,
                 )
             )
         except OwnerGone:

@@ -78,9 +78,16 @@ class TableFull(ClientError):
 
 
 class NotNow(ClientError):
-    """The table is not in a state where that makes sense."""
+    """The table is not in a state where that makes sense. ``reason``, a
+    stable key (docs/protocol.md, "Errors"), says which case, so a client
+    can tell the player in their language what is not possible now; None
+    when no case is named (the ``error`` frame then has no ``reason``)."""
 
     code = "not_now"
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class ClaimRefused(NotNow):

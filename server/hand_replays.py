@@ -59,13 +59,15 @@ def hand_replay(
     game = latest_game(records)
     record = next((r for r in game if r.get("hand") == hand_number), None)
     if record is None:
-        raise NotNow(f"hand {hand_number} of this game is not finished")
+        raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
     try:
         hand = replay(record)
     except RecordError as exc:
-        raise NotNow(f"hand {hand_number} cannot be replayed: {exc}") from None
+        raise NotNow(
+            f"hand {hand_number} cannot be replayed: {exc}", "replay_unavailable"
+        ) from None
     if hand.phase is not Phase.DONE or hand.scores is None:
-        raise NotNow(f"hand {hand_number} of this game is not finished")
+        raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
     n = hand.players
     # The views' own trick records: who really played each card (Domino:
     # seats drop out), cancelled cards, carried tricks.

@@ -30,7 +30,7 @@ from . import table_hints, table_jobs, turn_timer
 from . import table_intents as intents
 from .bot_runner import BotRunner
 from .config import ServerConfig
-from .errors import OwnerGone
+from .errors import NotNow, OwnerGone
 from .jobs import (
     Attach,
     AutoDeal,
@@ -230,7 +230,8 @@ class TableActor:
         try:
             events, reply, relink, after = self._handle(job)
         except ClientError as exc:
-            self._reply_error(job, exc.code, exc.message)
+            reason = exc.reason if isinstance(exc, NotNow) else None
+            self._reply_error(job, exc.code, exc.message, reason)
             return
         if self.metrics is not None:
             self.metrics.child(self.metrics.actions, job.kind).inc()
@@ -317,13 +318,13 @@ class TableActor:
             send_snapshot(self.state, conn, seat)
         self._duties.run(self.state)
 
-    def _reply_error(self, job: Job, code: str, message: str) -> None:
+    def _reply_error(self, job: Job, code: str, message: str, reason: str | None = None) -> None:
         if self.metrics is not None:
             self.metrics.child(self.metrics.errors, code).inc()
         requester = _requester(job)
         if requester is not None:
             conn, msg = requester
-            conn.send(sm.Error(id=msg.id, code=code, message=message))
+            conn.send(sm.Error(id=msg.id, code=code, message=message, reason=reason))
 
     async def _side_effects(self, events: Events) -> None:
         """The lobby listing and the table's expiry, after the commit (best

@@ -35,15 +35,15 @@ def claim(table: TableState, seat: int | None) -> Events:
     game = table.game
     hand = game.hand if game is not None else None
     if game is None or hand is None or table.status != "playing" or hand.phase is not Phase.PLAY:
-        raise NotNow("there are no tricks to claim now")
+        raise NotNow("there are no tricks to claim now", "claim_no_tricks")
     if hand.turn != seat:
-        raise NotNow("claim on your turn")
+        raise NotNow("claim on your turn", "claim_not_your_turn")
     if table.is_paused():
         # Only a program can ask at a paused table (no person is here): a
         # claim plays every hand out, the absent people's too.
-        raise NotNow("the game is paused until a player comes back: claim then")
+        raise NotNow("the game is paused until a player comes back: claim then", "claim_paused")
     if not hand.rules.tables.fast:
-        raise NotNow("claims are checked in games with one deck and no widow only")
+        raise NotNow("claims are checked in games with one deck and no widow only", "claim_variant")
     moment = (hand.hand_number, hand.trick_index)
     if table.seats[seat].claim_refused == moment:
         raise ClaimRefused("your claim was refused in this trick: claim again from the next one")

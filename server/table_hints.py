@@ -38,7 +38,7 @@ def advise(state: TableState, watchers: TableWatchers, conn: Watcher, msg: cm.Hi
     try:
         d = decide(view, HINT_LEVEL, random.Random(state.seq))
     except NothingToDecide:
-        raise NotNow("nothing is asked of your seat right now") from None
+        raise NotNow("nothing is asked of your seat right now", "hint_nothing_asked") from None
     if d.kind == "pass":
         return sm.Advice(id=msg.id, kind="pass", cards=d.cards)
     if d.kind == "play":
@@ -48,4 +48,6 @@ def advise(state: TableState, watchers: TableWatchers, conn: Watcher, msg: cm.Hi
     # The widow discard: the wire's advice has no kind for it, and answering
     # with another kind would be read as a moon choice (the browser shows any
     # kind but pass and play so), so none is given.
-    raise NotNow("hints cover passes, plays and the moon choice, not the widow discard")
+    raise NotNow(
+        "hints cover passes, plays and the moon choice, not the widow discard", "hint_widow"
+    )

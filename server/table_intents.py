@@ -65,7 +65,7 @@ def _require_seat(seat: int | None) -> int:
 
 def _game(table: TableState) -> Game:
     if table.game is None or table.status == "waiting":
-        raise NotNow("the game has not started yet")
+        raise NotNow("the game has not started yet", "game_not_started")
     return table.game
 
 
@@ -138,7 +138,7 @@ def knock(table: TableState, player_id: str, name: str) -> Events:
     when the player was already let in."""
     require_not_kicked(table, player_id)
     if not table.approval:
-        raise NotNow("this table lets anyone with the code sit: join it")
+        raise NotNow("this table lets anyone with the code sit: join it", "knock_not_needed")
     if player_id in table.admitted or table.knocks.get(player_id) == name:
         return []
     if player_id not in table.knocks and len(table.knocks) >= MAX_KNOCKS:
@@ -161,7 +161,7 @@ def move_seat(table: TableState, seat: int | None, to: int) -> Events:
     """Before the game: move to another open seat."""
     seat = _require_seat(seat)
     if table.status != "waiting":
-        raise NotNow("seats can only change before the game starts")
+        raise NotNow("seats can only change before the game starts", "seats_fixed")
     if seat == table.host_seat:
         raise NotAllowed("the host stays at the host's seat")
     if not 0 <= to < table.players or table.seats[to].kind != "open":
@@ -217,7 +217,7 @@ def add_bot(table: TableState, by: int | None, seat: int, level: str) -> Events:
     """Host: a bot on an open seat."""
     _require_host(table, by)
     if table.status != "waiting":
-        raise NotNow("bots are added before the game starts")
+        raise NotNow("bots are added before the game starts", "bots_fixed")
     if not 0 <= seat < table.players or table.seats[seat].kind != "open":
         raise TableFull(f"seat {seat} is not open")
     table.seats[seat] = Seat(kind="bot", name=BOT_NAMES[level], bot_level=level, ready=True)
@@ -228,7 +228,7 @@ def remove_bot(table: TableState, by: int | None, seat: int) -> Events:
     """Host: open a bot's seat again."""
     _require_host(table, by)
     if table.status != "waiting":
-        raise NotNow("bots are removed before the game starts")
+        raise NotNow("bots are removed before the game starts", "bots_fixed")
     if not 0 <= seat < table.players or table.seats[seat].kind != "bot":
         raise NotAllowed("there is no bot at that seat")
     table.seats[seat] = Seat()
@@ -292,7 +292,7 @@ def start_game(table: TableState, by: int | None) -> Events:
     """Host: start; open seats become Medium bots."""
     _require_host(table, by)
     if table.status != "waiting":
-        raise NotNow("the game has already started")
+        raise NotNow("the game has already started", "game_started")
     events: Events = []
     for i in table.open_seats():
         table.seats[i] = Seat(kind="bot", name=BOT_NAMES["medium"], bot_level="medium", ready=True)
@@ -304,7 +304,7 @@ def rematch(table: TableState, by: int | None) -> Events:
     """Host, after game over: a new game with the same seats."""
     _require_host(table, by)
     if table.status != "game_over":
-        raise NotNow("a rematch starts after the game is over")
+        raise NotNow("a rematch starts after the game is over", "rematch_not_yet")
     table.games_played += 1
     return _new_game(table)
 
@@ -319,7 +319,7 @@ def deal(table: TableState) -> Events:
     """Deal the next hand."""
     game = table.game
     if game is None:
-        raise NotNow("the game has not started yet")
+        raise NotNow("the game has not started yet", "game_not_started")
     rng = table.deal_rng()
     table.status = "playing"
     for s in table.seats:
@@ -358,7 +358,7 @@ def ready(table: TableState, seat: int | None) -> Events:
     """Ready for the next hand; deals when every present human is ready."""
     seat = _require_seat(seat)
     if table.status != "between_hands":
-        raise NotNow("there is no hand to wait for")
+        raise NotNow("there is no hand to wait for", "no_hand_to_wait_for")
     events: Events = []
     if not table.seats[seat].ready:
         table.seats[seat].ready = True

@@ -61,12 +61,14 @@ def _undoable(table: TableState, seat: int | None) -> tuple[int, Hand, int]:
     game = table.game
     hand = game.hand if game is not None else None
     if table.status != "playing" or hand is None or hand.phase is not Phase.PLAY:
-        raise NotNow("there is no card to take back now")
+        raise NotNow("there is no card to take back now", "undo_no_card")
     if hand.turn != seat:
-        raise NotNow("wait for your turn: then your last card can be taken back")
+        raise NotNow(
+            "wait for your turn: then your last card can be taken back", "undo_not_your_turn"
+        )
     seats = play_seats(hand)
     if seat not in seats:
-        raise NotNow("you have not played a card in this hand yet")
+        raise NotNow("you have not played a card in this hand yet", "undo_nothing_played")
     return seat, hand, len(seats) - 1 - seats[::-1].index(seat)
 
 
@@ -98,7 +100,8 @@ def undo(table: TableState, seat: int | None) -> Events:
     rewound = replay(record)
     if seen_face_down(rewound, seat) != seen_face_down(hand, seat):
         raise NotNow(
-            "you have seen cards that lay face down since then: they cannot go back; play on"
+            "you have seen cards that lay face down since then: they cannot go back; play on",
+            "undo_face_down_seen",
         )
     if table.game is not None:  # it is: _undoable found its hand
         table.game.hand = rewound

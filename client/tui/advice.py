@@ -32,7 +32,7 @@ async def ask_hint(client: TableClient, model: TableModel) -> bool:
     try:
         reply = await client.session.request(cm.Hint(id=client.session.next_id()))
     except RequestFailed as exc:
-        model.refused(exc.code, exc.message)
+        model.refused(exc.code, exc.message, exc.reason)
         return False
     except (SessionClosed, TimeoutError):
         model.say(Msg("error.no_reply"), "error")

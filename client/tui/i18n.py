@@ -142,4 +142,10 @@ class Translator:
 
     def has(self, key: str) -> bool:
         """Whether ``key`` has a sentence (in English, the reference)."""
-        return key in en.STRINGS
+        return has_sentence(key)
+
+
+def has_sentence(key: str) -> bool:
+    """Whether ``key`` has a sentence (in English, the reference; every
+    catalog has the same keys)."""
+    return key in en.STRINGS

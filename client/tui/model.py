@@ -31,7 +31,7 @@ from protocol.common import RulesModel
 from protocol.view import PlayedCard, SeatView
 
 from .cards import KEYS, QUEEN_OF_SPADES, label, sorted_hand
-from .i18n import Msg, Series, Term
+from .i18n import Msg, Series, Term, has_sentence
 from .moon import STANDARD_VALUE, table_moon_value
 from .seats import compass_key, my_seat, uses_compass_name
 from .table_log import TableLog
@@ -246,9 +246,11 @@ class TableModel:
         self.log.clear()
         self.changed()
 
-    def refused(self, code: str, message: str) -> None:
-        """The server refused a request: show its reason."""
-        self.say(Msg("error." + code, {"message": message}), "error")
+    def refused(self, code: str, message: str, reason: str | None = None) -> None:
+        """The server refused a request: show its reason (for ``not_now``,
+        the sentence of its ``reason`` when we have one)."""
+        key = f"error.{code}.{reason}" if reason else ""
+        self.say(Msg(key if has_sentence(key) else "error." + code, {"message": message}), "error")
 
     def toggle_pick(self, card: str, count: int) -> Msg | None:
         """Pick a card to pass, or put a picked one back; a refusal when
@@ -514,7 +516,7 @@ class TableModel:
     def _on_error(self, msg: sm.Error) -> None:
         # Unsolicited: a resume after a reconnect was refused (the table is
         # gone, or the seat is no longer ours). The session gives the seat up.
-        self.refused(msg.code, msg.message)
+        self.refused(msg.code, msg.message, msg.reason)
         if msg.code in SEAT_LOST:
             self.connection = "lost"
 

@@ -139,7 +139,7 @@ class TableClient:
             await self.session.request(build(self.session.next_id()))
             return True
         except RequestFailed as exc:
-            self.model.refused(exc.code, exc.message)
+            self.model.refused(exc.code, exc.message, exc.reason)
         except (SessionClosed, TimeoutError):
             self.model.say(Msg("error.no_reply"), "error")
         finally:

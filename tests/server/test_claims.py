@@ -79,7 +79,8 @@ async def test_no_claim_off_your_turn(server: RunningServer) -> None:
     await host.create(seats=("easy", "easy", "easy"))
     await host.start()
     await host.snapshot_where(lambda v: v.phase == "pass")
-    assert (await host.error(cm.Claim(id=host.next_id()))).code == "not_now"
+    refused = await host.error(cm.Claim(id=host.next_id()))
+    assert (refused.code, refused.reason) == ("not_now", "claim_no_tricks")
     await host.close()
 
 

@@ -51,7 +51,7 @@ async def test_no_hint_when_nothing_is_asked_or_for_a_spectator(server: RunningS
     host = await WireClient.open(server.url, "Ivo")
     seated = await host.create(seats=("open", "easy", "easy"))
     error = await host.error(cm.Hint(id=host.next_id()))
-    assert error.code == "not_now"
+    assert (error.code, error.reason) == ("not_now", "hint_nothing_asked")
     watcher = await WireClient.open(server.url, "Jan")
     await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
     error = await watcher.error(cm.Hint(id=watcher.next_id()))

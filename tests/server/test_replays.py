@@ -26,7 +26,8 @@ async def test_a_replay_is_the_hand_as_the_seat_knew_it(server: RunningServer) -
     watcher = await WireClient.open(server.url, "Sam")
     await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
     await host.start()
-    assert (await host.error(cm.GetReplay(id=host.next_id(), hand=1))).code == "not_now"
+    early = await host.error(cm.GetReplay(id=host.next_id(), hand=1))
+    assert (early.code, early.reason) == ("not_now", "replay_not_finished")
     await play_until(host, random.Random(3), lambda v: v.status == "game_over")
     record = json.loads((await host.records())[0])  # a tie plays on: hand 1 is first
 

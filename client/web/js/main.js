@@ -56,7 +56,7 @@ const net = new Net({
   handshake,
   onEvent(msg) {
     if (msg.type === "error") {
-      toast(errorText(msg.code, msg.message), "error");
+      toast(errorText(msg.code, msg.message, msg.reason), "error");
       return;
     }
     if (msg.type === "kicked") {
@@ -144,7 +144,10 @@ async function ensureName() {
   savePlayer(app.player);
 }
 
-function errorText(code, message) {
+// A not_now's reason names what is not possible now (undo, claim, rematch…);
+// a reason we have no sentence for falls back to the code's sentence.
+function errorText(code, message, reason = null) {
+  if (reason && hasString(`error.${code}.${reason}`)) return t(`error.${code}.${reason}`, { message });
   const key = `error.${code}`;
   if (hasString(key)) return t(key, { message });
   return message || t("error.generic", { message: code });
@@ -154,7 +157,7 @@ async function attempt(promise) {
   try {
     return await promise;
   } catch (err) {
-    toast(errorText(err.code, err.message), "error");
+    toast(errorText(err.code, err.message, err.reason), "error");
     return null;
   }
 }
@@ -420,7 +423,7 @@ const lobbyActions = {
     } catch (err) {
       endReplay();
       if (GONE_FOR_GOOD.has(err.code)) seatGone(err.code, seat.code);
-      else toast(errorText(err.code, err.message), "error");
+      else toast(errorText(err.code, err.message, err.reason), "error");
     }
   },
   dismissNotice() {
@@ -471,7 +474,7 @@ function refusedAtTable(mode, code, invite, err) {
     announce(`${t("knock.title")}. ${t("knock.text")}`);
     return;
   }
-  toast(errorText(err.code, err.message), "error");
+  toast(errorText(err.code, err.message, err.reason), "error");
   if (app.screen !== "join") return;
   if (err.code === "table_full") showJoin(code, { full: true });
   else if (err.code === "kicked") showJoin(code, { kicked: true });
@@ -487,7 +490,7 @@ function knockFailed(knock, err) {
   if (err.code === "kicked" || err.code === "not_now") app.knock = null;
   if (app.screen === "join") showJoin(knock.code, { kicked: err.code === "kicked" });
   if (err.code === "rate_limited" && err.retryAfter !== null) waitFor(err.retryAfter);
-  else toast(errorText(err.code, err.message), "error");
+  else toast(errorText(err.code, err.message, err.reason), "error");
 }
 
 /** The host answered our knock: in, we join (or watch) at once; refused,

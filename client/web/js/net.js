@@ -16,11 +16,13 @@ const PING_TIMEOUT_MS = 10000;
 
 export class RequestError extends Error {
   /** ``retryAfter``: seconds the server asks us to wait (a throttled
-   * lookup by invite code), or null. */
-  constructor(code, message, retryAfter = null) {
+   * lookup by invite code), or null; ``reason``: which case of ``not_now``
+   * (docs/protocol.md, Errors), or null. */
+  constructor(code, message, retryAfter = null, reason = null) {
     super(message);
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason;
   }
 }
 
@@ -148,7 +150,7 @@ export class Net {
         return;
       }
       this.pending.delete(msg.id);
-      if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message, msg.retry_after ?? null));
+      if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message, msg.retry_after ?? null, msg.reason ?? null));
       else p.resolve(msg);
       return;
     }

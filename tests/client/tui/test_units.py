@@ -397,3 +397,22 @@ def test_a_reset_model_forgets_the_table_but_its_log_keeps_counting() -> None:
     assert model.log is log and len(log) == 0 and log.revision > revision
     model.apply(sm.ChatMessage(seq=2, seat=1, name="P1", text="again"))
     assert [line.msg.params["text"] for line in model.log] == ["again"]  # seq 2 is new here
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Undo works on your turn"),
+        ("uk", "Скасування працює на вашому ході"),
+        ("ru", "Отмена работает в ваш ход"),
+    ],
+)
+def test_a_not_now_refusal_says_its_reason(language: Language, said: str) -> None:
+    """The server's ``reason`` picks the sentence; an unknown one falls back
+    to the code's."""
+    model = TableModel(connection="online")
+    model.apply(sm.Error(code="not_now", message="wait", reason="undo_not_your_turn"))
+    assert model.notice is not None and model.notice.level == "error"
+    assert said in Translator(language).text(model.notice.msg)
+    model.apply(sm.Error(code="not_now", message="wait", reason="a_future_case"))
+    assert model.notice is not None and model.notice.msg.key == "error.not_now"
