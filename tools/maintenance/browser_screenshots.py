@@ -5,7 +5,8 @@ the page in Debian's Chromium (``/usr/bin/chromium``) with Playwright, plays
 "Play vs bots" up to a trick in progress and photographs the table at
 1920×1080, 1366×768 and 390×844 (a phone), then the lobby and the
 statistics page; then a six-seat table (the standard game) and a nine-seat
-one (Cancellation Hearts) at the same sizes. Nothing is staged: it is a real game against the Medium
+one (Cancellation Hearts) at the same sizes; then, at 1366×768, a table
+with a turn timer of 30 s counting down on our turn. Nothing is staged: it is a real game against the Medium
 bots, so each run shows other cards.
 
 ``python -m tools.maintenance.browser_screenshots [FOLDER]`` (default ``docs/images``);
@@ -62,9 +63,10 @@ def play_a_little(page: Page) -> None:
     page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
 
 
-def host_table(page: Page, url: str, variant: str, players: int) -> None:
+def host_table(page: Page, url: str, variant: str, players: int, turn_timer: str = "off") -> None:
     """From the lobby: a table of ``players`` seats of ``variant`` with a
-    Medium bot in every other seat, started."""
+    Medium bot in every other seat (and the form's "Time per move"),
+    started."""
     page.goto(url + "/")
     page.wait_for_selector("#lobby")
     page.fill("#player-name", "Ada")
@@ -72,6 +74,7 @@ def host_table(page: Page, url: str, variant: str, players: int) -> None:
     page.select_option("#opt-players", str(players))
     for select in page.locator(".seat-selects select").all():
         select.select_option("medium")
+    page.select_option("#opt-turn-timer", turn_timer)
     page.click("#create-table")
     page.click(".start-game")
     page.wait_for_selector(f'{TABLE}[data-status="playing"]')
@@ -131,6 +134,14 @@ def main(argv: list[str] | None = None) -> int:
                     page.set_viewport_size({"width": width, "height": height})
                     page.wait_for_timeout(400)
                     page.screenshot(path=str(folder / f"table-{name}-{width}x{height}.png"))
+            # A turn timer of 30 s: our seat's countdown running on our turn,
+            # a few seconds in (long before a bot would move for us).
+            page = browser.new_page(viewport={"width": 1366, "height": 768}, locale="en-GB")
+            host_table(page, url, "standard", 4, turn_timer="30")
+            play_tricks(page, 1)
+            page.wait_for_selector(".turn-timer.countdown")
+            page.wait_for_timeout(3000)
+            page.screenshot(path=str(folder / "table-turn-timer-1366x768.png"))
             browser.close()
     finally:
         asyncio.run_coroutine_threadsafe(server.close(), loop).result(timeout=30)
