@@ -187,11 +187,6 @@ class TableDuties:
     def retry_later(self) -> None:
         """A commit failed: put right what it left behind in a while (a
         ``Tick``), once however many failed meanwhile."""
-        # A turn timer that fired may have had its move in that commit: the
-        # move is lost, so the turn is timed afresh (sync_turns arms it
-        # again) rather than left with its timer spent, waiting for ever.
-        for seat in [s for s in self._turns if f"turn{s}" not in self._timers]:
-            del self._turns[seat]
         if "retry" not in self._timers:
             self._arm("retry", RETRY_AFTER_FAILED_COMMIT, Tick())
 
