@@ -9,13 +9,11 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 
 import msgpack
-import pytest
-from playwright.sync_api import Browser, Response, sync_playwright
+from playwright.sync_api import Browser, Response
 
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Problems
+from tests.web.conftest import Problems
 from tests.web.helpers import TABLE, create_table
 
 from .conftest import ServeProcess, Venv, project_version
@@ -28,19 +26,6 @@ async () => {
   return { packed: Array.from(packed), back: decode(packed) };
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless (never downloaded)."""
-    if not CHROMIUM.exists():
-        from tests.ci import unavailable
-
-        unavailable(f"{CHROMIUM} is missing (bash .ci/services installs it)")
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_version_comes_from_pyproject(venv: Venv) -> None:

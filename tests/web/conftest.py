@@ -1,5 +1,6 @@
 """Fixtures of the browser tests: a server in a thread, Debian's Chromium
-driven by Playwright (sync API), pages that record console errors, and
+driven by Playwright (sync API; the session's ``browser`` is in
+tests/conftest.py), pages that record console errors, and
 screenshots under ``test-artifacts/web/``.
 
 Chromium is ``/usr/bin/chromium`` (``bash .ci/services`` installs it); it is
@@ -28,18 +29,10 @@ from playwright.sync_api import (
     ConsoleMessage,
     Page,
     ViewportSize,
-    sync_playwright,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from ..conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the browser fixture is there)
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
@@ -148,15 +141,6 @@ def start_server() -> Iterator[StartServer]:
 def base_url(server: ServerThread) -> str:
     """The server's http:// URL."""
     return server.url
-
-
-@pytest.fixture(scope="session")
-def browser(base_url: str) -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @dataclass
