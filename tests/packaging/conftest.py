@@ -5,10 +5,15 @@ and that install's ``hearts serve`` running on a free port.
 
 Everything the virtualenv runs starts in a scratch folder with no
 ``PYTHONPATH``, so it imports the installed copy, never this checkout.
+
+Under pytest-xdist the build and the virtualenvs are made once per run, by
+whichever worker needs them first, and the others reuse them (``made_once``);
+each worker keeps a scratch folder of its own.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import queue
 import re
@@ -19,7 +24,7 @@ import sys
 import threading
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +71,28 @@ def run(
     )
 
 
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make(folder)`` fills, made once per test run. Alone, it is
+    a fresh temporary folder. Under pytest-xdist, the workers share their
+    run's temporary root: the first worker to take the lock makes the folder,
+    the others wait for it and reuse it (one that failed is made again)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        folder = factory.mktemp(name)
+        make(folder)
+        return folder
+    root = factory.getbasetemp().parent
+    folder = root / name
+    with (root / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        done = root / f"{name}.done"
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @dataclass(frozen=True)
 class Dist:
     """What ``python -m build`` made."""
@@ -74,21 +101,28 @@ class Dist:
     wheel: Path
 
 
-@pytest.fixture(scope="session")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
-    """The sdist, and the wheel built from it (``python -m build``'s default),
-    from a copy of this checkout without what .gitignore leaves out: a stale
-    ``*.egg-info`` left by an earlier build would otherwise add the files it
-    lists to the sdist, and hide a file the configuration no longer ships."""
-    source = tmp_path_factory.mktemp("source") / "hearts-online"
+def build(folder: Path) -> None:
+    """The sdist and the wheel in ``folder/out``, built from a copy of this
+    checkout in ``folder/source``."""
+    source = folder / "source" / "hearts-online"
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*NOT_SOURCES))
-    out = tmp_path_factory.mktemp("dist")
+    out = folder / "out"
+    out.mkdir()
     built = run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(source)],
         cwd=out,
         timeout=BUILD_TIMEOUT,
     )
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
+    """The sdist, and the wheel built from it (``python -m build``'s default),
+    from a copy of this checkout without what .gitignore leaves out: a stale
+    ``*.egg-info`` left by an earlier build would otherwise add the files it
+    lists to the sdist, and hide a file the configuration no longer ships."""
+    out = made_once(tmp_path_factory, "dist", build) / "out"
     (sdist,) = out.glob("hearts_online-*.tar.gz")
     (wheel,) = out.glob("hearts_online-*-py3-none-any.whl")
     return Dist(sdist, wheel)
@@ -134,30 +168,34 @@ class Venv:
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
 
 
-def make_venv(base: Path, requirement: str) -> Venv:
-    """A fresh virtualenv (``python -m venv``) in ``base`` with ``requirement``
-    installed, and nothing else (not even pip)."""
-    home = base / "home"
-    home.mkdir()
-    made = run(
-        [sys.executable, "-m", "venv", "--without-pip", str(base / "env")], cwd=base, timeout=120
-    )
-    assert made.returncode == 0, made.stderr
-    env = Venv(base / "env", home)
-    env.pip_install(requirement)
-    return env
+def make_venv(factory: pytest.TempPathFactory, name: str, requirement: str) -> Venv:
+    """A virtualenv (``python -m venv``) with ``requirement`` installed, and
+    nothing else (not even pip), made once per run (``made_once``); the
+    scratch folder is this worker's own."""
+
+    def make(base: Path) -> None:
+        made = run(
+            [sys.executable, "-m", "venv", "--without-pip", str(base / "env")],
+            cwd=base,
+            timeout=120,
+        )
+        assert made.returncode == 0, made.stderr
+        Venv(base / "env", base).pip_install(requirement)
+
+    env = made_once(factory, name, make) / "env"
+    return Venv(env, factory.mktemp(f"{name}-home"))
 
 
 @pytest.fixture(scope="session")
 def venv(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Venv:
     """The wheel alone, no extras: what an operator installs to serve."""
-    return make_venv(tmp_path_factory.mktemp("venv"), str(dist.wheel))
+    return make_venv(tmp_path_factory, "venv", str(dist.wheel))
 
 
 @pytest.fixture(scope="session")
 def tui_venv(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Venv:
     """The wheel with the ``tui`` extra: what a player installs."""
-    return make_venv(tmp_path_factory.mktemp("tui-venv"), f"{dist.wheel}[tui]")
+    return make_venv(tmp_path_factory, "tui-venv", f"{dist.wheel}[tui]")
 
 
 @dataclass
