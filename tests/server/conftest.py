@@ -3,7 +3,9 @@ servers on 127.0.0.1 port 0, and the Redis URL rule of tests/server/store.
 
 Redis is expected at ``HEARTS_TEST_REDIS_URL`` (default
 ``redis://127.0.0.1:6379/0``); the end-to-end Redis tests use database 15 of
-that server and flush it before and after. When Redis does not answer, those
+that server and flush it before and after (under pytest-xdist each worker
+shifts the databases it flushes, ``worker_db``, so that workers never flush
+each other's). When Redis does not answer, those
 tests are skipped locally and FAIL in CI (``CI`` set to anything but
 empty/0/false).
 """
@@ -29,10 +31,27 @@ REDIS_BASE = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 E2E_DB = 15
 
 
+# Databases a test flushes are 15, 14 and 12 (end-to-end, bench, cluster);
+# each xdist worker takes them WORKER_DB_STEP lower, so up to three workers
+# never share one (database 0 holds the store tests' keys, each test under
+# a random prefix of its own).
+WORKER_DB_STEP = 4
+MAX_WORKERS = 3
+
+
+def worker_db(db: int) -> int:
+    """Database ``db`` for this pytest-xdist worker (``db`` itself without xdist)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker.removeprefix("gw")) if worker.startswith("gw") else 0
+    if index >= MAX_WORKERS:
+        raise RuntimeError(f"at most {MAX_WORKERS} xdist workers share the test Redis")
+    return db - WORKER_DB_STEP * index
+
+
 def redis_url(db: int = E2E_DB) -> str:
-    """The test Redis server's URL with database ``db``."""
+    """The test Redis server's URL with database ``db`` (this worker's: ``worker_db``)."""
     base = REDIS_BASE.rsplit("/", 1)[0] if REDIS_BASE.count("/") > 2 else REDIS_BASE
-    return f"{base}/{db}"
+    return f"{base}/{worker_db(db)}"
 
 
 class SharedBots(BotRunner):
