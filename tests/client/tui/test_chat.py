@@ -81,7 +81,12 @@ async def test_a_late_joiner_sees_the_history_and_scrolls_through_it(
 
         await pilot.press("slash")  # the chat view takes the table's place
         panel = app.screen.query_one(ChatPanel)
-        await wait_for(pilot, lambda: panel.display and panel.at_end(), "the chat view")
+        # Laid out first (before that nothing scrolls, so "at the end" holds at the top).
+        await wait_for(
+            pilot,
+            lambda: panel.display and panel.max_scroll_y > 0 and panel.at_end(),
+            "the chat view at its end",
+        )
         text = save_svg(app, "chat-view-80x24")
         assert "PgUp PgDn" in text  # the keys line says how to scroll
         shown = in_chat_view(app)
