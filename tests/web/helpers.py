@@ -104,10 +104,11 @@ def played(page: Page) -> int:
     return int(page.get_attribute(TABLE, "data-played") or 0)
 
 
-def play_legal(page: Page) -> str:
-    """On our turn: tap the first playable card and wait until the page shows
-    it played. Our last card is played by the page itself (a forced move):
-    then nothing is tapped, only waited for."""
+def play_legal(page: Page, pick: Callable[[list[str]], str] | None = None) -> str:
+    """On our turn: tap the first playable card (or the one ``pick`` chooses
+    from the playable ones) and wait until the page shows it played. Our last
+    card is played by the page itself (a forced move): then nothing is
+    tapped, only waited for."""
     page.wait_for_selector(f'{TABLE}[data-myturn="true"], {TABLE}:not([data-status="playing"])')
     if status(page) != "playing":
         return ""  # a forced last card already ended the hand
@@ -117,7 +118,7 @@ def play_legal(page: Page) -> str:
         " [...document.querySelectorAll('.hand .card[data-legal=\"true\"]')].map(c => c.dataset.card),"
         " Boolean(document.querySelector('#autoplay')?.checked)]"
     )
-    text = legal[0] if legal else ""
+    text = (pick(legal) if pick is not None else legal[0]) if legal else ""
     # A forced card plays itself: the last one always, any single legal card
     # when "Play forced cards" is on (no legal card shown: it just did).
     if len(hand) > 1 and legal and not (auto and len(legal) == 1):

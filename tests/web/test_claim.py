@@ -4,20 +4,30 @@ leaves the cards to play; over a few hands both are seen."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, NewPage
 from .helpers import TABLE, create_table, fast_play, pass_three, play_legal, start, status
 
+RANKS = "23456789TJQKA"
 
-def to_last_trick(page: Page) -> None:
-    """Play legal cards until our turn with two cards left (the Claim button
-    shows from two cards; the last card plays itself)."""
+
+def lowest(cards: list[str]) -> str:
+    """The lowest-ranked card, of any suit ("QS": rank Q, spades)."""
+    return min(cards, key=lambda card: RANKS.index(card[0]))
+
+
+def to_last_trick(page: Page, pick: Callable[[list[str]], str] | None) -> None:
+    """Play legal cards (``pick``'s, or the first) until our turn with two
+    cards left (the Claim button shows from two cards; the last card plays
+    itself)."""
     while True:
         page.wait_for_selector(f'{TABLE}[data-myturn="true"]')
         if page.locator(".hand .card").count() == 2:
             return
-        play_legal(page)
+        play_legal(page, pick)
 
 
 def test_claim_button_plays_out_or_refuses(new_page: NewPage) -> None:
@@ -32,7 +42,9 @@ def test_claim_button_plays_out_or_refuses(new_page: NewPage) -> None:
         page.wait_for_selector(f'{TABLE}[data-myturn="true"], .center-panel[data-mode="pass"]')
         if page.locator('.center-panel[data-mode="pass"]').count():
             pass_three(page)
-        to_last_trick(page)
+        # Keeping the high cards for the end makes a claim that holds likely;
+        # once one was seen, the first legal card makes a refusal likely.
+        to_last_trick(page, lowest if "held" not in outcomes else None)
         claim = page.locator(".claim-button")
         expect(claim).to_be_visible()
         claim.click()
