@@ -1,7 +1,8 @@
 """Several real ``hearts serve`` processes on one Redis, and players that
 follow them around.
 
-Processes run on database 12 of the test Redis (flushed before and after),
+Processes run on database 12 of the test Redis (flushed before and after;
+a pytest-xdist worker's own, ``worker_db``),
 with a short lease so takeovers happen within a couple of seconds. Players
 are in-process ``ClientSession``s given every server's URL: when theirs dies
 they reconnect to the next and resume. Waiting is always for a message or a
