@@ -165,12 +165,15 @@ NewPage = Callable[..., Page]
 
 
 @pytest.fixture
-def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iterator[NewPage]:
     """``new_page(viewport=PHONE, locale="en-GB", motion="reduce")``: a page in
     a fresh browser context (its own localStorage: a different player);
     ``server_url`` points it at another server than the session's. At the end
     of the test no page may have logged an error or warning, except those a
-    test declared with ``new_page.expect_console(regex)``."""
+    test declared with ``new_page.expect_console(regex)``. It asks for
+    ``start_server`` so that its pages close before the test's own servers
+    stop (fixtures end in the reverse order): a page still open would log a
+    card face it could not load from a stopped server."""
     problems = Problems()
     contexts: list[BrowserContext] = []
 
