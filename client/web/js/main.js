@@ -782,7 +782,10 @@ function autoplay() {
   if (!key || autoplayTimer) return;
   autoplayTimer = setTimeout(() => {
     autoplayTimer = null;
+    // Another forced card by now (no drawing came after the change to
+    // check it): its own moment follows.
     if (forced() === key) tableActions.play(app.view.legal[0]);
+    else autoplay();
   }, app.fast ? AUTOPLAY_MS.fast : AUTOPLAY_MS.normal);
 }
 
