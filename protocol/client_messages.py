@@ -269,9 +269,15 @@ class Leave(Request):
 
 
 class GetRecords(Request):
-    """The finished hands of your table as hand records."""
+    """The hand records of one of your table's finished games (a game in
+    play has none to give: its hands hold the other seats' cards).
+    ``game``: which finished game, from 1 (oldest), the latest when left
+    out; ``from_hand``: the first hand wanted (a reply holds a bounded
+    amount of records, and ``next_hand`` says where the rest start)."""
 
     type: Literal["get_records"] = "get_records"
+    game: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] | None = None
+    from_hand: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] = 1
 
 
 class GetReplay(Request):

@@ -96,11 +96,19 @@ class Tables(WireModel):
 
 
 class Records(WireModel):
-    """Reply to ``get_records``: hand records (docs/hand-record.md) as JSON text."""
+    """Reply to ``get_records``: hand records (docs/hand-record.md) as JSON
+    text, of one finished game of the table. ``game``: which (from 1; None
+    while no game is finished); ``games``: how many finished games the table
+    has; ``next_hand``: the hand the rest of this game's records start at
+    (ask again with ``from_hand``), None when these are the last. Servers
+    before these three fields sent none (and every hand of every game)."""
 
     type: Literal["records"] = "records"
     id: RequestId
     records: tuple[str, ...]
+    game: int | None = None
+    games: int = 0
+    next_hand: int | None = None
 
 
 class HandReplay(WireModel):

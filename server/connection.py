@@ -53,6 +53,7 @@ from .errors import (
     OwnerGone,
     Throttled,
 )
+from .finished_games import records_reply
 from .hand_replays import hand_replay
 from .jobs import Attach, Detach, Knock, Request, TableHandle
 from .lobby import Lobby
@@ -433,12 +434,23 @@ class Connection:
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
-                records = await self.lobby.store.hand_records(self.actor.table_id)
-                self.send(sm.Records(id=msg.id, records=tuple(r.decode() for r in records)))
+                self.send(await self._finished_records(self.actor.table_id, msg))
             case _:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
                 await self.actor.call(Request(self, msg))
+
+    async def _finished_records(self, table_id: str, msg: cm.GetRecords) -> sm.Records:
+        """The records of a finished game of the table (``server.finished_games``).
+        The records are read before the table's state, which says whether
+        their last game is still being played: that order never lets a hand
+        of the game in play through."""
+        store = self.lobby.store
+        records = await store.hand_records(table_id)
+        stored = await store.load_table(table_id)
+        # A quarter of the send queue: the reply fits beside what else waits.
+        budget = self.config.send_queue_bytes // 4
+        return records_reply(records, stored.state if stored else None, msg, budget)
 
     def _hello(self, msg: cm.Hello) -> None:
         if self._said_hello and not self._may_rename(msg):

@@ -264,6 +264,18 @@ class TableState:
         data["game"] = None
         return cls.from_json(data)
 
+    @staticmethod
+    def hands_in_play(blob: bytes) -> int:
+        """How many hands of the game in play have ended (each has its
+        record stored with it), read from a stored blob without replaying
+        its game: 0 when no game is in play (none has started, or it is
+        over)."""
+        data = json.loads(blob)
+        game = data.get("game")
+        if not game or data.get("status") == "game_over" or game.get("winner") is not None:
+            return 0
+        return len(game.get("hand_scores") or ())
+
     @classmethod
     def from_bytes(cls, blob: bytes) -> TableState:
         """Rebuild from the stored blob (replays the current hand)."""

@@ -282,11 +282,19 @@ class WireClient:
         """Host: start the game."""
         await self.call(cm.StartGame(id=self.next_id()))
 
-    async def records(self) -> tuple[str, ...]:
-        """The table's hand records."""
-        reply = await self.call(cm.GetRecords(id=self.next_id()))
-        assert isinstance(reply, sm.Records)
-        return reply.records
+    async def records(self, game: int | None = None) -> tuple[str, ...]:
+        """Every hand record of a finished game of the table (the latest by
+        default), asked for page by page."""
+        records: tuple[str, ...] = ()
+        from_hand: int | None = 1
+        while from_hand is not None:
+            reply = await self.call(
+                cm.GetRecords(id=self.next_id(), game=game, from_hand=from_hand)
+            )
+            assert isinstance(reply, sm.Records)
+            records += reply.records
+            from_hand = reply.next_hand
+        return records
 
 
 # -- choosing moves ------------------------------------------------------------
