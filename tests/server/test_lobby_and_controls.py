@@ -70,8 +70,9 @@ async def test_stats_after_a_game_and_a_rematch(server: RunningServer) -> None:
     await player.snapshot_where(lambda v: v.status == "playing", start=start)
     finals.append(await play_until(player, random.Random(32)))
 
-    records = [replay(json.loads(r)) for r in await player.records()]
-    assert len(records) == sum(len(v.hands) for v in finals)
+    games = [await player.records(game) for game in (1, 2)]
+    assert [len(g) for g in games] == [len(v.hands) for v in finals]
+    records = [replay(json.loads(r)) for g in games for r in g]
     points = sum(h.scores[0] for h in records if h.scores is not None)
     stats = await player.call(cm.GetStats(id=player.next_id()))
     assert isinstance(stats, sm.Stats)
