@@ -8,7 +8,9 @@ and open seats (Medium bots at the start), one spectator from the start and
 sometimes a second one mid-game. Humans now and then send refused requests
 (a card they do not hold, a play out of turn) so error frames are audited
 too; in some games a human drops, a bot covers for them after the grace
-period, and they resume.
+period, and they resume. Each human asks for the table's hand records at its
+first move of every hand and gets none of the game in play; once the game
+is over every seat gets all its hands, which ``hearts verify`` accepts.
 
 Ground truth comes from the table's hand records (replayed by the engine):
 what each seat was dealt, passed and received, and the plays in order. A
@@ -26,6 +28,7 @@ through the views the server hands to the bot runner.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import re
@@ -49,6 +52,7 @@ from protocol.common import RulesModel
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
 from server.bot_runner import Decided
+from tools.cli.verify import verify_lines
 
 from .conftest import BASE_CONFIG, SharedBots
 from .harness import REPLY_TYPES, WireClient, choose, needs_action
@@ -248,6 +252,9 @@ class Seat:
     seat: int | None
     streams: list[WireClient]
     named: set[str] = field(default_factory=set)
+    # How many hands had been scored each time the seat asked for the
+    # table's records during the game (it got none of the game in play).
+    asked_records: list[int] = field(default_factory=list)
 
     @property
     def client(self) -> WireClient:
@@ -287,8 +294,9 @@ async def play_seat(
 ) -> None:
     """Play a human seat to game over with legal moves, now and then sending
     a refused request first; after ``drop_after`` moves, drop, wait for the
-    covering bot and resume."""
-    index, moves = 0, 0
+    covering bot and resume. At its first move of each hand the seat asks
+    for the table's records: none of the game in play may come back."""
+    index, moves, asked_in = 0, 0, 0
     while True:
         client = who.client
         index, snap = await client.wait_for(lambda m: isinstance(m, sm.Snapshot), start=index)
@@ -304,6 +312,12 @@ async def play_seat(
             drop_after = None
             index = await drop_and_resume(who, url, host)
             continue
+        if view.hand_number != asked_in:
+            asked_in = view.hand_number
+            records = await client.request(cm.GetRecords(id=client.next_id()))
+            assert isinstance(records, sm.Records), records
+            assert (records.records, records.games) == ((), 0), "records of the game in play"
+            who.asked_records.append(len(view.hands))
         if view.phase == "play" and rng.random() < 0.25:
             named = rng.choice([c for c in DECK if c not in view.hand])
             who.named.add(named)
@@ -396,7 +410,15 @@ async def run_game(number: int, server: RunningServer) -> Game:
         spectators.append(Seat(None, [late]))
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
     game = Game(humans, spectators)
-    game.truth = Truth(await host.records())
+    # Over, the game's records are every seat's to have, whole and valid.
+    records = await host.records()
+    assert len(records) == len(host.view.hands)
+    answers = io.StringIO()
+    assert verify_lines(io.StringIO("\n".join(records)), answers) == 0
+    assert all(json.loads(line)["complete"] for line in answers.getvalue().splitlines())
+    for who in humans[1:]:
+        assert await who.client.records() == records
+    game.truth = Truth(records)
     for who in spectators:
         await who.client.wait_for(lambda m: isinstance(m, sm.GameOver))
     for who in humans + spectators:
@@ -455,6 +477,7 @@ async def test_no_frame_carries_a_hidden_card(
     assert any(len(g.humans[i].streams) > 1 for g in games for i in range(len(g.humans)))
     assert any(len(g.spectators) > 1 for g in games)
     assert any(who.named for g in games for who in g.humans)
+    assert any(n >= 1 for g in games for who in g.humans for n in who.asked_records)
     hands = [n for t in truths.values() for n in t.hands]
     assert max(hands) >= 3  # across-passes and holds were dealt too
     # Every variant's face-down cards moved while audited: the widow taken
