@@ -4,8 +4,9 @@ and print every event as a JSON line (for scripts and tests).
 The first line is ``{"type": "table", "code", "seat", "table_id", "link"}``
 (``link``: the invite link to share, which seats its holder at once); the
 last is ``{"type": "game_over", "totals", "winner"}``; the exit status is 0
-at game over. Every finished hand's record is appended to ``--records
-FILE``. A player a bot covered for gets a ``bot_covered`` line when back.
+at game over. At game over the game's hand records are appended to
+``--records FILE`` (a server gives a game's records only once it is over:
+they hold every seat's cards). A player a bot covered for gets a ``bot_covered`` line when back.
 Removed by the host (a ``kicked`` line), the command says so on stderr and
 exits with status 3: the seat is forgotten and nothing is retried.
 
@@ -96,7 +97,9 @@ def add_headless_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--autoplay", metavar="LEVEL", choices=("easy", "medium", "hard"))
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
-    p.add_argument("--records", metavar="FILE", help="append finished hands' records here")
+    p.add_argument(
+        "--records", metavar="FILE", help="append the game's hand records here at game over"
+    )
     p.add_argument("--session-file", metavar="FILE", help="where tokens are kept")
     p.add_argument("--seed", type=int, default=None, help="seed of the autoplay bot")
     p.add_argument("--budget-ms", type=int, default=300, help="autoplay bot time per move")
@@ -111,19 +114,17 @@ class Autoplayer(SeatPlayer):
         self.records = Path(args.records) if args.records else None
         self.rng = random.Random(args.seed)
         self.budget_ms = args.budget_ms
-        self.records_written = 0
         self.start_when_full = False
 
     async def on_message(self, msg: BaseModel) -> int | None:
-        """Every event as a line; each hand's record written as it is
-        scored; the table forgotten at game over."""
+        """Every event as a line; at game over the game's records written
+        and the table forgotten."""
         self.emit(msg.model_dump(mode="json"))
         status = await super().on_message(msg)
         if status is not None:
             return status
-        if isinstance(msg, sm.HandScored):
-            await self._write_records()
         if isinstance(msg, sm.GameOver):
+            await self._write_records()
             self.session.forget_table()
             return 0
         return None
@@ -146,15 +147,22 @@ class Autoplayer(SeatPlayer):
         return await asyncio.to_thread(choose_move, view, self.level, self.rng, self.budget_ms)
 
     async def _write_records(self) -> None:
+        """The game just over is the table's latest finished one; its
+        records come a bounded amount per reply, ``next_hand`` leading on."""
         if self.records is None:
             return
-        reply = await self.session.request(cm.GetRecords(id=self.session.next_id()))
-        assert isinstance(reply, sm.Records)  # the server answers get_records with records
-        new = reply.records[self.records_written :]
+        records: list[str] = []
+        from_hand: int | None = 1
+        while from_hand is not None:
+            reply = await self.session.request(
+                cm.GetRecords(id=self.session.next_id(), from_hand=from_hand)
+            )
+            assert isinstance(reply, sm.Records)  # the server answers get_records with records
+            records += reply.records
+            from_hand = reply.next_hand
         with self.records.open("a", encoding="utf-8") as out:
-            for record in new:
+            for record in records:
                 out.write(record + "\n")
-        self.records_written += len(new)
 
 
 def _session_file(args: argparse.Namespace) -> Path:
