@@ -42,7 +42,7 @@ from .table_state import TableState
 # nothing inside ``rules`` or the card lists is named so), and every one of
 # the table's is read at each request: a pattern finds the number twenty
 # times faster than parsing the record would.
-_HAND = re.compile(rb'"hand":(\d+)')
+_HAND = re.compile(rb'"hand"\s*:\s*(\d+)')
 
 
 def hand_number(record: bytes) -> int:

@@ -144,6 +144,7 @@ def test_the_game_in_play_is_left_out_and_only_it() -> None:
     or a run longer than the game in play, is given."""
     one, two = played_games(2, 3, seed=4)
     assert [hand_number(r) for r in one] == list(range(1, len(one) + 1))
+    assert hand_number(json.dumps(json.loads(one[1])).encode()) == 2  # spaced JSON too
     records = one + two[:2]
     assert finished_games(records, stored_state("between_hands", 2)) == [one]
     assert finished_games(records, stored_state("playing", 3)) == [one]
