@@ -50,6 +50,8 @@ def medium_play(k: Knowledge) -> int:
     legal = k.legal
     if legal.bit_count() == 1:
         return lowest(legal)
+    if k.rules.deal_kind == "domino":
+        return domino_play(k)
     if k.rules.variant in PENALTY_VARIANTS:
         return penalty_play(k)
     if shooting(k):
@@ -213,3 +215,54 @@ def penalty_play(k: Knowledge) -> int:
     if last and worth <= 0:
         return max(follow, key=lambda c: (-pen[c], RANK_OF[c], c))
     return min(follow, key=lambda c: (pen[c] > 0, RANK_OF[c], c))
+
+
+def domino_play(k: Knowledge) -> int:
+    """Medium's card in Domino Hearts (docs/rules.md "Domino Hearts").
+
+    While the stock holds cards a seat that cannot follow draws until it
+    can, so a trick of a suit other than hearts carries no points: it only
+    decides who leads next. The leader never draws, and whoever draws holds
+    more cards, drops out later and risks being the last seat holding
+    cards, which takes what is left of the stock. So while the stock lasts
+    Medium plays for the lead:
+
+    * lead the highest card of the suit the others are likeliest to lack
+      (the fewest unseen cards), so they draw and we keep the lead;
+    * follow such a trick with a card that wins it when one can (the
+      lowest that surely wins, else the highest), otherwise shed the
+      highest card that loses;
+
+    and with hearts in play or the stock empty it plays the penalty habits
+    (``penalty_play``).
+    """
+    pen = k.rules.penalty
+    if not k.stock:
+        return penalty_play(k)
+    unseen = k.unseen
+    legal = k.legal
+    if not k.trick:
+        free = [
+            s for s in range(4) if legal & SUIT_MASKS[s] and not pen[lowest(legal & SUIT_MASKS[s])]
+        ]
+        if not free:
+            return penalty_play(k)
+
+        def scarce(s: int) -> tuple[int, int, int]:
+            return ((unseen & SUIT_MASKS[s]).bit_count(), -(k.hand & SUIT_MASKS[s]).bit_count(), s)
+
+        suit = min(free, key=scarce)
+        return highest(legal & SUIT_MASKS[suit])
+    led = SUIT_OF[k.trick[0]]
+    worth = sum(pen[c] for c in k.trick)
+    f = legal & SUIT_MASKS[led]
+    if not f or worth > 0 or any(pen[c] for c in cards_of(f)):
+        return penalty_play(k)
+    best, _, _ = trick_state(k)
+    over = f & ~below(best)
+    if over:
+        # The lowest card above every unseen card of the suit wins surely.
+        out = unseen & SUIT_MASKS[led]
+        sure = over & ~below(highest(out)) if out else over
+        return lowest(sure) if sure else highest(over)
+    return highest(f)

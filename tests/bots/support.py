@@ -214,3 +214,29 @@ def hand_of(table: TableState) -> Hand:
     """The table's current hand."""
     assert table.game is not None and table.game.hand is not None
     return table.game.hand
+
+
+def stocked_hand(rules: Rules, seats: Sequence[str], stock: str = "", hand_number: int = 1) -> Hand:
+    """A hand of a variant with face-down cards (a widow, a domino stock):
+    ``stock`` names face-down cards (top first), ``seats`` some of each
+    seat's cards; the other cards fill the seats round robin as in
+    ``deal_from``, and what does not fit joins the stock, ascending."""
+    from engine.dealing import new_hand
+
+    t = rules.tables
+    hands = [mask(s) if s else 0 for s in seats]
+    face_down = [card(x) for x in stock.split()]
+    given = mask_of(face_down)
+    for h in hands:
+        assert not h & given, "a card was named twice"
+        given |= h
+    seat = 0
+    for c in cards_of(t.deck & ~given):
+        if all(h.bit_count() >= t.hand_size for h in hands):
+            face_down.append(c)
+            continue
+        while hands[seat].bit_count() >= t.hand_size:
+            seat = (seat + 1) % t.players
+        hands[seat] |= 1 << c
+        seat = (seat + 1) % t.players
+    return new_hand(rules, hand_number, hands, face_down)

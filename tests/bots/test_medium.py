@@ -6,10 +6,11 @@ import random
 
 from bots.api import decide
 from bots.passing import careful_pass
+from engine.cards import card
 from engine.hand import Hand
 from engine.rules import Rules
 
-from .support import deal_from, hand_of, mask, scripted, table_of, view_of
+from .support import deal_from, hand_of, mask, scripted, stocked_hand, table_of, view_of
 
 
 def medium(table, seat: int) -> str:  # type: ignore[no-untyped-def]
@@ -120,3 +121,35 @@ def test_discards_a_low_card_rather_than_feed_a_moon() -> None:
     table = scripted(seats, plays)
     assert view_of(table, 3).hand == ("JH", "AH", "2S", "QS")
     assert medium(table, 3) == "2S"
+
+
+DOMINO = Rules(variant="domino", players=4)
+
+
+def test_domino_leads_high_in_the_suit_the_others_lack() -> None:
+    # While the stock lasts a club or diamond trick carries no points, and
+    # whoever cannot follow draws. Medium (seat 0 leads hand 1) holds one
+    # club and five diamonds: fewer diamonds are out, so it leads its
+    # highest diamond to keep the lead (not 5♣, the card likeliest to lose).
+    hand = stocked_hand(DOMINO, ["5C 2D 3D 4D 5D 6D", "AC KC 2C 7D 8D 9D", "", ""])
+    assert len(hand.stock) == 28
+    assert medium(table_of(hand), 0) == "6D"
+
+
+def test_domino_wins_a_free_trick_with_the_lowest_sure_winner() -> None:
+    # 5♣ is led with the stock full: the trick is worth nothing and its
+    # winner leads next. Medium (seat 1) takes it with K♣, sure to win with
+    # Q♣ out and A♣ its own, rather than ducking with 2♣.
+    hand = stocked_hand(DOMINO, ["5C 2D 3D 4D 5D 6D", "AC KC 2C 7D 8D 9D", "", ""])
+    hand.play(0, card("5C"))
+    assert medium(table_of(hand), 1) == "KC"
+
+
+def test_domino_ducks_a_heart_trick() -> None:
+    # A heart trick costs its hearts: Medium ducks under 9♥ with 8♥, the
+    # highest heart that loses, although the stock still holds cards.
+    seats = ["9H TH JH QH KH AH", "2H 8H AC KC 2C 7D", "", ""]
+    hand = stocked_hand(DOMINO, seats)
+    assert hand.stock
+    hand.play(0, card("9H"))  # a hand of only hearts may lead one
+    assert medium(table_of(hand), 1) == "8H"
