@@ -13,7 +13,8 @@ into its time cap). A bot answers whatever the view asks of its seat:
   ``view.legal``;
 * ``phase == "widow"`` and ``view.widow_seat == view.seat``: choose
   ``view.discard_count`` cards of ``view.hand`` to put face down on its
-  taken pile (every level: ``widow_discard``, a simple rule for now);
+  taken pile (Easy: ``widow_discard``, a simple rule; Medium and Hard
+  judge it, ``bots.widow``);
 * ``phase == "moon_choice"`` and ``view.moon_shooter == view.seat``:
   "add" (others +26) or "subtract" (itself -26).
 
@@ -27,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from engine.cards import card, card_text
+from engine.cards import card, card_text, cards_of
 from protocol.view import SeatView
 
 from .budget import Budget
@@ -38,6 +39,7 @@ from .moon import choose_moon, shooting
 from .passing import careful_pass, casual_pass
 from .passsearch import search_pass
 from .search import search_play
+from .widow import careful_discard, plain_tricks, search_discard
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -100,16 +102,22 @@ def needs_decision(view: SeatView) -> DecisionKind | None:
 
 
 def widow_discard(view: SeatView) -> list[int]:
-    """The widow's taker's discard: the discard joins its own taken pile, so
-    it puts down the highest cards that cost nothing (the ones likeliest to
-    win a trick later), and only then the cheapest point cards. A simple
-    rule shared by every level until the levels learn the widow."""
+    """Easy's discard as the widow's taker: the discard joins its own taken
+    pile, so it puts down the highest cards that cost nothing (the ones
+    likeliest to win a trick later), and only then the cheapest point
+    cards. Medium and Hard judge theirs (``LevelPolicy.choose_discard``)."""
     penalty = view.rules.to_rules().tables.penalty
-    hand = [card(c) for c in view.hand]
-    # Highest rank first among free cards; the second deck's copy ranks as
-    # its first (c % 13).
-    hand.sort(key=lambda c: (penalty[c] > 0, penalty[c], -(c % 13)))
-    return hand[: view.discard_count]
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << card(c)
+    return simple_discard(hand, view.discard_count, penalty)
+
+
+def simple_discard(hand: int, count: int, penalty: tuple[int, ...]) -> list[int]:
+    """The ``count`` highest cards of ``hand`` that cost nothing, then the
+    cheapest point cards (the second deck's copy ranks as its first)."""
+    order = sorted(cards_of(hand), key=lambda c: (penalty[c] > 0, penalty[c], -(c % 13)))
+    return order[:count]
 
 
 class LevelPolicy(Protocol):
@@ -129,6 +137,10 @@ class LevelPolicy(Protocol):
 
     def choose_moon(self, k: Knowledge, rng: random.Random) -> str:
         """ "add" or "subtract" after shooting the moon."""
+        ...
+
+    def choose_discard(self, k: Knowledge, count: int, rng: random.Random) -> list[int]:
+        """The widow's taker's ``count`` discards (cards of ``k.hand``)."""
         ...
 
 
@@ -153,6 +165,10 @@ class EasyBot:
         """Easy always adds 26 to the others: the simple, usual choice."""
         return "add"
 
+    def choose_discard(self, k: Knowledge, count: int, rng: random.Random) -> list[int]:
+        """The highest free cards (``widow_discard``'s rule)."""
+        return simple_discard(k.hand, count, k.rules.penalty)
+
 
 class MediumBot:
     """The habits of a careful player (``bots.medium``)."""
@@ -173,6 +189,11 @@ class MediumBot:
     def choose_moon(self, k: Knowledge, rng: random.Random) -> str:
         """The choice best for the game score."""
         return choose_moon(k, self.hands_played)
+
+    def choose_discard(self, k: Knowledge, count: int, rng: random.Random) -> list[int]:
+        """The cards a careful player is gladdest to be rid of
+        (``bots.widow.careful_discard``)."""
+        return careful_discard(k.hand, count, k.rules.penalty)
 
 
 class HardBot:
@@ -197,11 +218,17 @@ class HardBot:
         # The moon plan reads the standard deck's points (hearts and Q♠).
         if k.rules.moon_cards and k.rules.variant == "standard" and shooting(k):
             return moon_play(k)
-        return search_play(k, rng, self.budget, self.hands_played)
+        # Past the widow's step the hand is plain tricks: the fast rollout.
+        plain = plain_tricks(k)
+        return search_play(plain or k, rng, self.budget, self.hands_played)
 
     def choose_moon(self, k: Knowledge, rng: random.Random) -> str:
         """The choice best for the game score."""
         return choose_moon(k, self.hands_played)
+
+    def choose_discard(self, k: Knowledge, count: int, rng: random.Random) -> list[int]:
+        """The sensible discard that plays out best (``bots.widow``)."""
+        return search_discard(k, count, rng, self.budget, self.hands_played)
 
 
 def make_bot(level: str, budget: Budget | None = None, hands_played: int = 0) -> LevelPolicy:
@@ -226,13 +253,14 @@ def decide(
     kind = needs_decision(view)
     if kind is None:
         raise NothingToDecide("the view asks nothing of this seat now")
-    if kind == "discard":
-        chosen = widow_discard(view)
-        if len(chosen) != view.discard_count:
-            raise RuntimeError(f"{level} bot chose an impossible discard")
-        return Decision.discard(chosen)
     bot = make_bot(level, budget, _hands_played(view))
     k = knowledge_of(view)
+    if kind == "discard":
+        count = view.discard_count
+        chosen = bot.choose_discard(k, count, rng)
+        if len(set(chosen)) != count or any(not k.hand >> c & 1 for c in chosen):
+            raise RuntimeError(f"{level} bot chose an impossible discard")
+        return Decision.discard(chosen)
     if kind == "pass":
         chosen = bot.choose_pass(k, rng)
         if len(chosen) != k.rules.pass_count or any(not k.hand >> c & 1 for c in chosen):
@@ -295,5 +323,6 @@ __all__ = [
     "decide_move",
     "make_bot",
     "needs_decision",
+    "simple_discard",
     "widow_discard",
 ]
