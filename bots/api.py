@@ -179,8 +179,8 @@ class MediumBot:
         self.hands_played = hands_played
 
     def choose_pass(self, k: Knowledge, rng: random.Random) -> list[int]:
-        """The cards hardest to get rid of."""
-        return careful_pass(k.hand, k.rules.pass_count)
+        """The cards hardest to get rid of (by the variant's penalties)."""
+        return careful_pass(k.hand, k.rules.pass_count, k.rules.penalty)
 
     def choose_play(self, k: Knowledge, rng: random.Random) -> int:
         """See ``bots.medium``."""
@@ -209,7 +209,7 @@ class HardBot:
         """The sensible pass that plays out best (``bots.passsearch``); with
         a widow (rollouts of a ``VariantHand``) Medium's careful pass."""
         if k.rules.extra_steps:
-            return careful_pass(k.hand, k.rules.pass_count)
+            return careful_pass(k.hand, k.rules.pass_count, k.rules.penalty)
         return search_pass(k, rng, self.budget)
 
     def choose_play(self, k: Knowledge, rng: random.Random) -> int:

@@ -183,7 +183,11 @@ def penalty_play(k: Knowledge) -> int:
     than hearts and Q♠.
 
     * lead the free card (one that costs nothing) most likely to lose: the
-      fewest unseen lower cards of its suit, the lowest first;
+      fewest unseen lower cards of its suit, the lowest first; but first a
+      low card of a side suit whose costly cards (Black Maria's A♠ K♠ Q♠)
+      are all out, to make their holders play them, and never a suit in
+      which it holds a costly card itself (that invites the trick that
+      forces it out);
     * follow with the highest card that still loses; when it must win, the
       lowest, or the highest when it plays last to a trick worth nothing;
     * void in the led suit: shed the costliest card, the highest first.
@@ -192,12 +196,22 @@ def penalty_play(k: Knowledge) -> int:
     cards = cards_of(k.legal)
     unseen = k.unseen
     if not k.trick:
+        # Per suit other than hearts: 0 when its costly cards are all out
+        # (smoke them out), 2 when we hold one (do not invite), else 1.
+        tier = [1, 1, 1, 1]
+        for suit in (0, 1, 3):
+            costly = [c for c in range(k.rules.deck_limit) if SUIT_OF[c] == suit and pen[c] > 0]
+            if not costly:
+                continue
+            mine = sum(1 for c in costly if k.hand >> c & 1)
+            out = sum(1 for c in costly if unseen >> c & 1)
+            tier[suit] = 2 if mine else 0 if out else 1
 
-        def lead_key(c: int) -> tuple[bool, int, int, int]:
+        def lead_key(c: int) -> tuple[bool, int, int, int, int]:
             lower = sum(
                 1 for u in cards_of(unseen) if SUIT_OF[u] == SUIT_OF[c] and RANK_OF[u] < RANK_OF[c]
             )
-            return (pen[c] > 0, lower, RANK_OF[c], c)
+            return (pen[c] > 0, tier[SUIT_OF[c]], lower, RANK_OF[c], c)
 
         return min(cards, key=lead_key)
     led = SUIT_OF[k.trick[0]]

@@ -41,9 +41,10 @@ PASS_DEALS_PER_WORLD = 1.0
 OFFSETS = {"left": 1, "across": 2, "right": 3}
 
 
-def candidate_passes(hand: int, count: int) -> list[int]:
-    """Sensible passes of ``count`` cards from ``hand`` (bitmasks, no repeats)."""
-    danger = card_dangers(hand)
+def candidate_passes(hand: int, count: int, penalty: tuple[int, ...] = ()) -> list[int]:
+    """Sensible passes of ``count`` cards from ``hand`` (bitmasks, no
+    repeats); ``penalty`` a variant's card penalties (``card_dangers``)."""
+    danger = card_dangers(hand, penalty)
     ranked = sorted(danger, key=lambda c: (-danger[c], c))
     out: list[int] = []
     seen: set[int] = set()
@@ -56,7 +57,7 @@ def candidate_passes(hand: int, count: int) -> list[int]:
             seen.add(m)
             out.append(m)
 
-    add(careful_pass(hand, count))
+    add(careful_pass(hand, count, penalty))
     for combo in combinations(ranked[: max(POOL, count)], count):
         add(combo)
     for suit in MINOR_SUITS:
@@ -75,9 +76,10 @@ def search_pass(
 ) -> list[int]:
     """The pass with the lowest average points over imagined deals."""
     count = k.rules.pass_count
+    pen = k.rules.penalty
     if moon_hand(k.hand) or k.pass_direction not in OFFSETS or k.players != 4:
-        return careful_pass(k.hand, count)
-    cands = candidate_passes(k.hand, count)
+        return careful_pass(k.hand, count, pen)
+    cands = candidate_passes(k.hand, count, pen)
     if len(cands) == 1:
         return cards_of(cands[0])
     offset = OFFSETS[k.pass_direction]
@@ -101,7 +103,7 @@ def search_pass(
             passes = [0] * n
             for s in range(n):
                 if s != me:
-                    for c in careful_pass(hands[s], count):
+                    for c in careful_pass(hands[s], count, pen):
                         passes[s] |= 1 << c
             base = [hands[s] & ~passes[s] for s in range(n)]
             for s in range(n):

@@ -9,6 +9,7 @@ from bots.passing import careful_pass
 from engine.cards import card
 from engine.hand import Hand
 from engine.rules import Rules
+from server.table_state import TableState
 
 from .support import deal_from, hand_of, mask, scripted, stocked_hand, table_of, view_of
 
@@ -153,3 +154,47 @@ def test_domino_ducks_a_heart_trick() -> None:
     assert hand.stock
     hand.play(0, card("9H"))  # a hand of only hearts may lead one
     assert medium(table_of(hand), 1) == "8H"
+
+
+MARIA = Rules(variant="black_maria", players=3, pass_cycle=("hold",))
+
+
+def maria_after_first_trick(seat0: str) -> TableState:
+    """Black Maria, seat 0 wins the first trick with A♣ and leads next."""
+    hand = Hand(MARIA, 1, deal_from([f"AC {seat0}", "2C", "3C"], MARIA))
+    for text in ("2C", "3C", "AC"):
+        hand.play(hand.turn, card(text))
+    assert hand.turn == 0
+    return table_of(hand)
+
+
+def test_black_maria_leads_a_low_spade_to_bring_out_the_honours() -> None:
+    # A♠ K♠ Q♠ (30 of the 43 points) are all out and Medium holds none:
+    # a low spade makes their holders play them. (3♦ would be the lead
+    # likeliest to lose: 2♦ is out of the deck.)
+    table = maria_after_first_trick("3S 4S 3D 4D 5D 6C 7C 2H 3H")
+    assert medium(table, 0) == "3S"
+
+
+def test_black_maria_does_not_lead_spades_holding_the_queen() -> None:
+    table = maria_after_first_trick("2S QS 3D 4D 5D 6C 7C 2H 3H")
+    assert medium(table, 0) == "3D"
+
+
+def test_spot_pass_keeps_the_free_queen_and_passes_high_hearts() -> None:
+    # In Spot Hearts Q♠ costs nothing and A♥ K♥ cost 14 and 13.
+    hand = mask("QS AS 3S 2C 5C 8D 9D AH KH 7H 2D 3D 4D")
+    spot = Rules(variant="spot").tables.penalty
+    passed = sum(1 << c for c in careful_pass(hand, 3, spot))
+    assert not passed & mask("QS") and passed & mask("AH KH") == mask("AH KH")
+    assert mask_of_pass(hand) & mask("QS")  # the standard pass would give Q♠ away
+
+
+def test_black_maria_pass_gives_away_the_costly_king_despite_low_spades() -> None:
+    # K♠ costs 10 itself in Black Maria: passed even with four low spades,
+    # which keep it in the standard game (there only Q♠ costs).
+    hand = mask("AS KS 2S 3S 4S 5S QC JC 2C 6C 9D 3D 4D 8D TH 2H 3H")
+    maria = MARIA.tables.penalty
+    passed = sum(1 << c for c in careful_pass(hand, 3, maria))
+    assert passed & mask("KS")
+    assert not mask_of_pass(hand) & mask("AS KS")
