@@ -190,7 +190,10 @@ def penalty_play(k: Knowledge) -> int:
       forces it out);
     * follow with the highest card that still loses; when it must win, the
       lowest, or the highest when it plays last to a trick worth nothing;
-    * void in the led suit: shed the costliest card, the highest first.
+    * void in the led suit: shed the costliest card, the highest first;
+    * stop a moon: when another seat has every moon card taken so far
+      (``SPOT_MOON_ALERT`` or more) and is winning a trick with one, take
+      it from it if we can, and never throw it a point.
     """
     pen = k.rules.penalty
     cards = cards_of(k.legal)
@@ -216,9 +219,12 @@ def penalty_play(k: Knowledge) -> int:
         return min(cards, key=lead_key)
     led = SUIT_OF[k.trick[0]]
     follow = [c for c in cards if SUIT_OF[c] == led]
+    best = max(RANK_OF[c] for c in k.trick if SUIT_OF[c] == led)
+    stop = _stop_moon(k, follow, best)
+    if stop is not None:
+        return stop
     if not follow:
         return max(cards, key=lambda c: (pen[c], RANK_OF[c], c))
-    best = max(RANK_OF[c] for c in k.trick if SUIT_OF[c] == led)
     under = [c for c in follow if RANK_OF[c] < best]
     if under:
         return max(under, key=lambda c: (pen[c], RANK_OF[c], c))
@@ -280,3 +286,32 @@ def domino_play(k: Knowledge) -> int:
         sure = over & ~below(highest(out)) if out else over
         return lowest(sure) if sure else highest(over)
     return highest(f)
+
+
+SPOT_MOON_ALERT = 5
+"""Moon cards one other seat must hold alone before Medium stops its moon
+in a penalty variant (a Spot moon costs every other seat 104)."""
+
+
+def _stop_moon(k: Knowledge, follow: list[int], best: int) -> int | None:
+    """The card that keeps a moon from the seat winning this trick, or
+    None when there is no moon to stop (or nothing to stop it with)."""
+    if not k.rules.moon_cards or k.rules.decks != 1:
+        return None
+    threat = moon_threat(k, SPOT_MOON_ALERT)
+    if threat is None or trick_state(k)[1] != threat:
+        return None
+    pen = k.rules.penalty
+    if follow:
+        if not any(k.rules.moon_cards >> c & 1 for c in k.trick):
+            return None
+        over = [c for c in follow if RANK_OF[c] > best]
+        if not over:
+            return None
+        last = len(k.trick) == k.players - 1
+        # Last to play, the lowest winner will do; otherwise make sure.
+        return min(over, key=lambda c: (RANK_OF[c], c)) if last else max(over)
+    free = [c for c in cards_of(k.legal) if not k.rules.moon_cards >> c & 1]
+    if not free:
+        return None
+    return max(free, key=lambda c: (pen[c] == 0, RANK_OF[c], c))
