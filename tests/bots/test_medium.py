@@ -198,3 +198,24 @@ def test_black_maria_pass_gives_away_the_costly_king_despite_low_spades() -> Non
     passed = sum(1 << c for c in careful_pass(hand, 3, maria))
     assert passed & mask("KS")
     assert not mask_of_pass(hand) & mask("AS KS")
+
+
+def test_spot_takes_a_heart_from_a_moon_shooter() -> None:
+    # Seat 1 has taken the five hearts played so far and leads K♥: ducking
+    # with 2♥ would let it run on to all 13 (104 points to each of us), so
+    # Medium, last to play, takes the trick with A♥.
+    from engine.dealing import new_hand
+
+    spot = Rules(variant="spot", pass_cycle=("hold",))
+    seats = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC 2H AH 3S 4S",
+        "AC AD KD QD JD TD KH QH JH TH 9H 8H AS",
+        "JC 2D 3D 4D 5D 6D 7D 8D 9D 2S 5S 6S 7S",
+        "QC KC 3H 4H 5H 6H 7H 8S 9S TS JS QS KS",
+    ]
+    hand = new_hand(spot, 1, [mask(s) for s in seats])
+    plays = "2C AC JC QC AD 2D 7H 3S KD 3D 6H 4S QD 4D 5H 3C JD 5D 4H 4C TD 6D 3H 5C KH 7S KC"
+    for text in plays.split():
+        hand.play(hand.turn, card(text))
+    assert hand.turn == 0
+    assert medium(table_of(hand), 0) == "AH"
