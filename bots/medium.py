@@ -10,6 +10,10 @@
   from it and never feed it points;
 * shoot the moon itself when its hand can win every trick that matters.
 
+Variants whose costly cards are not hearts and Q♠ are played by the card
+penalties (``penalty_play``), Domino Hearts by the lead while the stock
+lasts (``domino_play``); see docs/bots.md "The variants".
+
 Medium is deterministic: the same view always gives the same card.
 """
 

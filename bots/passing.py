@@ -4,7 +4,9 @@
 the cards hardest to get rid of — Q♠ together with K♠/A♠ when short of low
 spades, high hearts, high clubs and diamonds — and prefer a pass that voids
 a short club or diamond suit. A hand that can shoot the moon keeps its
-strength and passes its lowest cards instead. Medium and Hard both use it.
+strength and passes its lowest cards instead. Medium and Hard both use it;
+with a variant's penalties (Spot, Black Maria) a card's danger is read from
+what it costs there.
 """
 
 from __future__ import annotations
