@@ -186,8 +186,11 @@ def penalty_play(k: Knowledge) -> int:
     "Variants"): the same habits read from the penalty of each card rather
     than hearts and Q♠.
 
-    * lead the free card (one that costs nothing) most likely to lose: the
-      fewest unseen lower cards of its suit, the lowest first; but first a
+    * lead a costly card that cannot win (every unseen card of its suit is
+      higher: Spot's 2♥ once hearts are broken), which makes the others
+      follow with theirs; else the free card (one that costs nothing) most
+      likely to lose: the fewest unseen lower cards of its suit, the
+      lowest first; but first a
       low card of a side suit whose costly cards (Black Maria's A♠ K♠ Q♠)
       are all out, to make their holders play them, and never a suit in
       which it holds a costly card itself (that invites the trick that
@@ -214,11 +217,23 @@ def penalty_play(k: Knowledge) -> int:
             out = sum(1 for c in costly if unseen >> c & 1)
             tier[suit] = 2 if mine else 0 if out else 1
 
-        def lead_key(c: int) -> tuple[bool, int, int, int, int]:
+        def lead_key(c: int) -> tuple[bool, int, int, int, int, int]:
             lower = sum(
                 1 for u in cards_of(unseen) if SUIT_OF[u] == SUIT_OF[c] and RANK_OF[u] < RANK_OF[c]
             )
-            return (pen[c] > 0, tier[SUIT_OF[c]], lower, RANK_OF[c], c)
+            # A costly card none of the unseen cards of its suit can
+            # undercut loses for sure and makes the others follow with
+            # theirs: the best lead of all.
+            suit = SUIT_MASKS[SUIT_OF[c]] * (1 | 1 << 52)
+            sure_loser = pen[c] > 0 and not lower and bool(unseen & suit)
+            return (
+                pen[c] > 0 and not sure_loser,
+                -sure_loser,
+                tier[SUIT_OF[c]],
+                lower,
+                RANK_OF[c],
+                c,
+            )
 
         return min(cards, key=lead_key)
     led = SUIT_OF[k.trick[0]]

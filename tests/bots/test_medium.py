@@ -200,10 +200,12 @@ def test_black_maria_pass_gives_away_the_costly_king_despite_low_spades() -> Non
     assert not mask_of_pass(hand) & mask("AS KS")
 
 
-def test_spot_takes_a_heart_from_a_moon_shooter() -> None:
-    # Seat 1 has taken the five hearts played so far and leads K♥: ducking
-    # with 2♥ would let it run on to all 13 (104 points to each of us), so
-    # Medium, last to play, takes the trick with A♥.
+SPOT_PLAYS = "2C AC JC QC AD 2D 7H 3S KD 3D 6H 4S QD 4D 5H 3C JD 5D 4H 4C TD 6D 3H 5C KH 7S KC"
+
+
+def spot_hand() -> Hand:
+    """Spot Hearts: seat 1 takes six tricks and the five hearts thrown on
+    them (``SPOT_PLAYS``), then leads K♥; seat 0 holds 2♥ A♥ and clubs."""
     from engine.dealing import new_hand
 
     spot = Rules(variant="spot", pass_cycle=("hold",))
@@ -214,8 +216,24 @@ def test_spot_takes_a_heart_from_a_moon_shooter() -> None:
         "QC KC 3H 4H 5H 6H 7H 8S 9S TS JS QS KS",
     ]
     hand = new_hand(spot, 1, [mask(s) for s in seats])
-    plays = "2C AC JC QC AD 2D 7H 3S KD 3D 6H 4S QD 4D 5H 3C JD 5D 4H 4C TD 6D 3H 5C KH 7S KC"
-    for text in plays.split():
+    for text in SPOT_PLAYS.split():
         hand.play(hand.turn, card(text))
     assert hand.turn == 0
-    assert medium(table_of(hand), 0) == "AH"
+    return hand
+
+
+def test_spot_takes_a_heart_from_a_moon_shooter() -> None:
+    # Seat 1 has taken the five hearts played so far and leads K♥: ducking
+    # with 2♥ would let it run on to all 13 (104 points to each of us), so
+    # Medium, last to play, takes the trick with A♥.
+    assert medium(table_of(spot_hand()), 0) == "AH"
+
+
+def test_spot_leads_a_heart_that_cannot_win() -> None:
+    # After taking K♥ with A♥ Medium leads: every heart still out is above
+    # its 2♥, which loses for sure and makes the others follow with hearts
+    # that cost their rank (6♣ would win: nobody else holds a club).
+    hand = spot_hand()
+    hand.play(0, card("AH"))
+    assert hand.turn == 0
+    assert medium(table_of(hand), 0) == "2H"
