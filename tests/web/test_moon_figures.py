@@ -120,9 +120,12 @@ def test_the_form_offers_the_variants_moons_with_their_figures(new_page: NewPage
     # The other languages say the same figures.
     page.select_option("#opt-variant", "spot")
     page.select_option("#lang", "uk")
+    # The language loads, then the lobby is drawn again: choose after that.
+    page.wait_for_function("() => document.documentElement.lang === 'uk'")
     page.select_option("#opt-variant", "spot")
     assert moon_options(page)[:2] == ["Іншим +104", "Стрілку −104"]
     page.select_option("#lang", "ru")
+    page.wait_for_function("() => document.documentElement.lang === 'ru'")
     page.select_option("#opt-variant", "spot")
     assert moon_options(page)[:2] == ["Остальным +104", "Стрелку −104"]
 

@@ -9,6 +9,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,6 +147,14 @@ async def test_a_returning_player_is_told_what_the_bot_did(quick_server: Running
             mode="join", server=proxy.url, name="Guest", code=created.code, max_backoff=0.2
         )
         app = make_app(launch)
+        popups: list[str] = []
+        shown = app.notify
+
+        def notify(message: str, **kw: Any) -> None:
+            popups.append(message)
+            shown(message, **kw)
+
+        app.notify = notify  # type: ignore[method-assign]
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             model = app.model
             await wait_for(pilot, lambda: bool(model.view and model.view.seat == 1), "a seat")
@@ -167,9 +176,13 @@ async def test_a_returning_player_is_told_what_the_bot_did(quick_server: Running
             cards = " ".join(label(c) for c in sorted_hand(model.view.passed))
             said = f"A bot covered for you while you were away: it passed {cards}."
             await wait_for(pilot, lambda: said in screen_text(app), "the log line")
-            # The pop-up (a toast over the table) says it too.
+            # The pop-up (a toast over the table) says it too. Read from the
+            # app's notifications, not the screen: a toast drawn and gone
+            # again (its 10 s over on a busy machine) still was shown.
             await wait_for(
-                pilot, lambda: screen_text(app).count("covered for you") == 2, "the pop-up"
+                pilot,
+                lambda: any(said in n for n in popups),
+                "the pop-up",
             )
             save_svg(app, "bot-covered-80x24")
     finally:
