@@ -60,3 +60,22 @@ def below(card: int) -> int:
 def rank(card: int) -> int:
     """Rank 0 (two) .. 12 (ace)."""
     return card % 13
+
+
+class DistinctSets:
+    """Sets of exactly ``count`` cards as bitmasks, each kept once, in the
+    order first added (the candidate passes and widow discards)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.masks: list[int] = []
+        self._seen: set[int] = set()
+
+    def add(self, cards: list[int] | tuple[int, ...]) -> None:
+        """Keep ``cards`` if they are ``count`` cards not kept before."""
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if m not in self._seen and m.bit_count() == self.count:
+            self._seen.add(m)
+            self.masks.append(m)

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from engine.cards import cards_of
 
-from .bits import MINOR_SUITS, SUIT_MASKS
+from .bits import MINOR_SUITS, SUIT_MASKS, DistinctSets
 from .budget import Budget, Pacer
 from .knowledge import Knowledge
 from .moon import moon_hand
@@ -46,16 +46,8 @@ def candidate_passes(hand: int, count: int, penalty: tuple[int, ...] = ()) -> li
     repeats); ``penalty`` a variant's card penalties (``card_dangers``)."""
     danger = card_dangers(hand, penalty)
     ranked = sorted(danger, key=lambda c: (-danger[c], c))
-    out: list[int] = []
-    seen: set[int] = set()
-
-    def add(cards: list[int] | tuple[int, ...]) -> None:
-        m = 0
-        for c in cards:
-            m |= 1 << c
-        if m not in seen and m.bit_count() == count:
-            seen.add(m)
-            out.append(m)
+    sets = DistinctSets(count)
+    add = sets.add
 
     add(careful_pass(hand, count, penalty))
     for combo in combinations(ranked[: max(POOL, count)], count):
@@ -65,7 +57,7 @@ def candidate_passes(hand: int, count: int, penalty: tuple[int, ...] = ()) -> li
         if 0 < len(suit_cards) <= count:
             rest = [c for c in ranked if c not in suit_cards]
             add(suit_cards + rest[: count - len(suit_cards)])
-    return out
+    return sets.masks
 
 
 def search_pass(

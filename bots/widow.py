@@ -32,7 +32,7 @@ from itertools import combinations
 
 from engine.cards import cards_of
 
-from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, QS_BIT, SUIT_MASKS, rank
+from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, QS_BIT, SUIT_MASKS, DistinctSets, rank
 from .budget import Budget, Pacer
 from .knowledge import Knowledge
 from .moon import moon_hand
@@ -115,16 +115,8 @@ def candidate_discards(hand: int, count: int, penalty: tuple[int, ...]) -> list[
     every ``count``-set of the ``POOL`` cards it is gladdest to be rid of."""
     values = discard_values(hand, penalty)
     ranked = sorted(values, key=lambda c: (-values[c], c))
-    out: list[int] = []
-    seen: set[int] = set()
-
-    def add(cards: list[int] | tuple[int, ...]) -> None:
-        m = 0
-        for c in cards:
-            m |= 1 << c
-        if m not in seen and m.bit_count() == count:
-            seen.add(m)
-            out.append(m)
+    sets = DistinctSets(count)
+    add = sets.add
 
     if moon_hand(hand):
         add(careful_discard(hand, count, penalty))
@@ -132,7 +124,7 @@ def candidate_discards(hand: int, count: int, penalty: tuple[int, ...]) -> list[
         add(choice)
     for combo in combinations(ranked[: max(POOL, count)], count):
         add(combo)
-    return out
+    return sets.masks
 
 
 def search_discard(
