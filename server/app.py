@@ -96,11 +96,13 @@ async def _start_on(
 ) -> RunningServer:
     """``start_server`` once the store is open; on failure, what it started
     is stopped again (the caller closes the store)."""
+    if isinstance(store, RedisStore):
+        await store.prepare()  # Redis too old, or tables in the older layout
     bots = given_bots or BotRunner(config.bot_workers, config.bot_budget_ms)
     cluster: Cluster | None = None
     if isinstance(store, RedisStore):
         # With Redis, tables are leased so several processes can share it.
-        cluster = Cluster(store.redis, store.prefix, config.lease_ms)
+        cluster = Cluster(store.redis, store.keys, config.lease_ms)
     metrics = Metrics()
     lobby = Lobby(store, bots, config, cluster, metrics)
     metrics.watch(lobby.table_gauges)

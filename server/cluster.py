@@ -4,12 +4,13 @@ Several ``hearts serve --redis URL`` processes share one Redis (docs/architectur
 property 8). Any process accepts any client; a table is run by one process at
 a time, its **owner**:
 
-* **Lease.** The owner holds ``<prefix>lease:<table_id>`` = its process id,
+* **Lease.** The owner holds the table's lease key (in the table's hash
+  slot, ``server.store.redis_keys``) = its process id,
   set with ``SET NX PX`` and renewed every third of its lifetime by a Lua
   compare-and-expire. A process that misses a renewal (crashed, paused,
   partitioned) loses the table when the lease expires; another process takes
   it and reloads the table from the store.
-* **Heartbeat.** Each process also keeps ``<prefix>alive:<id>`` (renewed
+* **Heartbeat.** Each process also keeps its ``alive`` key (renewed
   with its leases, in one pipelined round trip). An owner whose table has
   clients forwarded from a process whose heartbeat stopped detaches them, so
   their seats go away and bots cover instead of the table waiting for ever.
@@ -17,8 +18,7 @@ a time, its **owner**:
   refuses it unless the lease still names that owner (server.store), so a
   stale owner that wakes up after a pause can never write over the new one.
 * **Forwarding.** A process that does not own a table forwards its clients'
-  jobs to the owner over Redis pub/sub (channel ``<prefix>proc:<id>``, one
-  per process); the owner runs them and publishes the (already redacted)
+  jobs to the owner over Redis pub/sub (one channel per process); the owner runs them and publishes the (already redacted)
   frames back to the client's process, which puts them in that client's send
   queue. Messages to one process go through one queue and one publisher task,
   so they keep their order; whatever has queued up while the previous PUBLISH
@@ -50,6 +50,7 @@ from common.retry import Backoff
 
 from .bus import BusMessage, decode, decode_batch, encode_batch
 from .store.base import StoreError
+from .store.redis_keys import Keyspace
 
 log = logging.getLogger("hearts.cluster")
 
@@ -77,9 +78,9 @@ Handler = Callable[[BusMessage], Awaitable[None]]
 class Cluster:
     """This process's membership: its id, its leases, its bus."""
 
-    def __init__(self, redis: Redis, prefix: str = "hearts:", lease_ms: int = 4000) -> None:
+    def __init__(self, redis: Redis, keys: Keyspace | None = None, lease_ms: int = 4000) -> None:
         self.redis = redis
-        self.prefix = prefix
+        self.keys = keys if keys is not None else Keyspace()
         self.lease_ms = lease_ms
         self.process_id = secrets.token_hex(6)
         self.owned: set[str] = set()
@@ -95,11 +96,11 @@ class Cluster:
 
     def lease_key(self, table_id: str) -> str:
         """The Redis key of a table's lease (the store's commit checks it)."""
-        return f"{self.prefix}lease:{table_id}"
+        return self.keys.lease(table_id)
 
     def channel(self, process_id: str) -> str:
         """The pub/sub channel a process listens on."""
-        return f"{self.prefix}proc:{process_id}"
+        return self.keys.channel(process_id)
 
     # -- leases ------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class Cluster:
         for start in range(0, len(table_ids), OWNERS_BATCH):
             chunk = table_ids[start : start + OWNERS_BATCH]
             try:
-                values = await self.redis.mget([self.lease_key(t) for t in chunk])
+                values = await self._get_many([self.lease_key(t) for t in chunk])
             except RedisError as exc:
                 raise StoreError("the table store is unreachable") from exc
             for table_id, value in zip(chunk, values, strict=True):
@@ -150,16 +151,24 @@ class Cluster:
 
     def alive_key(self, process_id: str) -> str:
         """The key that says a process is alive (it renews it with its leases)."""
-        return f"{self.prefix}alive:{process_id}"
+        return self.keys.alive(process_id)
 
     async def alive(self, process_ids: list[str]) -> set[str]:
         """Which of these processes are alive (renewed their heartbeat within
         a lease lifetime); ``StoreError`` if Redis does not answer."""
         try:
-            values = await self.redis.mget([self.alive_key(p) for p in process_ids])
+            values = await self._get_many([self.alive_key(p) for p in process_ids])
         except RedisError as exc:
             raise StoreError("the table store is unreachable") from exc
         return {p for p, v in zip(process_ids, values, strict=True) if v is not None}
+
+    async def _get_many(self, keys: list[str]) -> list[Any]:
+        """GET of each key in one pipeline (not MGET: the keys lie in many
+        hash slots, which Redis Cluster serves from several nodes)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.get(key)
+            return list(await pipe.execute())
 
     async def _renew_forever(self) -> None:
         while not self._stopping:

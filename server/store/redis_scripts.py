@@ -2,28 +2,9 @@
 Redis runs it atomically (no other command interleaves) and nothing is half
 written by a race.
 
-Key layout (``P`` is the store's prefix, ``hearts:`` by default)::
-
-    P table:<id>        hash: state, version, last_seq, code, created, token,
-                        public_code, public_summary (the last two while listed)
-    P events:<id>       stream, entry id ``<seq>-0``, field ``b`` = body
-    P records:<id>      list of hand records, oldest first
-    P code:<code>       string: the table id the invite code names
-    P tables            set of table ids (dead ids are dropped lazily)
-    P running           set of the ids whose last commit said a game is in
-                        progress: the tables somebody must run (dropped lazily
-                        too); a takeover scans this, not every table
-    P public            sorted set: listed table id -> creation number
-    P created           counter giving each table its creation number
-    P stats:<player>    hash: games, wins, hands, points, moons, queens
-
-The kind of key comes before the id, so no id (whatever characters it holds)
-can name another table's key or another kind of key.
-
-Scripts that look up keys they were not handed in ``KEYS`` (the code key
-found in the hash, or each id of a set) build them from the prefix passed in
-``ARGV``. That is fine on a standalone Redis (our deployment) but would not
-be on Redis Cluster, which we do not use.
+The key layout is ``server.store.redis_keys``'s. Every script is handed all
+the keys it touches in ``KEYS``, and they all share one hash slot, so each
+runs on Redis Cluster as on a lone Redis.
 
 Conventions: scripts return integers or arrays; negative status numbers are
 refusals that the Python side maps to ``StoreConflict``.
@@ -38,9 +19,47 @@ ID_TAKEN = -3
 CODE_TAKEN = -4
 LEASE_LOST = -5
 
-# KEYS: hash, code key, tables set, events stream, records list, created counter,
-#       running set
-# ARGV: table id, code, state, token
+# How long a reserved invite code waits for its table (milliseconds): a
+# process that dies between the reservation and the table leaves nothing
+# behind for longer.
+RESERVATION_MS = 60_000
+
+# KEYS: code key
+# ARGV: table id, reservation ms
+# Reserves the code for the table (a retry of the same reservation is fine).
+RESERVE_CODE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then return 1 end
+if holder then return -4 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+# KEYS: code key
+# ARGV: table id, "persist" | "release" | seconds to live
+# Settles a code the table holds: keeps it for good (the table exists),
+# gives it back (the table could not be made) or lets it expire with the
+# table. A code another table holds is left alone.
+SETTLE_CODE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == 'persist' then return redis.call('PERSIST', KEYS[1]) end
+if ARGV[2] == 'release' then return redis.call('DEL', KEYS[1]) end
+return redis.call('EXPIRE', KEYS[1], ARGV[2])
+"""
+
+# KEYS: code key, table hash (another slot: read by the caller, not here)
+# ARGV: table id
+# Drops a settled code whose table is gone (expired); a code still
+# reserved (it has an expiry) is left to run out.
+DROP_DEAD_CODE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('PTTL', KEYS[1]) ~= -1 then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
+
+# KEYS: hash, events stream, records list, bucket tables set, bucket running
+#       set, pending stats hash, bucket owing set
+# ARGV: table id, code, state, token, creation number
 # The token makes a retry of the same call safe: if the hash already carries
 # it, this very call created the table and its reply was lost.
 CREATE = """
@@ -49,25 +68,25 @@ if existing then
   if existing == ARGV[4] then return 1 end
   return -3
 end
-if redis.call('SET', KEYS[2], ARGV[1], 'NX') == false then return -4 end
-local created = redis.call('INCR', KEYS[6])
--- A dead table with the same id may have left a log or records whose expiry
--- lags its hash by a moment; a new table must not inherit them.
-redis.call('DEL', KEYS[4], KEYS[5])
+-- A dead table with the same id may have left a log, records or pending
+-- statistics whose expiry lags its hash by a moment; a new table must not
+-- inherit them.
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[6])
+redis.call('SREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'version', 1, 'last_seq', 0,
-           'code', ARGV[2], 'created', created, 'token', ARGV[4])
-redis.call('SADD', KEYS[3], ARGV[1])
+           'code', ARGV[2], 'created', ARGV[5], 'token', ARGV[4])
+redis.call('SADD', KEYS[4], ARGV[1])
 return 1
 """
 
-# KEYS: hash, events stream, lease key, running set, records list,
-#       stats hashes...
+# KEYS: hash, events stream, lease key, bucket running set, records list,
+#       pending stats hash, bucket owing set
 # ARGV: expected version, state, token, max events, owner ("" = no lease),
 #       running ("1" in progress, "0" not, "" unchanged), table id,
 #       number of hand records n, n hand records,
-#       number of stats increments m, m triples (stats key's index among the
-#       stats hashes, 1-based; field; amount), event bodies...
+#       number of players with statistics m, m pairs (player id, the six
+#       increments joined by ","), event bodies...
 # Returns {new_version, last_seq} or {status, stored_version}.
 COMMIT = """
 local cur = redis.call('HMGET', KEYS[1], 'version', 'last_seq', 'token')
@@ -84,8 +103,8 @@ if ARGV[5] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[5] then return {-5, 0} e
 if version ~= expected then return {-2, version} end
 local records = tonumber(ARGV[8])
 local at = 9 + records
-local increments = tonumber(ARGV[at])
-local first_event = at + 1 + 3 * increments
+local players = tonumber(ARGV[at])
+local first_event = at + 1 + 2 * players
 -- Events first: XADD is the only call here that could fail (it never does,
 -- ids only grow), and failing before HSET leaves the table as it was.
 for i = first_event, #ARGV do
@@ -99,11 +118,14 @@ redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version + 1,
 for i = 9, 8 + records do
   redis.call('RPUSH', KEYS[5], ARGV[i])
 end
--- So are the players' statistics for that hand or game: counted exactly once.
-for j = 0, increments - 1 do
-  local k = at + 1 + 3 * j
-  redis.call('HINCRBY', KEYS[5 + tonumber(ARGV[k])], ARGV[k + 1], ARGV[k + 2])
+-- The players' statistics live in their own slots: the commit notes what
+-- it owes them here, in the table's slot, and the store adds it there next
+-- (once per player and commit, whoever does it; redis_store.py).
+for j = 0, players - 1 do
+  local k = at + 1 + 2 * j
+  redis.call('HSET', KEYS[6], (version + 1) .. '|' .. ARGV[k], ARGV[k + 1])
 end
+if players > 0 then redis.call('SADD', KEYS[7], ARGV[7]) end
 if ARGV[6] == '1' then
   redis.call('SADD', KEYS[4], ARGV[7])
 elseif ARGV[6] == '0' then
@@ -115,59 +137,69 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then
   if #ARGV >= first_event then redis.call('PEXPIRE', KEYS[2], ttl) end
   if records > 0 then redis.call('PEXPIRE', KEYS[5], ttl) end
+  if players > 0 then redis.call('PEXPIRE', KEYS[6], ttl) end
 end
 return {version + 1, last}
 """
 
-# KEYS: hash, public sorted set
-# ARGV: table id, code, summary, listed ("1") or not ("0")
-LIST_OR_UNLIST = """
-if ARGV[4] == '0' then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('HDEL', KEYS[1], 'public_code', 'public_summary')
-  return 0
+# KEYS: the player's stats hash, the commit's counted marker
+# ARGV: seconds the marker lives, then field, amount pairs
+# Adds one commit's statistics to one player, once.
+COUNT_STATS = """
+if redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[1]) == false then return 0 end
+for i = 2, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
 end
-local created = redis.call('HGET', KEYS[1], 'created')
-if not created then return -1 end
-redis.call('HSET', KEYS[1], 'public_code', ARGV[2], 'public_summary', ARGV[3])
-redis.call('ZADD', KEYS[2], created, ARGV[1])
 return 1
 """
 
-# KEYS: public sorted set
-# ARGV: prefix, limit
-# Returns a flat array id, code, summary, id, code, summary, ...
-# Entries whose table is gone (expired) are dropped on the way.
+# KEYS: pending stats hash, bucket owing set
+# ARGV: table id, the fields counted
+# Forgets statistics once every player has them.
+SETTLE_STATS = """
+redis.call('HDEL', KEYS[1], unpack(ARGV, 2))
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+return 1
+"""
+
+# KEYS: public sorted set, listed hash
+# ARGV: table id, code, summary, listed ("1") or not ("0"), creation number
+LIST_OR_UNLIST = """
+if ARGV[4] == '0' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], 'c:' .. ARGV[1], 's:' .. ARGV[1])
+  return 0
+end
+redis.call('HSET', KEYS[2], 'c:' .. ARGV[1], ARGV[2], 's:' .. ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[5], ARGV[1])
+return 1
+"""
+
+# KEYS: public sorted set, listed hash
+# ARGV: first, last (ranks, newest first)
+# Returns a flat array id, code, summary, id, code, summary, ... of the
+# listed tables in that range of ranks (whether each table still exists is
+# the caller's to check: the tables are in other slots).
 LIST_PUBLIC = """
 local out = {}
-local found = 0
-local limit = tonumber(ARGV[2])
-for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
-  if found >= limit then break end
-  local f = redis.call('HMGET', ARGV[1] .. 'table:' .. id, 'public_code', 'public_summary')
-  if f[1] and f[2] then
-    found = found + 1
-    out[#out + 1] = id
-    out[#out + 1] = f[1]
-    out[#out + 1] = f[2]
-  else
-    redis.call('ZREM', KEYS[1], id)
-  end
+for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])) do
+  local f = redis.call('HMGET', KEYS[2], 'c:' .. id, 's:' .. id)
+  out[#out + 1] = id
+  out[#out + 1] = f[1] or ''
+  out[#out + 1] = f[2] or ''
 end
 return out
 """
 
-# KEYS: hash, events stream, records list, public sorted set
-# ARGV: table id, seconds, prefix
+# KEYS: hash, events stream, records list, pending stats hash
+# ARGV: seconds
+# Returns the table's code (the caller expires it and unlists the table:
+# other slots), or 0 for an unknown table.
 EXPIRE = """
 local code = redis.call('HGET', KEYS[1], 'code')
 if not code then return 0 end
--- A table on its way out leaves the lobby now, not when it vanishes.
-redis.call('ZREM', KEYS[4], ARGV[1])
-redis.call('HDEL', KEYS[1], 'public_code', 'public_summary')
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
-redis.call('EXPIRE', ARGV[3] .. 'code:' .. code, ARGV[2])
-return 1
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+return code
 """
 
 # KEYS: hash, records list
@@ -181,13 +213,13 @@ if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 """
 
-# KEYS: tables set
-# ARGV: prefix
+# KEYS: a bucket's set (tables, running or owing)
+# ARGV: the key of a table hash of the bucket without its id
 # The ids whose table still exists; the others (expired) leave the set.
 TABLE_IDS = """
 local live = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if redis.call('EXISTS', ARGV[1] .. 'table:' .. id) == 1 then
+  if redis.call('EXISTS', ARGV[1] .. id) == 1 then
     live[#live + 1] = id
   else
     redis.call('SREM', KEYS[1], id)

@@ -1,8 +1,9 @@
 """``RedisStore``: the table store on Redis (redis.asyncio), for durability
 and for several server processes sharing their tables.
 
-Layout and scripts: see ``server.store.redis_scripts``. Every write that
-touches more than one key is one Lua script, so it is atomic. ``commit`` is
+Layout: ``server.store.redis_keys`` (one for a lone Redis, Sentinel and
+Cluster); scripts: ``server.store.redis_scripts``. Every write that touches
+more than one key of a slot is one Lua script, so it is atomic. ``commit`` is
 the compare-and-set of ``base.TableStore``: one script checks the version,
 appends the events to the capped stream (entry id ``<seq>-0``, so
 ``events_since`` is one XRANGE) and writes state, version and last event
@@ -35,8 +36,13 @@ therefore switched off, and each method picks:
   store the record twice or count the hand twice, so they are sent once; a
   connection error becomes ``StoreError`` and the caller decides. The server
   passes a finished hand's record and its players' statistics to ``commit``
-  instead (``records``, ``stats``), so they share the commit's atomicity and
-  its safe retries.
+  instead (``records``, ``stats``), so they share the commit's safe retries.
+  The record is written by the commit's script; the statistics are in their
+  players' slots, so the script notes them in the table's slot and the
+  store adds them next, once per player and commit (a marker key in the
+  player's slot says it is done); a crash in between leaves them noted, and
+  the next pass over the running tables (``running_ids``: at start and every
+  watchdog pass) adds them.
 
 Every redis-py error leaves this module as ``StoreError`` with a message that
 names no host, key or data (the original stays chained for the server log).
@@ -44,7 +50,9 @@ names no host, key or data (the original stays chained for the server log).
 
 from __future__ import annotations
 
+import logging
 import secrets
+from functools import partial
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, TypeVar
@@ -66,13 +74,22 @@ from server.store.base import (
     StoredTable,
     StoreError,
 )
+from server.store.redis_keys import BUCKETS, Keyspace
 from server.store.redis_lane import RedisLane
+from server.store.redis_migrate import migrate_layout
+
+log = logging.getLogger("hearts.store")
 
 T = TypeVar("T")
 ScriptArg = bytes | str | int
 
 DEFAULT_MAX_EVENTS = 2000
 _STAT_FIELDS = tuple(f.name for f in fields(StatsDelta))
+# How long the marker that one commit's statistics were counted for a player
+# lives: far longer than the pass that adds forgotten ones takes to come.
+COUNTED_MARKER_SECONDS = 30 * 24 * 3600
+# Sharded pub/sub (the bus on Redis Cluster) and the script flags came with 7.0.
+MIN_REDIS_VERSION = (7, 0)
 _REFUSALS = {
     lua.UNKNOWN_TABLE: "table unknown or expired",
     lua.VERSION_MOVED: "table version moved on",
@@ -90,6 +107,15 @@ def _as_bytes(value: bytes | str) -> bytes:
     """A reply as bytes (the client does not decode replies, so this is a no-op
     in practice; it keeps the types honest)."""
     return value.encode() if isinstance(value, str) else bytes(value)
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """``7.0.15`` as (7, 0, 15); what does not parse counts as 0."""
+    parts = []
+    for part in text.split(".")[:3]:
+        digits = "".join(ch for ch in part if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
 
 
 def _store_error(exc: Exception) -> StoreError:
@@ -118,6 +144,7 @@ class RedisStore:
         after a connection error; ``timeout`` bounds each socket operation."""
         if max_events < 1:
             raise ValueError("max_events must be at least 1")
+        self.keys = Keyspace(prefix)
         self.prefix = prefix
         self.max_events = max_events
         self._redis = Redis.from_url(
@@ -134,38 +161,25 @@ class RedisStore:
         )
         register = self._redis.register_script
         self._create_script = register(lua.CREATE)
+        self._reserve_script = register(lua.RESERVE_CODE)
+        self._settle_code_script = register(lua.SETTLE_CODE)
+        self._drop_code_script = register(lua.DROP_DEAD_CODE)
         # Commits, one per action, go through a pipelined connection of
         # their own where the address allows (server.store.redis_lane).
         self._lane = RedisLane.for_url(url, timeout)
         self._commit_script: Callable[[list[str], list[ScriptArg]], Awaitable[Any]] = (
             register(lua.COMMIT) if self._lane is None else self._lane_commit
         )
+        self._count_script = register(lua.COUNT_STATS)
+        self._settle_stats_script = register(lua.SETTLE_STATS)
         self._list_script = register(lua.LIST_OR_UNLIST)
         self._public_script = register(lua.LIST_PUBLIC)
         self._expire_script = register(lua.EXPIRE)
         self._record_script = register(lua.ADD_RECORD)
-        self._table_ids_script = register(lua.TABLE_IDS)
 
     async def _lane_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
         assert self._lane is not None  # chosen in __init__ only when there is one
         return await self._lane.script(lua.COMMIT, keys, args)
-
-    # -- keys (layout documented in redis_scripts) ------------------------
-
-    def _table_key(self, table_id: str) -> str:
-        return f"{self.prefix}table:{table_id}"
-
-    def _events_key(self, table_id: str) -> str:
-        return f"{self.prefix}events:{table_id}"
-
-    def _records_key(self, table_id: str) -> str:
-        return f"{self.prefix}records:{table_id}"
-
-    def _code_key(self, code: str) -> str:
-        return f"{self.prefix}code:{code}"
-
-    def _stats_key(self, player_id: str) -> str:
-        return f"{self.prefix}stats:{player_id}"
 
     # -- running commands -------------------------------------------------
 
@@ -183,6 +197,39 @@ class RedisStore:
         except RedisError as exc:
             raise _store_error(exc) from exc
 
+    async def _each_bucket(self, kind: str, script: str) -> list[list[Any]]:
+        """Run ``script`` (KEYS: the bucket's set ``kind``; ARGV: the bucket's
+        table-hash key without its id) on every bucket, in one round trip per
+        node (a pipeline: every call has its keys in one slot)."""
+
+        async def run() -> list[list[Any]]:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for bucket in range(BUCKETS):
+                    set_key = self.keys.bucket_set(bucket, kind)
+                    pipe.eval(script, 1, set_key, self.keys.bucket_table_stem(bucket))
+                return list(await pipe.execute())
+
+        return await self._idempotent(run)
+
+    # -- start-up ---------------------------------------------------------
+
+    async def prepare(self) -> None:
+        """What a server does once before it serves: check that Redis is
+        recent enough and carry tables stored in the previous key layout
+        over (``server.store.redis_migrate``). ``StoreError`` with one line
+        an operator can act on otherwise; nothing is written then."""
+        info = await self._idempotent(lambda: self._redis.info("server"))
+        version = str(info.get("redis_version", "0"))
+        if _version_tuple(version) < MIN_REDIS_VERSION:
+            raise StoreError(
+                f"Redis {version} is too old: hearts needs Redis"
+                f" {'.'.join(map(str, MIN_REDIS_VERSION))} or newer"
+            )
+        try:
+            await migrate_layout(self._redis, self.keys)
+        except RedisError as exc:
+            raise _store_error(exc) from exc
+
     # -- TableStore -------------------------------------------------------
 
     async def ping(self) -> None:
@@ -190,24 +237,37 @@ class RedisStore:
         await self._idempotent(self._redis.ping)
 
     async def create_table(self, table_id: str, code: str, state: bytes) -> None:
-        """Store a new table at version 1; ``StoreConflict`` if id or code is taken."""
-        keys = [
-            self._table_key(table_id),
-            self._code_key(code),
-            f"{self.prefix}tables",
-            self._events_key(table_id),
-            self._records_key(table_id),
-            f"{self.prefix}created",
-            f"{self.prefix}running",
+        """Store a new table at version 1; ``StoreConflict`` if id or code is taken.
+
+        Three steps, each safe to repeat, since the code is in a slot of its
+        own: the code is reserved for a minute, the table made, and the
+        code kept for good (or given back if the id was taken)."""
+        keys = self.keys
+        code_key = [keys.code(code)]
+        created = await self._idempotent(lambda: self._redis.incr(keys.lobby("created")))
+        reserve_args: list[ScriptArg] = [table_id, lua.RESERVATION_MS]
+        status = await self._idempotent(lambda: self._reserve_script(code_key, reserve_args))
+        if status < 0:
+            raise StoreConflict(_REFUSALS[status])
+        table_keys = [
+            keys.table(table_id),
+            keys.events(table_id),
+            keys.records(table_id),
+            keys.table_set(table_id, "tables"),
+            keys.table_set(table_id, "running"),
+            keys.pending(table_id),
+            keys.table_set(table_id, "owing"),
         ]
-        args: list[ScriptArg] = [table_id, code, state, secrets.token_hex(16)]
-        status = await self._idempotent(lambda: self._create_script(keys, args))
+        args: list[ScriptArg] = [table_id, code, state, secrets.token_hex(16), int(created)]
+        status = await self._idempotent(lambda: self._create_script(table_keys, args))
+        settle = "persist" if status > 0 else "release"
+        await self._idempotent(lambda: self._settle_code_script(code_key, [table_id, settle]))
         if status < 0:
             raise StoreConflict(_REFUSALS[status])
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """The stored table, or None if unknown or expired."""
-        key = self._table_key(table_id)
+        key = self.keys.table(table_id)
         state, version, last_seq = await self._idempotent(
             lambda: self._redis.hmget(key, ["state", "version", "last_seq"])
         )
@@ -252,7 +312,7 @@ class RedisStore:
 
     def lease_key(self, table_id: str) -> str:
         """The key of a table's ownership lease (server.cluster)."""
-        return f"{self.prefix}lease:{table_id}"
+        return self.keys.lease(table_id)
 
     @property
     def redis(self) -> Redis:
@@ -273,28 +333,66 @@ class RedisStore:
     ) -> tuple[int, int]:
         """``commit`` with a given token: sent twice, it applies once."""
         keys = [
-            self._table_key(table_id),
-            self._events_key(table_id),
-            self.lease_key(table_id),
-            f"{self.prefix}running",
-            self._records_key(table_id),
+            self.keys.table(table_id),
+            self.keys.events(table_id),
+            self.keys.lease(table_id),
+            self.keys.table_set(table_id, "running"),
+            self.keys.records(table_id),
+            self.keys.pending(table_id),
+            self.keys.table_set(table_id, "owing"),
         ]
         flag = "" if running is None else "1" if running else "0"
         args: list[ScriptArg] = [expected_version, state, token, self.max_events, owner or ""]
         args += [flag, table_id, len(records), *records]
-        increments: list[ScriptArg] = []
-        for index, (player_id, delta) in enumerate((stats or {}).items(), start=1):
-            keys.append(self._stats_key(player_id))
-            for name in _STAT_FIELDS:
-                amount = getattr(delta, name)
-                if amount:
-                    increments += [index, name, amount]
-        args += [len(increments) // 3, *increments]
+        owed = {
+            player_id: ",".join(str(getattr(delta, name)) for name in _STAT_FIELDS)
+            for player_id, delta in (stats or {}).items()
+            if any(getattr(delta, name) for name in _STAT_FIELDS)
+        }
+        args.append(len(owed))
+        for player_id, amounts in owed.items():
+            args += [player_id, amounts]
         args.extend(events)
         first, second = await self._idempotent(lambda: self._commit_script(keys, args))
         if first < 0:
             raise StoreConflict(_REFUSALS[first])
+        if owed:
+            await self._count_owed(
+                table_id, {f"{int(first)}|{player}": amounts for player, amounts in owed.items()}
+            )
         return int(first), int(second)
+
+    async def _count_owed(self, table_id: str, owed: Mapping[str, str]) -> None:
+        """Add the statistics a table's commits noted (``<version>|<player>``
+        -> the six amounts) to their players, each once, then forget them.
+        A failure leaves them noted for the next pass (``running_ids``)."""
+        try:
+            for field, amounts in owed.items():
+                version, _, player_id = field.partition("|")
+                pairs: list[ScriptArg] = [COUNTED_MARKER_SECONDS]
+                for name, amount in zip(_STAT_FIELDS, amounts.split(","), strict=True):
+                    if int(amount):
+                        pairs += [name, int(amount)]
+                marker = self.keys.counted(player_id, table_id, int(version))
+                keys = [self.keys.stats(player_id), marker]
+                await self._idempotent(partial(self._count_script, keys, pairs))
+            settle_keys = [self.keys.pending(table_id), self.keys.table_set(table_id, "owing")]
+            settle_args: list[ScriptArg] = [table_id, *owed]
+            await self._idempotent(lambda: self._settle_stats_script(settle_keys, settle_args))
+        except (StoreError, ValueError) as exc:
+            log.warning("statistics of table %s left for the next pass: %s", table_id, exc)
+
+    async def _count_all_owed(self, owing: list[str]) -> None:
+        """The repair pass: statistics that commits noted and nobody added yet."""
+        for table_id in owing:
+            key = self.keys.pending(table_id)
+            noted = await self._idempotent(partial(self._redis.hgetall, key))
+            owed = {_as_bytes(f).decode(): _as_bytes(v).decode() for f, v in noted.items()}
+            if owed:
+                await self._count_owed(table_id, owed)
+            else:  # nothing left: only the index entry remained
+                keys = [key, self.keys.table_set(table_id, "owing")]
+                await self._idempotent(partial(self._settle_stats_script, keys, [table_id]))
 
     async def events_since(self, table_id: str, after_seq: int) -> list[StoredEvent] | None:
         """Events numbered above ``after_seq``; None if trimmed, unknown table,
@@ -305,8 +403,8 @@ class RedisStore:
         async def read() -> list[Any]:
             # One transaction, so last_seq and the log are read at one moment.
             async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hget(self._table_key(table_id), "last_seq")
-                pipe.xrange(self._events_key(table_id), min=f"{after_seq + 1}-0")
+                pipe.hget(self.keys.table(table_id), "last_seq")
+                pipe.xrange(self.keys.events(table_id), min=f"{after_seq + 1}-0")
                 return await pipe.execute()
 
         last_raw, entries = await self._idempotent(read)
@@ -325,50 +423,103 @@ class RedisStore:
         return events
 
     async def table_id_for_code(self, code: str) -> str | None:
-        """The table an invite code names, or None."""
-        raw = await self._idempotent(lambda: self._redis.get(self._code_key(code)))
-        return None if raw is None else _as_bytes(raw).decode()
+        """The table an invite code names, or None. A code whose table is
+        gone (its expiry set apart from the table's by a crash) is dropped
+        on the way."""
+        key = self.keys.code(code)
+        raw = await self._idempotent(lambda: self._redis.get(key))
+        if raw is None:
+            return None
+        table_id = _as_bytes(raw).decode()
+        table_key = self.keys.table(table_id)
+        if await self._idempotent(lambda: self._redis.exists(table_key)):
+            return table_id
+        await self._idempotent(lambda: self._drop_code_script([key], [table_id]))
+        return None
 
     async def set_public(self, table_id: str, code: str, summary: bytes | None) -> None:
         """List (or with None unlist) the table; an unknown table is ignored."""
-        keys = [self._table_key(table_id), f"{self.prefix}public"]
-        listed = summary is not None
-        args: list[ScriptArg] = [table_id, code, summary or b"", "1" if listed else "0"]
+        keys = [self.keys.lobby("public"), self.keys.lobby("listed")]
+        created: Any = 0
+        if summary is not None:
+            table_key = self.keys.table(table_id)
+            created = await self._idempotent(lambda: self._redis.hget(table_key, "created"))
+            if created is None:
+                return
+        listed = "1" if summary is not None else "0"
+        args: list[ScriptArg] = [table_id, code, summary or b"", listed, int(created)]
         await self._idempotent(lambda: self._list_script(keys, args))
 
     async def list_public(self, limit: int = 50) -> list[PublicTable]:
-        """Listed live tables, newest first, at most ``limit``."""
+        """Listed live tables, newest first, at most ``limit``. Entries whose
+        table is gone (expired) are dropped on the way."""
         if limit <= 0:
             return []
-        flat = await self._idempotent(
-            lambda: self._public_script([f"{self.prefix}public"], [self.prefix, limit])
-        )
-        return [
-            PublicTable(flat[i].decode(), flat[i + 1].decode(), flat[i + 2])
-            for i in range(0, len(flat), 3)
-        ]
+        keys = [self.keys.lobby("public"), self.keys.lobby("listed")]
+        found: list[PublicTable] = []
+        start = 0
+        while len(found) < limit:
+            window: list[ScriptArg] = [start, start + limit - 1]
+            flat = await self._idempotent(partial(self._public_script, keys, window))
+            if not flat:
+                break
+            entries = [
+                PublicTable(
+                    _as_bytes(flat[i]).decode(), _as_bytes(flat[i + 1]).decode(), flat[i + 2]
+                )
+                for i in range(0, len(flat), 3)
+            ]
+            alive = await self._exist([self.keys.table(e.table_id) for e in entries])
+            for entry, live in zip(entries, alive, strict=True):
+                if live and entry.code:
+                    found.append(entry)
+                else:
+                    await self.set_public(entry.table_id, entry.code, None)
+                    start -= 1  # the ranks after it moved up by one
+            start += len(entries)
+        return found[:limit]
+
+    async def _exist(self, keys: list[str]) -> list[bool]:
+        """Whether each key exists (one pipeline; the keys may be in many slots)."""
+
+        async def run() -> list[Any]:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.exists(key)
+                return list(await pipe.execute())
+
+        return [bool(n) for n in await self._idempotent(run)]
 
     async def expire_table(self, table_id: str, seconds: int) -> None:
-        """EXPIRE every key of the table and unlist it at once."""
+        """EXPIRE every key of the table, then its code, and unlist it (the
+        code and the listing are in other slots: each step is safe to repeat,
+        and ``table_id_for_code`` and ``list_public`` drop what a crash
+        between them leaves)."""
         keys = [
-            self._table_key(table_id),
-            self._events_key(table_id),
-            self._records_key(table_id),
-            f"{self.prefix}public",
+            self.keys.table(table_id),
+            self.keys.events(table_id),
+            self.keys.records(table_id),
+            self.keys.pending(table_id),
         ]
-        args: list[ScriptArg] = [table_id, seconds, self.prefix]
-        await self._idempotent(lambda: self._expire_script(keys, args))
+        code = await self._idempotent(lambda: self._expire_script(keys, [seconds]))
+        if not isinstance(code, bytes | str):
+            return
+        code_text = _as_bytes(code).decode()
+        code_key = [self.keys.code(code_text)]
+        await self._idempotent(lambda: self._settle_code_script(code_key, [table_id, seconds]))
+        # A table on its way out leaves the lobby now, not when it vanishes.
+        await self.set_public(table_id, code_text, None)
 
     async def add_hand_record(self, table_id: str, record: bytes) -> None:
         """Append a finished hand's record; ``StoreError`` if the table is gone."""
-        keys = [self._table_key(table_id), self._records_key(table_id)]
+        keys = [self.keys.table(table_id), self.keys.records(table_id)]
         status = await self._once(lambda: self._record_script(keys, [record]))
         if status < 0:
             raise StoreError("no such table for a hand record")
 
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's hand records, oldest first."""
-        key = self._records_key(table_id)
+        key = self.keys.records(table_id)
         records = await self._idempotent(lambda: self._redis.lrange(key, 0, -1))
         return [_as_bytes(record) for record in records]
 
@@ -377,7 +528,7 @@ class RedisStore:
         changes = {name: getattr(delta, name) for name in _STAT_FIELDS if getattr(delta, name)}
         if not changes:
             return
-        key = self._stats_key(player_id)
+        key = self.keys.stats(player_id)
 
         async def write() -> list[Any]:
             async with self._redis.pipeline(transaction=True) as pipe:
@@ -389,7 +540,7 @@ class RedisStore:
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """The player's totals (zeros if unknown)."""
-        key = self._stats_key(player_id)
+        key = self.keys.stats(player_id)
         values = await self._idempotent(lambda: self._redis.hmget(key, list(_STAT_FIELDS)))
         try:
             totals = {name: int(v) for name, v in zip(_STAT_FIELDS, values, strict=True) if v}
@@ -398,18 +549,18 @@ class RedisStore:
         return PlayerStats(**totals)
 
     async def table_ids(self) -> list[str]:
-        """Ids of every live table (expired ones leave the set here)."""
-        ids = await self._idempotent(
-            lambda: self._table_ids_script([f"{self.prefix}tables"], [self.prefix])
-        )
-        return [bytes(table_id).decode() for table_id in ids]
+        """Ids of every live table (expired ones leave the bucket sets here)."""
+        per_bucket = await self._each_bucket("tables", lua.TABLE_IDS)
+        return sorted(bytes(t).decode() for ids in per_bucket for t in ids)
 
     async def running_ids(self) -> list[str]:
-        """Ids of the live tables whose last commit said a game is running."""
-        ids = await self._idempotent(
-            lambda: self._table_ids_script([f"{self.prefix}running"], [self.prefix])
-        )
-        return [bytes(table_id).decode() for table_id in ids]
+        """Ids of the live tables whose last commit said a game is running.
+        On the way, statistics that a crash left noted but not added are
+        added (the repair pass of ``_count_owed``)."""
+        per_bucket = await self._each_bucket("running", lua.TABLE_IDS)
+        owing = await self._each_bucket("owing", lua.TABLE_IDS)
+        await self._count_all_owed([bytes(t).decode() for ids in owing for t in ids])
+        return sorted(bytes(t).decode() for ids in per_bucket for t in ids)
 
     async def close(self) -> None:
         """Close the connection pool."""

@@ -52,7 +52,7 @@ async def _redis_info(url: str) -> tuple[int, dict[str, int]]:
     try:
         info = await client.info("memory")
         owners: dict[str, int] = {}
-        async for key in client.scan_iter(match="hearts:lease:*", count=1000):
+        async for key in client.scan_iter(match="hearts:{*}:lease:*", count=1000):
             owner = await client.get(key)
             if isinstance(owner, bytes):
                 owners[owner.decode()] = owners.get(owner.decode(), 0) + 1

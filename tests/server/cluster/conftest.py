@@ -33,6 +33,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
+from server.store.redis_keys import Keyspace
 
 from ...ports import free_port
 from ..conftest import in_ci, redis_url
@@ -220,7 +221,7 @@ async def lease_owner(redis_url: str, table_id: str) -> str | None:
     """Which process holds the table's lease now."""
     client = Redis.from_url(redis_url)
     try:
-        value = await client.get(f"hearts:lease:{table_id}")
+        value = await client.get(Keyspace().lease(table_id))
     finally:
         await client.aclose()
     return value.decode() if isinstance(value, bytes) else None

@@ -74,10 +74,10 @@ class Harness:
             return
         assert self.raw is not None and isinstance(store, RedisStore)
         keys = [
-            f"{store.prefix}table:{table_id}",
-            f"{store.prefix}events:{table_id}",
-            f"{store.prefix}records:{table_id}",
-            f"{store.prefix}code:{code}",
+            store.keys.table(table_id),
+            store.keys.events(table_id),
+            store.keys.records(table_id),
+            store.keys.code(code),
         ]
         ttls = {key: await self.raw.ttl(key) for key in keys}
         assert all(0 < ttl <= seconds for ttl in ttls.values()), ttls

@@ -6,10 +6,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from server.store import RedisStore, StatsDelta, StoreConflict, StoreError
+from server.store import PlayerStats, RedisStore, StatsDelta, StoreConflict, StoreError
 from tests.server.store.conftest import Harness
 
 
@@ -141,7 +142,7 @@ async def test_non_idempotent_writes_are_sent_once(
 
 async def test_malformed_table_hash_is_a_store_error(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
-    await raw.hset(f"{store.prefix}table:t1", mapping={"state": b"s", "version": b"x"})
+    await raw.hset(store.keys.table("t1"), mapping={"state": b"s", "version": b"x"})
     with pytest.raises(StoreError, match="malformed"):
         await store.load_table("t1")
 
@@ -150,7 +151,7 @@ async def test_failed_commit_script_leaves_the_state_alone(redis_case: Harness) 
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s1")
     # A key of the wrong type where the log should be: XADD fails in the script.
-    await raw.set(f"{store.prefix}events:t1", b"not a stream")
+    await raw.set(store.keys.events("t1"), b"not a stream")
     with pytest.raises(StoreError, match="refused") as caught:
         await store.commit("t1", 1, b"s2", [b"e1"])
     assert not isinstance(caught.value, StoreConflict)
@@ -164,32 +165,85 @@ async def test_expired_tables_leave_the_indexes(redis_case: Harness) -> None:
     await store.create_table("t2", "C2", b"s")
     await store.set_public("t1", "C1", b"summary")
     # What Redis does at the deadline: the table hash disappears by itself.
-    await raw.delete(f"{store.prefix}table:t1")
+    await raw.delete(store.keys.table("t1"))
     assert await store.table_ids() == ["t2"]
     assert await store.list_public() == []
-    assert await raw.smembers(f"{store.prefix}tables") == {b"t2"}
-    assert await raw.zcard(f"{store.prefix}public") == 0
+    assert await raw.smembers(store.keys.table_set("t1", "tables")) == set()
+    assert await raw.smembers(store.keys.table_set("t2", "tables")) == {b"t2"}
+    assert await raw.zcard(store.keys.lobby("public")) == 0
 
 
 async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s")
-    await store.commit("t1", 1, b"s", [b"e"])
+    await store.commit("t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(hands=1)})
     await store.add_hand_record("t1", b"r")
     await store.set_public("t1", "C1", b"x")
-    await store.add_stats("p1", StatsDelta(hands=1))
+    await store.add_stats("p2", StatsDelta(hands=1))
     keys = {key.decode() async for key in raw.scan_iter(match=f"{store.prefix}*")}
     suffixes = {key.removeprefix(store.prefix) for key in keys}
+    tag = store.keys.table("t1").removeprefix(store.prefix).partition(":")[0]
     assert suffixes == {
-        "table:t1",
-        "events:t1",
-        "records:t1",
-        "code:C1",
-        "tables",
-        "public",
-        "created",
-        "stats:p1",
+        f"{tag}:table:t1",
+        f"{tag}:events:t1",
+        f"{tag}:records:t1",
+        f"{tag}:tables",
+        "{c:C1}:code",
+        "{lobby}:public",
+        "{lobby}:listed",
+        "{lobby}:created",
+        "{s:p1}:stats",
+        "{s:p1}:counted:t1:2",
+        "{s:p2}:stats",
     }
+
+
+async def test_statistics_a_crash_left_noted_are_counted_once_by_the_next_pass(
+    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    await store.commit("t1", 1, b"s2", [], running=True)
+
+    async def crash(table_id: str, owed: object) -> None:
+        """The process died right after the commit: nothing counted yet."""
+
+    monkeypatch.setattr(store, "_count_owed", crash)
+    await store.commit("t1", 2, b"s3", [b"e"], stats={"p1": StatsDelta(hands=1, points=13)})
+    assert await store.get_stats("p1") == PlayerStats()
+    assert await raw.smembers(store.keys.table_set("t1", "owing")) == {b"t1"}
+    monkeypatch.undo()
+    # The pass over the running tables (start-up, every watchdog pass)
+    # counts them; a second pass, or a repeat of the first, counts nothing.
+    assert await store.running_ids() == ["t1"]
+    assert await store.running_ids() == ["t1"]
+    await store._count_owed("t1", {"3|p1": "0,0,1,13,0,0"})
+    assert await store.get_stats("p1") == PlayerStats(hands=1, points=13)
+    assert await raw.exists(store.keys.pending("t1")) == 0
+    assert await raw.smembers(store.keys.table_set("t1", "owing")) == set()
+
+
+async def test_a_table_and_its_indexes_share_one_hash_slot(redis_case: Harness) -> None:
+    store, _ = _redis(redis_case)
+    for table_id in ("t1", "a}b{c", "0123456789abcdef"):
+        keys = store.keys
+        slots = {
+            key_slot(k.encode())
+            for k in (
+                keys.table(table_id),
+                keys.events(table_id),
+                keys.records(table_id),
+                keys.lease(table_id),
+                keys.pending(table_id),
+                keys.table_set(table_id, "tables"),
+                keys.table_set(table_id, "running"),
+                keys.table_set(table_id, "owing"),
+            )
+        }
+        assert len(slots) == 1, table_id
+    for player_id in ("p1", "we{ir}d"):
+        marker = store.keys.counted(player_id, "t1", 3)
+        assert key_slot(store.keys.stats(player_id).encode()) == key_slot(marker.encode())
 
 
 async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Harness) -> None:
@@ -198,7 +252,7 @@ async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Ha
     await store.commit("t1", 1, b"old", [b"old-event"])
     await store.add_hand_record("t1", b"old-record")
     # Expiry removed the hash and code first; the log and records linger.
-    await raw.delete(f"{store.prefix}table:t1", f"{store.prefix}code:C1")
+    await raw.delete(store.keys.table("t1"), store.keys.code("C1"))
     await store.create_table("t1", "C1", b"new")
     assert await store.events_since("t1", 0) == []
     assert await store.hand_records("t1") == []
