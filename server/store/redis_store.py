@@ -52,9 +52,9 @@ from __future__ import annotations
 
 import logging
 import secrets
-from functools import partial
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields
+from functools import partial
 from typing import Any, TypeVar
 
 from redis.asyncio import Redis
