@@ -81,7 +81,7 @@ async def start_server(
             # Opening the file (and migrating it) touches the disk: not on the loop.
             store = await asyncio.to_thread(open_store, url)
         else:
-            store = open_store(url)
+            store = open_store(url, config.redis_replicas)
     try:
         return await _start_on(store, config, bots)
     except BaseException:
@@ -106,6 +106,11 @@ async def _start_on(
     metrics = Metrics()
     lobby = Lobby(store, bots, config, cluster, metrics)
     metrics.watch(lobby.table_gauges)
+    if isinstance(store, RedisStore):
+        redis_store = store
+        metrics.watch_replicas(
+            lambda: (redis_store.waiting_on_replicas, redis_store.replicas_behind)
+        )
     try:
         if cluster is not None:
             cluster.on_lost = lobby.lost

@@ -16,6 +16,8 @@ else may count here.
 | ``hearts_clients_dropped_total`` | counter | ``reason`` (slow_consumer, flooding) |
 | ``hearts_bot_think_seconds`` | histogram | ``level`` |
 | ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
+| ``hearts_store_commits_waiting_replicas`` | gauge | — Redis commits waiting for their replicas now |
+| ``hearts_store_replica_timeouts_total`` | counter | — Redis commits not confirmed by their replicas in time (retried) |
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
@@ -61,6 +63,27 @@ class _TableCollector(Collector):
             "hearts_connected_seats",
             "Seats with a live connection to a table of this process",
             value=sum(t.connected_seats for t in tables),
+        )
+
+
+ReplicaSource = Callable[[], tuple[int, int]]
+
+
+class _ReplicaCollector(Collector):
+    def __init__(self, source: ReplicaSource) -> None:
+        self._source = source
+
+    def collect(self) -> Iterable[Metric]:
+        waiting, behind = self._source()
+        yield GaugeMetricFamily(
+            "hearts_store_commits_waiting_replicas",
+            "Redis commits written on the master and waiting for their replicas (WAIT)",
+            value=waiting,
+        )
+        yield CounterMetricFamily(
+            "hearts_store_replica_timeouts",
+            "Redis commits whose replicas did not confirm in time (not acknowledged; retried)",
+            value=behind,
         )
 
 
@@ -131,6 +154,11 @@ class Metrics:
     def watch(self, tables: TableSource) -> None:
         """Describe the tables ``tables()`` gives when scraped (the lobby's)."""
         self._tables = tables
+
+    def watch_replicas(self, source: ReplicaSource) -> None:
+        """Report the Redis store's commits waiting for replicas:
+        ``source()`` gives (waiting now, not confirmed in time so far)."""
+        self.registry.register(_ReplicaCollector(source))
 
     def render(self) -> bytes:
         """The text exposition format."""

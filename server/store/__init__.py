@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs
 
 from server.store.base import (
     PlayerStats,
@@ -17,6 +17,8 @@ from server.store.base import (
 )
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
+from server.store.redis_target import SCHEMES as _REDIS_SCHEMES
+from server.store.redis_target import parse_redis_url
 from server.store.sqlite_store import SqliteStore, StoreLocked, Synchronous
 
 __all__ = [
@@ -36,10 +38,12 @@ __all__ = [
     "store_label",
 ]
 
-_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 _SQLITE_SCHEME = "sqlite://"
 _SYNCHRONOUS: dict[str, Synchronous] = {"normal": "NORMAL", "full": "FULL"}
-_URL_FORMS = "memory://, sqlite:///path/to/file[?synchronous=normal|full] or redis://host:port/db"
+_URL_FORMS = (
+    "memory://, sqlite:///path/to/file[?synchronous=normal|full], redis://host:port/db"
+    " or redis+sentinel://host:port[,host:port…]/service[/db]"
+)
 
 
 def _sqlite_args(url: str) -> tuple[str, Synchronous]:
@@ -53,20 +57,27 @@ def _sqlite_args(url: str) -> tuple[str, Synchronous]:
     return path, _SYNCHRONOUS[synchronous]
 
 
-def open_store(url: str | None) -> TableStore:
+def _is_redis(url: str) -> bool:
+    return url.partition("://")[0] in _REDIS_SCHEMES and "://" in url
+
+
+def open_store(url: str | None, redis_replicas: int | None = None) -> TableStore:
     """The store a URL names: None or ``memory://`` gives a ``MemoryStore``,
     ``sqlite:///path/to/file`` a ``SqliteStore`` on that file (opened and
     locked now: this blocks briefly, so from an event loop call it in a
-    thread), ``redis://…`` (also ``rediss://``, ``unix://``) a ``RedisStore``
-    (which connects lazily). Raises ``ValueError`` for anything else (a
-    configuration mistake) and ``StoreError`` when the file cannot be used."""
+    thread), ``redis://…`` (also ``rediss://``, ``unix://``,
+    ``redis+sentinel://``: ``server.store.redis_target``) a ``RedisStore``
+    (which connects lazily; ``redis_replicas``: how many replicas must hold
+    a commit before it is acknowledged, None for the topology's default).
+    Raises ``ValueError`` for anything else (a configuration mistake) and
+    ``StoreError`` when the file cannot be used."""
     if url is None or url == "memory://":
         return MemoryStore()
     if url.startswith(_SQLITE_SCHEME):
         path, synchronous = _sqlite_args(url)
         return SqliteStore(path, synchronous=synchronous)
-    if url.startswith(_REDIS_SCHEMES):
-        return RedisStore(url)
+    if _is_redis(url):
+        return RedisStore(url, replicas=redis_replicas)
     raise ValueError(f"store URL must be {_URL_FORMS}")
 
 
@@ -78,7 +89,4 @@ def store_label(url: str | None) -> str:
     if url.startswith(_SQLITE_SCHEME):
         path, synchronous = _sqlite_args(url)
         return f"in SQLite {path} (synchronous={synchronous})"
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port is not None else host
-    return f"in Redis {urlunsplit((parts.scheme, netloc, parts.path, '', ''))}"
+    return f"in Redis {parse_redis_url(url).label()}"

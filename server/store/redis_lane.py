@@ -21,8 +21,17 @@ connection (later replies could no longer be matched) and raises
 for NOSCRIPT, after which ``script`` loads the script and sends it again).
 
 It speaks to ``redis://`` (with user, password and database) and
-``unix://`` addresses; ``for_url`` gives None for others (``rediss://``),
-which the store then serves through redis-py.
+``unix://`` addresses, and to a Sentinel set's master (``resolve`` asks the
+sentinels where it is at every connect); ``for_url`` gives None for others
+(``rediss://``), which the store then serves through redis-py. A master
+that has become a replica answers writes with ``READONLY``: the lane then
+drops the connection and raises ``ConnectionError``, so the next command
+reconnects to whichever node is master now.
+
+**Waiting for replicas** (``script_then_wait``). ``WAIT n ms`` answers once
+``n`` replicas hold every write this connection sent before it. Commits
+written in one turn of the event loop share one ``WAIT`` sent after them
+all: one round trip to the replicas for the lot, not one each.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import hiredis
@@ -77,6 +87,13 @@ class _Replies(asyncio.Protocol):
                 continue
             if isinstance(reply, hiredis.ReplyError):
                 message = str(reply)
+                if message.startswith("READONLY"):
+                    # A failover made our node a replica: start afresh.
+                    future.set_exception(RedisConnectionError("the Redis master moved"))
+                    self._fail(RedisConnectionError("the Redis master moved"))
+                    if self.transport is not None:
+                        self.transport.abort()
+                    return
                 error = NoScriptError if message.startswith("NOSCRIPT") else ResponseError
                 future.set_exception(error(message))
             else:
@@ -100,14 +117,25 @@ class _Replies(asyncio.Protocol):
 class RedisLane:
     """One pipelined connection to Redis (see the module docstring)."""
 
-    def __init__(self, settings: dict[str, Any], timeout: float) -> None:
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        timeout: float,
+        resolve: Callable[[], Awaitable[tuple[str, int]]] | None = None,
+    ) -> None:
         """``settings``: ``parse_url``'s of a ``redis://`` or ``unix://``
-        address. ``timeout`` bounds connecting and each command's reply."""
+        address. ``timeout`` bounds connecting and each command's reply.
+        ``resolve``, if given, names the host and port at every connect
+        (a Sentinel set's master)."""
         self._settings = settings
         self._timeout = timeout
+        self._resolve = resolve
         self._protocol: _Replies | None = None
         self._connecting: asyncio.Task[_Replies] | None = None
         self._shas: dict[str, str] = {}
+        # The WAIT to be written at the end of this turn of the loop:
+        # (connection, replicas, ms, its reply).
+        self._wait: tuple[_Replies, int, int, asyncio.Future[Any]] | None = None
 
     @classmethod
     def for_url(cls, url: str, timeout: float) -> RedisLane | None:
@@ -135,6 +163,64 @@ class RedisLane:
             await self.call("SCRIPT", "LOAD", source)
             return await self.call("EVALSHA", sha, len(keys), *keys, *args)
 
+    async def script_then_wait(
+        self, source: str, keys: list[str], args: list[Arg], replicas: int, wait_ms: int
+    ) -> tuple[Any, int]:
+        """Run a script, then ``WAIT replicas wait_ms`` on the same
+        connection (shared with the commands written in the same turn of
+        the loop); the script's reply and how many replicas hold it."""
+        protocol = await self._connected()
+        sha = self._shas.get(source)
+        if sha is None:
+            sha = self._shas[source] = hashlib.sha1(source.encode()).hexdigest()
+        # Written now, before the WAIT that is written at the end of the turn.
+        written = self._write(protocol, ("EVALSHA", sha, len(keys), *keys, *args))
+        confirmed = self._shared_wait(protocol, replicas, wait_ms)
+        try:
+            reply = await self._reply(protocol, written)
+        except NoScriptError:
+            await self.call("SCRIPT", "LOAD", source)
+            return await self.script_then_wait(source, keys, args, replicas, wait_ms)
+        return reply, int(await confirmed)
+
+    def _shared_wait(self, protocol: _Replies, replicas: int, wait_ms: int) -> asyncio.Future[Any]:
+        """The ``WAIT`` that will follow every command written so far in this
+        turn of the loop on this connection: written when the turn is over."""
+        pending = self._wait
+        if pending is not None and pending[0] is protocol and pending[1:3] == (replicas, wait_ms):
+            return pending[3]
+        loop = asyncio.get_running_loop()
+        shared: asyncio.Future[Any] = loop.create_future()
+        self._wait = (protocol, replicas, wait_ms, shared)
+
+        def send() -> None:
+            if self._wait is not None and self._wait[3] is shared:
+                self._wait = None
+            try:
+                written = self._write(protocol, ("WAIT", replicas, wait_ms))
+            except RedisConnectionError as exc:
+                shared.set_exception(exc)
+                return
+            # WAIT holds this connection until the replicas answer: its
+            # reply's deadline is the wait's own plus the usual timeout.
+            waiting = asyncio.ensure_future(self._reply(protocol, written, wait_ms / 1000))
+
+            def settle(done: asyncio.Future[Any]) -> None:
+                if shared.done():
+                    return
+                error = None if done.cancelled() else done.exception()
+                if done.cancelled():
+                    shared.set_exception(RedisConnectionError("the connection to Redis was lost"))
+                elif error is not None:
+                    shared.set_exception(error)
+                else:
+                    shared.set_result(done.result())
+
+            waiting.add_done_callback(settle)
+
+        loop.call_soon(send)
+        return shared
+
     async def aclose(self) -> None:
         """Close the connection (a later call opens a new one)."""
         if self._connecting is not None:
@@ -146,18 +232,29 @@ class RedisLane:
             protocol.transport.close()
 
     async def _send(self, protocol: _Replies, args: tuple[Arg, ...]) -> Any:
+        return await self._reply(protocol, self._write(protocol, args))
+
+    def _write(self, protocol: _Replies, args: tuple[Arg, ...]) -> asyncio.Future[Any]:
+        """Write a command now; the future its reply will settle."""
         transport = protocol.transport
         if transport is None or not protocol.usable():
             raise RedisConnectionError("the connection to Redis was lost")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         protocol.waiting.append(future)
         transport.write(hiredis.pack_command(args))  # type: ignore[arg-type]
+        return future
+
+    async def _reply(
+        self, protocol: _Replies, future: asyncio.Future[Any], extra_time: float = 0.0
+    ) -> Any:
+        """A written command's reply, within the timeout (plus ``extra_time``)."""
         try:
-            async with asyncio.timeout(self._timeout):
+            async with asyncio.timeout(self._timeout + extra_time):
                 return await future
         except TimeoutError:
             # Replies to come can no longer be matched: start afresh.
-            transport.abort()
+            if protocol.transport is not None:
+                protocol.transport.abort()
             raise RedisTimeoutError("Redis did not answer in time") from None
 
     async def _connected(self) -> _Replies:
@@ -179,7 +276,10 @@ class RedisLane:
         settings = self._settings
         try:
             async with asyncio.timeout(self._timeout):
-                if "path" in settings:
+                if self._resolve is not None:
+                    host, port = await self._resolve()
+                    _, protocol = await loop.create_connection(_Replies, host, port)
+                elif "path" in settings:
                     _, protocol = await loop.create_unix_connection(_Replies, settings["path"])
                 else:
                     _, protocol = await loop.create_connection(

@@ -65,7 +65,10 @@ return redis.call('DEL', KEYS[1])
 CREATE = """
 local existing = redis.call('HGET', KEYS[1], 'token')
 if existing then
-  if existing == ARGV[4] then return 1 end
+  if existing == ARGV[4] then
+    redis.call('HSET', KEYS[1], 'token', ARGV[4])  -- for a WAIT after it (see COMMIT)
+    return 1
+  end
   return -3
 end
 -- A dead table with the same id may have left a log, records or pending
@@ -96,7 +99,13 @@ local last = tonumber(cur[2])
 local expected = tonumber(ARGV[1])
 -- Our own earlier attempt applied and only its reply was lost: report the
 -- result it produced (it is durable, even if the lease has moved since).
-if version == expected + 1 and cur[3] == ARGV[3] then return {version, last} end
+-- The token is written again: that write follows the first attempt's in
+-- the replication stream, so a WAIT after this reply covers both, even on a
+-- connection other than the first attempt's.
+if version == expected + 1 and cur[3] == ARGV[3] then
+  redis.call('HSET', KEYS[1], 'token', ARGV[3])
+  return {version, last}
+end
 -- Fencing (scale-out): a process that lost the table's lease must never
 -- write, even if it has not noticed yet (paused, slow).
 if ARGV[5] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[5] then return {-5, 0} end

@@ -59,9 +59,9 @@ from typing import Any, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import AuthenticationError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store import redis_scripts as lua
@@ -75,8 +75,8 @@ from server.store.base import (
     StoreError,
 )
 from server.store.redis_keys import BUCKETS, Keyspace
-from server.store.redis_lane import RedisLane
 from server.store.redis_migrate import migrate_layout
+from server.store.redis_target import parse_redis_url
 
 log = logging.getLogger("hearts.store")
 
@@ -118,8 +118,16 @@ def _version_tuple(text: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+class ReplicasBehind(RedisTimeoutError):
+    """A write that the master holds but not yet ``replicas`` of its replicas:
+    not acknowledged (a failover now could lose it). Retried like a timeout:
+    the repeat of a commit finds its own token and waits again."""
+
+
 def _store_error(exc: Exception) -> StoreError:
     """A ``StoreError`` with a safe sentence for a redis-py (or decoding) error."""
+    if isinstance(exc, ReplicasBehind):
+        return StoreError("the table store's replicas did not confirm the write in time")
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
         return StoreError("the table store is unreachable")
     if isinstance(exc, RedisError):
@@ -138,22 +146,34 @@ class RedisStore:
         *,
         retries: int = 3,
         timeout: float = 5.0,
+        replicas: int | None = None,
+        wait_ms: int = 1000,
     ) -> None:
-        """Connect lazily to ``url`` (``redis://host:port/db``); every key starts
-        with ``prefix``. Idempotent operations are tried ``retries`` more times
-        after a connection error; ``timeout`` bounds each socket operation."""
+        """Connect lazily to ``url`` (``server.store.redis_target``: one
+        Redis, a Sentinel set); every key starts with ``prefix``. Idempotent
+        operations are tried ``retries`` more times after a connection
+        error; ``timeout`` bounds each socket operation. A commit (and a
+        table's creation) is acknowledged only once ``replicas`` replicas
+        hold it (``WAIT``, up to ``wait_ms`` per try; None: 1 on Sentinel,
+        0 on one Redis). ``ValueError`` for a malformed URL."""
         if max_events < 1:
             raise ValueError("max_events must be at least 1")
+        target = parse_redis_url(url)
+        if replicas is not None and replicas < 0:
+            raise ValueError("replicas must be 0 or more")
+        self.target = target
+        self.replicas = replicas if replicas is not None else int(target.has_replicas)
+        self.wait_ms = wait_ms
+        self._timeout = timeout
+        # Commits waiting for their replicas now, and those that gave up
+        # waiting (``replicas_behind``), for the metrics.
+        self.waiting_on_replicas = 0
+        self.replicas_behind = 0
         self.keys = Keyspace(prefix)
         self.prefix = prefix
         self.max_events = max_events
-        self._redis = Redis.from_url(
-            url,
-            # No blind resend of anything: see "Retry policy" above.
-            retry=Retry(NoBackoff(), 0),
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-        )
+        # No blind resend of anything: see "Retry policy" above.
+        self._redis = target.client(timeout)
         self._retry = Retry(
             ExponentialBackoff(cap=1.0, base=0.025),
             retries,
@@ -166,9 +186,10 @@ class RedisStore:
         self._drop_code_script = register(lua.DROP_DEAD_CODE)
         # Commits, one per action, go through a pipelined connection of
         # their own where the address allows (server.store.redis_lane).
-        self._lane = RedisLane.for_url(url, timeout)
+        self._lane = target.lane(timeout)
+        self._pooled_commit = register(lua.COMMIT)
         self._commit_script: Callable[[list[str], list[ScriptArg]], Awaitable[Any]] = (
-            register(lua.COMMIT) if self._lane is None else self._lane_commit
+            self._run_commit
         )
         self._count_script = register(lua.COUNT_STATS)
         self._settle_stats_script = register(lua.SETTLE_STATS)
@@ -177,9 +198,39 @@ class RedisStore:
         self._expire_script = register(lua.EXPIRE)
         self._record_script = register(lua.ADD_RECORD)
 
-    async def _lane_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
-        assert self._lane is not None  # chosen in __init__ only when there is one
-        return await self._lane.script(lua.COMMIT, keys, args)
+    async def _run_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
+        """The commit script, on the lane where there is one, followed by a
+        ``WAIT`` for the replicas when the store waits for any."""
+        if self.replicas == 0:
+            if self._lane is not None:
+                return await self._lane.script(lua.COMMIT, keys, args)
+            return await self._pooled_commit(keys, args)
+        self.waiting_on_replicas += 1
+        try:
+            if self._lane is not None:
+                reply, confirmed = await self._lane.script_then_wait(
+                    lua.COMMIT, keys, args, self.replicas, self.wait_ms
+                )
+            else:
+                reply, confirmed = await self._waited(self._pooled_commit, keys, args)
+        finally:
+            self.waiting_on_replicas -= 1
+        self._check_replicas(reply[0] >= 0, confirmed)
+        return reply
+
+    async def _waited(self, script: Any, keys: list[str], args: list[ScriptArg]) -> tuple[Any, int]:
+        """A script and a ``WAIT`` after it, on one pooled connection."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            await script(keys, args, client=pipe)
+            pipe.wait(self.replicas, self.wait_ms)
+            reply, confirmed = await pipe.execute()
+        return reply, int(confirmed)
+
+    def _check_replicas(self, wrote: bool, confirmed: int) -> None:
+        """``ReplicasBehind`` if a write is held by fewer replicas than asked."""
+        if wrote and confirmed < self.replicas:
+            self.replicas_behind += 1
+            raise ReplicasBehind(f"{confirmed} of {self.replicas} replicas confirmed in time")
 
     # -- running commands -------------------------------------------------
 
@@ -218,7 +269,12 @@ class RedisStore:
         recent enough and carry tables stored in the previous key layout
         over (``server.store.redis_migrate``). ``StoreError`` with one line
         an operator can act on otherwise; nothing is written then."""
-        info = await self._idempotent(lambda: self._redis.info("server"))
+        try:
+            info = await self._redis.info("server")
+        except AuthenticationError as exc:
+            raise StoreError(f"Redis at {self.target.label()} refused the credentials") from exc
+        except RedisError as exc:
+            raise StoreError(await self.target.diagnose(self._timeout)) from exc
         version = str(info.get("redis_version", "0"))
         if _version_tuple(version) < MIN_REDIS_VERSION:
             raise StoreError(
@@ -259,11 +315,20 @@ class RedisStore:
             keys.table_set(table_id, "owing"),
         ]
         args: list[ScriptArg] = [table_id, code, state, secrets.token_hex(16), int(created)]
-        status = await self._idempotent(lambda: self._create_script(table_keys, args))
+        status = await self._idempotent(lambda: self._run_create(table_keys, args))
         settle = "persist" if status > 0 else "release"
         await self._idempotent(lambda: self._settle_code_script(code_key, [table_id, settle]))
         if status < 0:
             raise StoreConflict(_REFUSALS[status])
+
+    async def _run_create(self, keys: list[str], args: list[ScriptArg]) -> Any:
+        """The create script, followed by a ``WAIT`` for the replicas when
+        the store waits for any (a host told "seated" keeps the table)."""
+        if self.replicas == 0:
+            return await self._create_script(keys, args)
+        status, confirmed = await self._waited(self._create_script, keys, args)
+        self._check_replicas(status > 0, confirmed)
+        return status
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """The stored table, or None if unknown or expired."""

@@ -57,6 +57,14 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--lease-ms", type=int, default=4000, help="with --redis: a table lease's lifetime"
     )
     serve.add_argument(
+        "--redis-replicas",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --redis: acknowledge a move only once N replicas hold it (WAIT); "
+        "default 1 with redis+sentinel://, 0 with one Redis",
+    )
+    serve.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -101,7 +109,17 @@ def store_url_of(args: argparse.Namespace) -> str:
     if store == "redis":
         if not args.redis:
             raise ServeArgsError("--store redis needs --redis URL")
+        from server.store.redis_target import parse_redis_url
+
+        try:
+            parse_redis_url(str(args.redis))
+        except ValueError as exc:
+            raise ServeArgsError(f"--redis: {exc}") from None
+        if args.redis_replicas is not None and args.redis_replicas < 0:
+            raise ServeArgsError("--redis-replicas must be 0 or more")
         return str(args.redis)
+    if args.redis_replicas is not None:
+        raise ServeArgsError(f"--redis-replicas is for the redis store, not the {store} store")
     if store == "memory":
         return "memory://"
     folder = Path(args.data).expanduser() if args.data is not None else default_data_dir()
@@ -142,6 +160,7 @@ def run_serve(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         bot_budget_ms=args.bot_budget_ms,
         lease_ms=args.lease_ms,
+        redis_replicas=args.redis_replicas,
         trusted_proxies=tuple(args.trusted_proxy),
         max_connections_per_address=args.max_connections_per_address,
     )

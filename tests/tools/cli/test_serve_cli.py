@@ -61,6 +61,9 @@ def test_memory_and_redis() -> None:
         (["--store", "redis"], "--store redis needs --redis URL"),
         (["--store", "sqlite", "--redis", "redis://r/0"], "cannot go with --store sqlite"),
         (["--data", "what?"], "cannot contain '?'"),
+        (["--redis", "redis+sentinel://h:26379"], "--redis: redis+sentinel://"),
+        (["--redis", "redis+sentinel://h:1/s", "--redis-replicas", "-1"], "0 or more"),
+        (["--store", "memory", "--redis-replicas", "1"], "not the memory store"),
     ],
 )
 def test_contradicting_flags_are_refused_before_anything_starts(
@@ -75,3 +78,13 @@ def test_contradicting_flags_are_refused_before_anything_starts(
     printed = capsys.readouterr()
     assert complaint in printed.err and printed.out == ""
     assert list(tmp_path.iterdir()) == []  # no data folder was made
+
+
+def test_a_sentinel_set_nobody_answers_at_stops_the_start_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Nothing listens on port 1: no sentinel answers.
+    url = "redis+sentinel://127.0.0.1:1,127.0.0.1:1/hearts"
+    assert main(["serve", "--port", "0", "--redis", url]) == 1
+    printed = capsys.readouterr().err.strip().splitlines()
+    assert printed[-1] == "hearts serve: no sentinel answers at 127.0.0.1:1,127.0.0.1:1"

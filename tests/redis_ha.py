@@ -1,0 +1,228 @@
+"""Redis topologies the tests start themselves from Debian's ``redis-server``
+(no containers): a Sentinel set (a master, one replica, three sentinels).
+
+Ports come from 21000–21999 (a Cluster's bus ports would be 10000 above,
+below the ephemeral range). Nodes keep nothing on disk (``save ""``, no AOF):
+what a killed master had not sent to its replica is really gone, which is
+what the failover tests need. Replicas sync without delay
+(``repl-diskless-sync-delay 0``). Every wait is for a condition Redis
+reports, with a deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis import Redis
+from redis.exceptions import RedisError
+
+from tests.ci import in_ci
+
+PORTS = range(21000, 22000)
+SERVICE = "hearts"
+DOWN_AFTER_MS = 1000
+
+
+def port_in_range() -> int:
+    """A free port of 21000–21999 on 127.0.0.1."""
+    for _ in range(200):
+        port = random.choice(PORTS)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 21000-21999")
+
+
+def redis_server_binary() -> str:
+    """Debian's redis-server; fails in CI and skips elsewhere without it."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if in_ci():
+            pytest.fail("redis-server is not installed")
+        pytest.skip("redis-server is not installed")
+    return binary
+
+
+def until(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Wait until ``condition()`` holds (errors count as "not yet")."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if condition():
+                return
+        except (RedisError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        time.sleep(0.05)  # polling a condition Redis reports
+
+
+@dataclass
+class Node:
+    """One redis-server process (a data node or a sentinel)."""
+
+    port: int
+    args: list[str]
+    workdir: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it answers PING."""
+        log = (self.workdir / f"{self.port}.log").open("ab")
+        self.proc = subprocess.Popen(
+            [redis_server_binary(), *self.args], stdout=log, stderr=log, cwd=self.workdir
+        )
+        until(lambda: bool(self.client().ping()), f"port {self.port} answers")
+
+    def client(self) -> Redis:
+        """A short-lived synchronous client."""
+        return Redis(port=self.port, socket_timeout=2, socket_connect_timeout=2)
+
+    def signal(self, sig: int) -> None:
+        """Send a signal (SIGSTOP, SIGCONT, SIGKILL)."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL, and reap."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+        if self.proc is not None:
+            self.proc.wait(10)
+
+
+def data_node_args(port: int, workdir: Path, replica_of: int | None = None) -> list[str]:
+    """A data node with nothing on disk and diskless, immediate replication."""
+    args = [
+        "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
+        "--save", "", "--appendonly", "no",
+        "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0",
+        "--dbfilename", f"dump-{port}.rdb",
+    ]  # fmt: skip
+    if replica_of is not None:
+        args += ["--replicaof", "127.0.0.1", str(replica_of)]
+    return args
+
+
+@dataclass
+class SentinelSet:
+    """A master, one replica and three sentinels on 127.0.0.1."""
+
+    workdir: Path
+    nodes: dict[int, Node] = field(default_factory=dict)
+    sentinels: list[Node] = field(default_factory=list)
+    master_port: int = 0
+
+    def start(self) -> None:
+        """Start everything and wait until the sentinels see the replica and
+        each other."""
+        master = port_in_range()
+        replica = port_in_range()
+        while replica == master:
+            replica = port_in_range()
+        self.master_port = master
+        self.nodes[master] = Node(master, data_node_args(master, self.workdir), self.workdir)
+        self.nodes[master].start()
+        self.nodes[replica] = Node(
+            replica, data_node_args(replica, self.workdir, master), self.workdir
+        )
+        self.nodes[replica].start()
+        until(lambda: self.in_sync(replica), "the replica is in sync")
+        taken = {master, replica}
+        for _ in range(3):
+            port = port_in_range()
+            while port in taken:
+                port = port_in_range()
+            taken.add(port)
+            conf = self.workdir / f"sentinel-{port}.conf"
+            conf.write_text(
+                f"port {port}\nbind 127.0.0.1\ndir {self.workdir}\n"
+                f"sentinel monitor {SERVICE} 127.0.0.1 {master} 2\n"
+                f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
+                f"sentinel failover-timeout {SERVICE} 10000\n"
+                f"sentinel parallel-syncs {SERVICE} 1\n"
+            )
+            node = Node(port, [str(conf), "--sentinel"], self.workdir)
+            node.start()
+            self.sentinels.append(node)
+        until(self._sentinels_ready, "the sentinels know the replica and each other")
+
+    def _sentinels_ready(self) -> bool:
+        for node in self.sentinels:
+            state: Any = node.client().sentinel_master(SERVICE)
+            if int(state["num-other-sentinels"]) < 2 or int(state["num-slaves"]) < 1:
+                return False
+        return True
+
+    @property
+    def url(self) -> str:
+        """The store URL naming this set."""
+        hosts = ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
+        return f"redis+sentinel://{hosts}/{SERVICE}"
+
+    def master(self) -> Node:
+        """The node the sentinels say is master now."""
+        return self.nodes[self._master_port(self.sentinels[0])]
+
+    @staticmethod
+    def _master_port(sentinel: Node) -> int:
+        address: Any = sentinel.client().sentinel_get_master_addr_by_name(SERVICE)
+        return int(address[1])
+
+    def replica(self) -> Node:
+        """The other data node."""
+        master = self.master()
+        return next(n for n in self.nodes.values() if n is not master)
+
+    def in_sync(self, port: int) -> bool:
+        """Whether the node at ``port`` is a replica with its link up and
+        the master's offset."""
+        info = self.nodes[port].client().info("replication")
+        if info.get("master_link_status") != "up":
+            return False
+        master = Redis(port=int(info["master_port"]), socket_timeout=2).info("replication")
+        return bool(master["master_repl_offset"] == info["slave_repl_offset"])
+
+    def wait_for_failover(self, old_master: int, timeout: float = 20.0) -> Node:
+        """Wait until every sentinel names another master; that master."""
+
+        def moved() -> bool:
+            ports = {self._master_port(node) for node in self.sentinels}
+            if len(ports) != 1 or old_master in ports:
+                return False
+            (port,) = ports
+            info: Any = self.nodes[port].client().info("replication")
+            return bool(info["role"] == "master")
+
+        until(moved, "the sentinels promoted the replica", timeout)
+        return self.master()
+
+    def restart_as_replica(self, port: int) -> None:
+        """Start the killed node ``port`` again as a replica of the master
+        (so it can never come back as an empty master) and wait until it is
+        in sync."""
+        master = self.master()
+        node = self.nodes[port]
+        node.args = data_node_args(port, self.workdir, master.port)
+        node.start()
+        until(lambda: self.in_sync(port), "the restarted node is in sync", 30.0)
+
+    def stop(self) -> None:
+        """Kill every process."""
+        for node in [*self.sentinels, *self.nodes.values()]:
+            node.kill()
