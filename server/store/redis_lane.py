@@ -191,6 +191,9 @@ class RedisLane:
             return pending[3]
         loop = asyncio.get_running_loop()
         shared: asyncio.Future[Any] = loop.create_future()
+        # A caller whose script failed never awaits the WAIT: its error is
+        # marked as seen here, or asyncio would log it as never retrieved.
+        shared.add_done_callback(lambda done: done.cancelled() or done.exception())
         self._wait = (protocol, replicas, wait_ms, shared)
 
         def send() -> None:

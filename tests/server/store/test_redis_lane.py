@@ -125,3 +125,29 @@ async def test_commits_survive_a_dropped_connection_and_a_flushed_script_cache(
     assert await store.commit("t1", 3, b"s4", [b"e3"]) == (4, 3)
     events = await store.events_since("t1", 0)
     assert events is not None and [e.body for e in events] == [b"e1", b"e2", b"e3"]
+
+
+async def test_scripts_sent_together_share_one_wait_for_the_replicas() -> None:
+    raw = await _connect_raw()
+    lane = _lane()
+    source = "return redis.call('INCR', KEYS[1])"
+    key = f"hearts-test:{secrets.token_hex(8)}:counter"
+
+    async def waits() -> int:
+        stats = await raw.info("commandstats")
+        return int(stats.get("cmdstat_wait", {}).get("calls", 0))
+
+    try:
+        await lane.script_then_wait(source, [key], [], 0, 100)  # the script loaded
+        before = await waits()
+        results = await asyncio.gather(
+            *(lane.script_then_wait(source, [key], [], 0, 100) for _ in range(20))
+        )
+        # Each script got its own reply; a lone Redis has no replica to confirm.
+        assert sorted(reply for reply, _ in results) == list(range(2, 22))
+        assert {confirmed for _, confirmed in results} == {0}
+        assert await waits() - before == 1
+    finally:
+        await lane.aclose()
+        await raw.delete(key)
+        await raw.aclose()
