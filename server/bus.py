@@ -2,7 +2,7 @@
 (server.cluster), and the one place that encodes and decodes them.
 
 Each message is a frozen dataclass; ``encode_batch`` turns a batch into the
-bytes of one PUBLISH and ``decode_batch`` / ``decode`` turn them back. The
+bytes of one SPUBLISH and ``decode_batch`` / ``decode`` turn them back. The
 wire form is a msgpack map with an ``op`` (a lone message as a bare map,
 several as one list): what processes of the previous release send and read,
 so a rolling restart mixes releases safely.
@@ -177,13 +177,13 @@ def _extra(job: ForwardedJob) -> dict[str, Any]:
 
 
 def encode_batch(batch: list[BusMessage]) -> bytes:
-    """The bytes of one PUBLISH: a lone message as a bare map, several as a list."""
+    """The bytes of one SPUBLISH: a lone message as a bare map, several as a list."""
     maps = [_wire(m) for m in batch]
     return msgpack.packb(maps[0] if len(maps) == 1 else maps, use_bin_type=True)  # type: ignore[no-any-return]
 
 
 def decode_batch(data: bytes) -> list[Any]:
-    """The raw messages of one PUBLISH, each to ``decode`` (one bad message
+    """The raw messages of one SPUBLISH, each to ``decode`` (one bad message
     must not cost the others); ``ValueError`` if the bytes are not msgpack."""
     try:
         batch = msgpack.unpackb(data, raw=False)

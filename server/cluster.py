@@ -18,7 +18,8 @@ a time, its **owner**:
   refuses it unless the lease still names that owner (server.store), so a
   stale owner that wakes up after a pause can never write over the new one.
 * **Forwarding.** A process that does not own a table forwards its clients'
-  jobs to the owner over Redis pub/sub (one channel per process); the owner runs them and publishes the (already redacted)
+  jobs to the owner over Redis sharded pub/sub (``SPUBLISH``/``SSUBSCRIBE``,
+  one channel per process, in the process's own hash slot); the owner runs them and publishes the (already redacted)
   frames back to the client's process, which puts them in that client's send
   queue. Messages to one process go through one queue and one publisher task,
   so they keep their order; whatever has queued up while the previous PUBLISH
@@ -219,7 +220,9 @@ class Cluster:
         while not self._stopping:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel(self.process_id))
+                # Sharded pub/sub: on Redis Cluster a channel lives on the
+                # node of its slot (the process's own), not on every node.
+                await pubsub.ssubscribe(self.channel(self.process_id))
                 if not ready.done():
                     ready.set_result(None)
                 elif self.on_resubscribed is not None:
@@ -228,7 +231,7 @@ class Cluster:
                     self.on_resubscribed()
                 backoff.reset()
                 async for item in pubsub.listen():
-                    if item.get("type") != "message":
+                    if item.get("type") != "smessage":
                         continue
                     try:
                         batch = decode_batch(item["data"])
@@ -280,7 +283,7 @@ class Cluster:
                 backoff = Backoff(0.1, 2.0)
                 while True:
                     try:
-                        await self.redis.publish(channel, data)
+                        await self.redis.spublish(channel, data)
                         break
                     except RedisError:
                         # Redis restarting: keep trying (a dropped detach

@@ -25,7 +25,7 @@ async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: st
     # A lease of a minute: only abandon() can end the call within the test.
     cluster = Cluster(redis, lease_ms=60_000)
     pubsub = listener.pubsub(ignore_subscribe_messages=True)
-    await pubsub.subscribe(cluster.channel("owner1"))
+    await pubsub.ssubscribe(cluster.channel("owner1"))
     calls: dict[str, asyncio.Future[None]] = {}
     remote = RemoteTable("table1", "owner1", cluster, calls)
     try:
