@@ -41,10 +41,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterPubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from common.retry import Backoff
@@ -87,7 +89,6 @@ class Cluster:
         self.owned: set[str] = set()
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
         self.on_resubscribed: Callable[[], None] | None = None
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._handler: Handler | None = None
         self._outboxes: dict[str, asyncio.Queue[BusMessage]] = {}
@@ -186,11 +187,9 @@ class Cluster:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
             for table_id in owned:
-                await self._renew(
-                    keys=[self.lease_key(table_id)],
-                    args=[self.process_id, self.lease_ms],
-                    client=pipe,
-                )
+                # EVAL, not EVALSHA: on a Cluster each node would first
+                # have to know the script, and a pipeline cannot load it.
+                pipe.eval(_RENEW, 1, self.lease_key(table_id), self.process_id, self.lease_ms)
             results = await pipe.execute()
         for table_id, kept in zip(owned, results[1:], strict=True):
             if not kept and table_id in self.owned:
@@ -230,7 +229,11 @@ class Cluster:
                     # lost: our forwarded clients must resync.
                     self.on_resubscribed()
                 backoff.reset()
-                async for item in pubsub.listen():
+                async for item in self._messages(pubsub):
+                    if item.get("type") == "sunsubscribe":
+                        # Redis dropped the subscription (the slot moved to
+                        # another node): subscribe again where it is now.
+                        raise RedisConnectionError("the bus channel moved")
                     if item.get("type") != "smessage":
                         continue
                     try:
@@ -251,6 +254,19 @@ class Cluster:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    @staticmethod
+    async def _messages(pubsub: Any) -> AsyncIterator[dict[str, Any]]:
+        """What arrives on the subscription: a lone Redis's pub/sub reads
+        its one connection; a Cluster's reads the node of the channel's slot."""
+        if isinstance(pubsub, ClusterPubSub):
+            while True:
+                item = await pubsub.get_sharded_message(timeout=1.0)
+                if item is not None:
+                    yield item
+        else:
+            async for item in pubsub.listen():
+                yield item
 
     def publish(self, process_id: str, message: BusMessage) -> None:
         """Queue a message for another process (order kept per destination)."""

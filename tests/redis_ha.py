@@ -226,3 +226,105 @@ class SentinelSet:
         """Kill every process."""
         for node in [*self.sentinels, *self.nodes.values()]:
             node.kill()
+
+
+def cluster_port() -> int:
+    """A free port of 21000–21999 whose cluster bus port (+10000) is free too."""
+    for _ in range(200):
+        port = port_in_range()
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+def cluster_node_args(port: int, workdir: Path) -> list[str]:
+    """A cluster node with nothing on disk, quick failure detection."""
+    return [
+        *data_node_args(port, workdir),
+        "--cluster-enabled", "yes",
+        "--cluster-config-file", f"nodes-{port}.conf",
+        "--cluster-node-timeout", "1500",
+        "--cluster-replica-validity-factor", "0",
+    ]  # fmt: skip
+
+
+@dataclass
+class ClusterSet:
+    """A Redis Cluster of three masters, each with one replica, on 127.0.0.1."""
+
+    workdir: Path
+    nodes: dict[int, Node] = field(default_factory=dict)
+
+    def start(self) -> None:
+        """Start six nodes, join them (``redis-cli --cluster create``) and
+        wait until every node says the cluster is ok."""
+        ports: list[int] = []
+        while len(ports) < 6:
+            port = cluster_port()
+            if port not in ports:
+                ports.append(port)
+        for port in ports:
+            self.nodes[port] = Node(port, cluster_node_args(port, self.workdir), self.workdir)
+            self.nodes[port].start()
+        cli = shutil.which("redis-cli")
+        assert cli is not None, "redis-cli is not installed"
+        nodes = [f"127.0.0.1:{p}" for p in ports]
+        create = [cli, "--cluster", "create", *nodes, "--cluster-replicas", "1", "--cluster-yes"]
+        subprocess.run(
+            create,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        until(self.healthy, "the cluster is ok on every node", 30.0)
+
+    def healthy(self) -> bool:
+        """Every live node reports ``cluster_state:ok`` and knows three
+        masters, each with a replica in sync."""
+        for node in self.live():
+            info: Any = node.client().execute_command("CLUSTER", "INFO")
+            text = info.decode() if isinstance(info, bytes) else str(info)
+            if "cluster_state:ok" not in text:
+                return False
+        masters = self.masters()
+        return len(masters) == 3 and all(self.replica_of(m) is not None for m in masters)
+
+    def live(self) -> list[Node]:
+        """The nodes whose process runs."""
+        return [n for n in self.nodes.values() if n.proc is not None and n.proc.poll() is None]
+
+    def role(self, node: Node) -> str:
+        """``master`` or ``slave``, as the node says."""
+        info: Any = node.client().info("replication")
+        return str(info["role"])
+
+    def masters(self) -> list[Node]:
+        """The live masters."""
+        return [n for n in self.live() if self.role(n) == "master"]
+
+    def replica_of(self, master: Node) -> Node | None:
+        """The live replica of ``master`` with its link up, if any."""
+        for node in self.live():
+            info: Any = node.client().info("replication")
+            if (
+                info["role"] == "slave"
+                and int(info["master_port"]) == master.port
+                and info.get("master_link_status") == "up"
+            ):
+                return node
+        return None
+
+    @property
+    def url(self) -> str:
+        """The store URL naming this cluster (two seed nodes)."""
+        seeds = list(self.nodes)[:2]
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in seeds)
+
+    def stop(self) -> None:
+        """Kill every process."""
+        for node in self.nodes.values():
+            node.kill()

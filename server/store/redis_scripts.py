@@ -236,3 +236,20 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
 end
 return live
 """
+
+# KEYS: hash, events stream
+# ARGV: first entry id wanted ("<seq>-0")
+# Returns {last_seq or false, entries}: read at one moment.
+READ_EVENTS = """
+local last = redis.call('HGET', KEYS[1], 'last_seq')
+return {last, redis.call('XRANGE', KEYS[2], ARGV[1], '+')}
+"""
+
+# KEYS: the player's stats hash
+# ARGV: field, amount pairs
+ADD_STATS = """
+for i = 1, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+return 1
+"""

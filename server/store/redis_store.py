@@ -55,12 +55,13 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import AuthenticationError, RedisError
+from redis.exceptions import AuthenticationError, RedisClusterException, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -74,7 +75,7 @@ from server.store.base import (
     StoredTable,
     StoreError,
 )
-from server.store.redis_keys import BUCKETS, Keyspace
+from server.store.redis_keys import BUCKETS, LAYOUT_VERSION, Keyspace
 from server.store.redis_migrate import migrate_layout
 from server.store.redis_target import parse_redis_url
 
@@ -163,6 +164,14 @@ class RedisStore:
             raise ValueError("replicas must be 0 or more")
         self.target = target
         self.replicas = replicas if replicas is not None else int(target.has_replicas)
+        if target.topology == "cluster" and target.tls:
+            # WAIT must follow its write on the same connection, which only
+            # the (plain TCP) lanes give on a Cluster.
+            if replicas:
+                raise ValueError(
+                    "rediss+cluster:// cannot wait for replicas: use --redis-replicas 0"
+                )
+            self.replicas = 0
         self.wait_ms = wait_ms
         self._timeout = timeout
         # Commits waiting for their replicas now, and those that gave up
@@ -186,7 +195,7 @@ class RedisStore:
         self._drop_code_script = register(lua.DROP_DEAD_CODE)
         # Commits, one per action, go through a pipelined connection of
         # their own where the address allows (server.store.redis_lane).
-        self._lane = target.lane(timeout)
+        self._lane = target.lane(timeout, self._redis)
         self._pooled_commit = register(lua.COMMIT)
         self._commit_script: Callable[[list[str], list[ScriptArg]], Awaitable[Any]] = (
             self._run_commit
@@ -197,6 +206,8 @@ class RedisStore:
         self._public_script = register(lua.LIST_PUBLIC)
         self._expire_script = register(lua.EXPIRE)
         self._record_script = register(lua.ADD_RECORD)
+        self._read_events_script = register(lua.READ_EVENTS)
+        self._add_stats_script = register(lua.ADD_STATS)
 
     async def _run_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
         """The commit script, on the lane where there is one, followed by a
@@ -205,26 +216,28 @@ class RedisStore:
             if self._lane is not None:
                 return await self._lane.script(lua.COMMIT, keys, args)
             return await self._pooled_commit(keys, args)
-        self.waiting_on_replicas += 1
-        try:
-            if self._lane is not None:
-                reply, confirmed = await self._lane.script_then_wait(
-                    lua.COMMIT, keys, args, self.replicas, self.wait_ms
-                )
-            else:
-                reply, confirmed = await self._waited(self._pooled_commit, keys, args)
-        finally:
-            self.waiting_on_replicas -= 1
+        reply, confirmed = await self._waited(lua.COMMIT, self._pooled_commit, keys, args)
         self._check_replicas(reply[0] >= 0, confirmed)
         return reply
 
-    async def _waited(self, script: Any, keys: list[str], args: list[ScriptArg]) -> tuple[Any, int]:
-        """A script and a ``WAIT`` after it, on one pooled connection."""
-        async with self._redis.pipeline(transaction=False) as pipe:
-            await script(keys, args, client=pipe)
-            pipe.wait(self.replicas, self.wait_ms)
-            reply, confirmed = await pipe.execute()
-        return reply, int(confirmed)
+    async def _waited(
+        self, source: str, script: Any, keys: list[str], args: list[ScriptArg]
+    ) -> tuple[Any, int]:
+        """A script and a ``WAIT`` after it on the same connection: the lane
+        where there is one, else a pooled connection (one Redis, Sentinel)."""
+        self.waiting_on_replicas += 1
+        try:
+            if self._lane is not None:
+                return await self._lane.script_then_wait(
+                    source, keys, args, self.replicas, self.wait_ms
+                )
+            async with self._redis.pipeline(transaction=False) as pipe:
+                await script(keys, args, client=pipe)
+                pipe.wait(self.replicas, self.wait_ms)
+                reply, confirmed = await pipe.execute()
+            return reply, int(confirmed)
+        finally:
+            self.waiting_on_replicas -= 1
 
     def _check_replicas(self, wrote: bool, confirmed: int) -> None:
         """``ReplicasBehind`` if a write is held by fewer replicas than asked."""
@@ -271,6 +284,12 @@ class RedisStore:
         an operator can act on otherwise; nothing is written then."""
         try:
             info = await self._redis.info("server")
+        except RedisClusterException as exc:  # no slot map: slots uncovered, or no node
+            raise StoreError(
+                f"the Redis Cluster at {self.target.label()} does not serve every slot ({exc})"
+                if "slots" in str(exc).lower()
+                else await self.target.diagnose(self._timeout)
+            ) from exc
         except AuthenticationError as exc:
             raise StoreError(f"Redis at {self.target.label()} refused the credentials") from exc
         except RedisError as exc:
@@ -282,9 +301,24 @@ class RedisStore:
                 f" {'.'.join(map(str, MIN_REDIS_VERSION))} or newer"
             )
         try:
-            await migrate_layout(self._redis, self.keys)
+            if self.target.topology == "cluster":
+                await self._check_slots()
+                # The earlier layout never ran on a Cluster: nothing to move.
+                await self._redis.set(self.keys.lobby("layout"), LAYOUT_VERSION, nx=True)
+            else:
+                await migrate_layout(self._redis, self.keys)
         except RedisError as exc:
             raise _store_error(exc) from exc
+
+    async def _check_slots(self) -> None:
+        """``StoreError`` unless every slot of the Cluster is served."""
+        info: Any = await cast(RedisCluster, self._redis).cluster_info()
+        state = info.get("cluster_state")
+        if state != "ok" or int(info.get("cluster_slots_ok", 0)) != 16384:
+            raise StoreError(
+                f"the Redis Cluster at {self.target.label()} does not serve every slot"
+                f" (cluster_state: {state}, slots ok: {info.get('cluster_slots_ok')} of 16384)"
+            )
 
     # -- TableStore -------------------------------------------------------
 
@@ -326,7 +360,7 @@ class RedisStore:
         the store waits for any (a host told "seated" keeps the table)."""
         if self.replicas == 0:
             return await self._create_script(keys, args)
-        status, confirmed = await self._waited(self._create_script, keys, args)
+        status, confirmed = await self._waited(lua.CREATE, self._create_script, keys, args)
         self._check_replicas(status > 0, confirmed)
         return status
 
@@ -465,14 +499,12 @@ class RedisStore:
         if after_seq < 0:
             return None
 
-        async def read() -> list[Any]:
-            # One transaction, so last_seq and the log are read at one moment.
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hget(self.keys.table(table_id), "last_seq")
-                pipe.xrange(self.keys.events(table_id), min=f"{after_seq + 1}-0")
-                return await pipe.execute()
-
-        last_raw, entries = await self._idempotent(read)
+        keys = [self.keys.table(table_id), self.keys.events(table_id)]
+        # One script, so last_seq and the log are read at one moment.
+        last_raw, flat = await self._idempotent(
+            lambda: self._read_events_script(keys, [f"{after_seq + 1}-0"])
+        )
+        entries = [(entry_id, dict(zip(f[::2], f[1::2], strict=True))) for entry_id, f in flat]
         if last_raw is None or after_seq > int(last_raw):
             return None
         try:
@@ -589,19 +621,12 @@ class RedisStore:
         return [_as_bytes(record) for record in records]
 
     async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
-        """HINCRBY each changed field, all in one MULTI so a hand counts whole."""
+        """HINCRBY each changed field, all in one script so a hand counts whole."""
         changes = {name: getattr(delta, name) for name in _STAT_FIELDS if getattr(delta, name)}
         if not changes:
             return
-        key = self.keys.stats(player_id)
-
-        async def write() -> list[Any]:
-            async with self._redis.pipeline(transaction=True) as pipe:
-                for name, amount in changes.items():
-                    pipe.hincrby(key, name, amount)
-                return await pipe.execute()
-
-        await self._once(write)
+        pairs: list[ScriptArg] = [x for item in changes.items() for x in item]
+        await self._once(lambda: self._add_stats_script([self.keys.stats(player_id)], pairs))
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """The player's totals (zeros if unknown)."""

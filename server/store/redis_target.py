@@ -13,8 +13,10 @@ Three topologies, one key layout (``server.store.redis_keys``):
   one goes to the new master. The user and password are the Redis nodes';
   ``?sentinel_password=…`` gives the sentinels' own if they have one.
 * ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]`` (``rediss+cluster://``):
-  Redis Cluster, the nodes given being seeds (not yet served: see
-  docs/deploy.md).
+  Redis Cluster, the nodes given being seeds (any live node is enough to
+  learn the others). Commits go to each master on a pipelined connection
+  of their own (``server.store.redis_cluster_lanes``), which needs plain
+  TCP: with TLS, commits are not waited for (``--redis-replicas 0``).
 
 ``?ca=PATH`` names the CA file that signs the servers' TLS certificates.
 """
@@ -22,15 +24,17 @@ Three topologies, one key layout (``server.store.redis_keys``):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from urllib.parse import parse_qs, unquote
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from .redis_cluster_lanes import ClusterLanes
 from .redis_lane import RedisLane
 
 Topology = Literal["redis", "sentinel", "cluster"]
@@ -125,13 +129,25 @@ class RedisTarget:
             master: Redis = self.sentinel(timeout).master_for(self.service, **options)
             return master
         if self.topology == "cluster":
-            raise BadRedisUrl("redis+cluster:// is not served yet: use Sentinel or one Redis")
+            cluster = RedisCluster(
+                startup_nodes=[ClusterNode(host, port) for host, port in self.nodes],
+                username=self.username,
+                password=self.password,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                **self._tls_options(),
+            )
+            # The store uses the commands both clients share (keyed
+            # commands, scripts, pipelines, sharded pub/sub).
+            return cast(Redis, cluster)
         return Redis.from_url(self.url, **options)
 
     async def diagnose(self, timeout: float) -> str:
         """Why this target does not answer, in one line for an operator
         (start-up: unreachable sentinels, an unknown service, a master that
         does not answer)."""
+        if self.topology == "cluster":
+            return f"no node of the Redis Cluster answers at {self.label()}"
         if self.topology != "sentinel":
             return f"Redis does not answer at {self.label()}"
         hosts = ",".join(f"{h}:{p}" for h, p in self.nodes)
@@ -156,10 +172,19 @@ class RedisTarget:
             return f"no sentinel answers at {hosts}"
         return f"the sentinels at {hosts} know no service {self.service!r}"
 
-    def lane(self, timeout: float) -> RedisLane | None:
-        """The pipelined commit connection, or None where it cannot go (TLS)."""
+    def lane(self, timeout: float, client: Redis) -> RedisLane | ClusterLanes | None:
+        """The pipelined commit connection(s), or None where it cannot go
+        (TLS). ``client``: ``client()``'s, whose slot map a Cluster's lanes
+        share."""
         if self.tls:
             return None
+        if self.topology == "cluster":
+            credentials: dict[str, Any] = {}
+            if self.password is not None:
+                credentials["password"] = self.password
+            if self.username is not None:
+                credentials["username"] = self.username
+            return ClusterLanes(cast(RedisCluster, client), credentials, timeout)
         if self.topology == "sentinel":
             sentinel = self.sentinel(timeout)
             service = self.service

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from server.store import MemoryStore, RedisStore, SqliteStore
 from tests.ci import in_ci
+from tests.redis_ha import ClusterSet
 
 REDIS_URL = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # A small cap so trimming is exercised with a handful of events.
@@ -124,9 +127,36 @@ async def sqlite_harness(folder: Path, max_events: int = CAP) -> AsyncIterator[H
         await store.close()
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterSet]:
+    """A Redis Cluster (three masters, three replicas) for the whole session."""
+    cluster = ClusterSet(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@asynccontextmanager
+async def cluster_harness(cluster: ClusterSet, max_events: int = CAP) -> AsyncIterator[Harness]:
+    """A ``RedisStore`` on the session's Cluster under a fresh prefix
+    (the Cluster dies with the session: nothing to delete)."""
+    prefix = f"hearts-test:{secrets.token_hex(8)}:"
+    store = RedisStore(cluster.url, prefix=prefix, max_events=max_events, timeout=2.0)
+    raw = RedisCluster(host="127.0.0.1", port=next(iter(cluster.nodes)))
+    try:
+        await store.prepare()
+        yield Harness("redis", store, raw=cast(Redis, raw))
+    finally:
+        await store.close()
+        await raw.aclose()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "cluster"])
 async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
-    """Each store in turn (the test runs once per implementation)."""
+    """Each store in turn (the test runs once per implementation; Redis
+    twice: one Redis, and a Redis Cluster the tests start)."""
     if request.param == "memory":
         clock = FakeClock()
         yield Harness("memory", MemoryStore(max_events=CAP, clock=clock), clock=clock)
@@ -134,6 +164,11 @@ async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     if request.param == "sqlite":
         async with sqlite_harness(tmp_path) as sqlite_case:
             yield sqlite_case
+        return
+    if request.param == "cluster":
+        cluster: ClusterSet = request.getfixturevalue("redis_cluster")
+        async with cluster_harness(cluster) as cluster_case:
+            yield cluster_case
         return
     async with redis_harness() as redis_case:
         yield redis_case
