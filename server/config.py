@@ -13,8 +13,9 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     # Where tables live, as a store URL (server.store.open_store): memory://,
-    # sqlite:///path/to/file, redis://host:port/db or
-    # redis+sentinel://host:port[,host:port…]/service[/db]. None: redis_url if
+    # sqlite:///path/to/file, redis://host:port/db,
+    # redis+sentinel://host:port[,host:port…]/service[/db] or
+    # redis+cluster://host:port[,host:port…]. None: redis_url if
     # given, else memory (the in-process servers of tests and `hearts play`;
     # `hearts serve` passes SQLite by default).
     store_url: str | None = None
@@ -74,7 +75,7 @@ class ServerConfig:
     store_patience: float = 15.0  # seconds a commit keeps retrying an unreachable store
     lease_ms: int = 4000  # scale-out: a table's lease lifetime (renewed every third)
     # Redis replicas that must hold a commit before it is acknowledged
-    # (WAIT); None: 1 on Sentinel, 0 on one Redis.
+    # (WAIT); None: 1 on Sentinel and Cluster, 0 on one Redis.
     redis_replicas: int | None = None
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600

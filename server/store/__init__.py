@@ -42,7 +42,7 @@ _SQLITE_SCHEME = "sqlite://"
 _SYNCHRONOUS: dict[str, Synchronous] = {"normal": "NORMAL", "full": "FULL"}
 _URL_FORMS = (
     "memory://, sqlite:///path/to/file[?synchronous=normal|full], redis://host:port/db"
-    " or redis+sentinel://host:port[,host:port…]/service[/db]"
+    ", redis+sentinel://host:port[,host:port…]/service[/db] or redis+cluster://host:port[,…]"
 )
 
 
@@ -66,7 +66,7 @@ def open_store(url: str | None, redis_replicas: int | None = None) -> TableStore
     ``sqlite:///path/to/file`` a ``SqliteStore`` on that file (opened and
     locked now: this blocks briefly, so from an event loop call it in a
     thread), ``redis://…`` (also ``rediss://``, ``unix://``,
-    ``redis+sentinel://``: ``server.store.redis_target``) a ``RedisStore``
+    ``redis+sentinel://``, ``redis+cluster://``: ``server.store.redis_target``) a ``RedisStore``
     (which connects lazily; ``redis_replicas``: how many replicas must hold
     a commit before it is acknowledged, None for the topology's default).
     Raises ``ValueError`` for anything else (a configuration mistake) and

@@ -151,12 +151,12 @@ class RedisStore:
         wait_ms: int = 1000,
     ) -> None:
         """Connect lazily to ``url`` (``server.store.redis_target``: one
-        Redis, a Sentinel set); every key starts with ``prefix``. Idempotent
+        Redis, a Sentinel set, a Cluster); every key starts with ``prefix``. Idempotent
         operations are tried ``retries`` more times after a connection
         error; ``timeout`` bounds each socket operation. A commit (and a
         table's creation) is acknowledged only once ``replicas`` replicas
-        hold it (``WAIT``, up to ``wait_ms`` per try; None: 1 on Sentinel,
-        0 on one Redis). ``ValueError`` for a malformed URL."""
+        hold it (``WAIT``, up to ``wait_ms`` per try; None: 1 on Sentinel
+        and Cluster, 0 on one Redis). ``ValueError`` for a malformed URL."""
         if max_events < 1:
             raise ValueError("max_events must be at least 1")
         target = parse_redis_url(url)

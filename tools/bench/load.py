@@ -392,14 +392,20 @@ async def measure(
 
 
 async def clear_redis(url: str) -> None:
-    """Delete the ``hearts:*`` keys of the scratch database."""
-    from redis.asyncio import Redis
+    """Delete the ``hearts:*`` keys of the scratch database (one Redis, the
+    master of a Sentinel set, or every node of a Cluster)."""
+    from server.store.redis_target import parse_redis_url
 
-    client = Redis.from_url(url)
+    client = parse_redis_url(url).client(5.0)
     try:
-        keys = [key async for key in client.scan_iter(match="hearts:*", count=1000)]
-        for start in range(0, len(keys), 1000):
-            await client.delete(*keys[start : start + 1000])
+        keys = {key async for key in client.scan_iter(match="hearts:*", count=1000)}
+        # One key per DEL: on a Cluster the keys lie in many slots.
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), 1000):
+            async with client.pipeline(transaction=False) as pipe:
+                for key in ordered[start : start + 1000]:
+                    pipe.delete(key)
+                await pipe.execute()
     finally:
         await client.aclose()
 

@@ -327,7 +327,8 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
         "--redis",
         metavar="URL",
         default=DEFAULT_REDIS,
-        help="scratch Redis database for the redis phase ('' to skip); its hearts:* keys "
+        help="scratch Redis for the redis phase ('' to skip; redis+sentinel:// and "
+        "redis+cluster:// URLs too, see docs/deploy.md); its hearts:* keys "
         f"are deleted before and after (default {DEFAULT_REDIS})",
     )
     p.add_argument(

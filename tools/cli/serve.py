@@ -62,7 +62,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="with --redis: acknowledge a move only once N replicas hold it (WAIT); "
-        "default 1 with redis+sentinel://, 0 with one Redis",
+        "default 1 with redis+sentinel:// and redis+cluster://, 0 with one Redis",
     )
     serve.add_argument(
         "--trusted-proxy",
