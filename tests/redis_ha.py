@@ -89,8 +89,11 @@ class Node:
         until(lambda: bool(self.client().ping()), f"port {self.port} answers")
 
     def client(self) -> Redis:
-        """A short-lived synchronous client."""
-        return Redis(port=self.port, socket_timeout=2, socket_connect_timeout=2)
+        """A short-lived synchronous client (with the node's password, if any)."""
+        password = None
+        if "--requirepass" in self.args:
+            password = self.args[self.args.index("--requirepass") + 1]
+        return Redis(port=self.port, password=password, socket_timeout=2, socket_connect_timeout=2)
 
     def signal(self, sig: int) -> None:
         """Send a signal (SIGSTOP, SIGCONT, SIGKILL)."""
@@ -106,8 +109,11 @@ class Node:
             self.proc.wait(10)
 
 
-def data_node_args(port: int, workdir: Path, replica_of: int | None = None) -> list[str]:
-    """A data node with nothing on disk and diskless, immediate replication."""
+def data_node_args(
+    port: int, workdir: Path, replica_of: int | None = None, password: str | None = None
+) -> list[str]:
+    """A data node with nothing on disk and diskless, immediate replication
+    (with ``password``, required of clients and given to its master)."""
     args = [
         "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
         "--save", "", "--appendonly", "no",
@@ -116,6 +122,8 @@ def data_node_args(port: int, workdir: Path, replica_of: int | None = None) -> l
     ]  # fmt: skip
     if replica_of is not None:
         args += ["--replicaof", "127.0.0.1", str(replica_of)]
+    if password is not None:
+        args += ["--requirepass", password, "--masterauth", password]
     return args
 
 
@@ -124,6 +132,7 @@ class SentinelSet:
     """A master, one replica and three sentinels on 127.0.0.1."""
 
     workdir: Path
+    password: str | None = None  # the data nodes'; the sentinels have none
     nodes: dict[int, Node] = field(default_factory=dict)
     sentinels: list[Node] = field(default_factory=list)
     master_port: int = 0
@@ -136,10 +145,13 @@ class SentinelSet:
         while replica == master:
             replica = port_in_range()
         self.master_port = master
-        self.nodes[master] = Node(master, data_node_args(master, self.workdir), self.workdir)
+        pw = self.password
+        self.nodes[master] = Node(
+            master, data_node_args(master, self.workdir, None, pw), self.workdir
+        )
         self.nodes[master].start()
         self.nodes[replica] = Node(
-            replica, data_node_args(replica, self.workdir, master), self.workdir
+            replica, data_node_args(replica, self.workdir, master, pw), self.workdir
         )
         self.nodes[replica].start()
         until(lambda: self.in_sync(replica), "the replica is in sync")
@@ -156,6 +168,7 @@ class SentinelSet:
                 f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
                 f"sentinel failover-timeout {SERVICE} 10000\n"
                 f"sentinel parallel-syncs {SERVICE} 1\n"
+                + (f"sentinel auth-pass {SERVICE} {pw}\n" if pw is not None else "")
             )
             node = Node(port, [str(conf), "--sentinel"], self.workdir)
             node.start()
@@ -171,9 +184,10 @@ class SentinelSet:
 
     @property
     def url(self) -> str:
-        """The store URL naming this set."""
+        """The store URL naming this set (with the password, if any)."""
         hosts = ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
-        return f"redis+sentinel://{hosts}/{SERVICE}"
+        auth = f":{self.password}@" if self.password is not None else ""
+        return f"redis+sentinel://{auth}{hosts}/{SERVICE}"
 
     def master(self) -> Node:
         """The node the sentinels say is master now."""
@@ -195,7 +209,7 @@ class SentinelSet:
         info = self.nodes[port].client().info("replication")
         if info.get("master_link_status") != "up":
             return False
-        master = Redis(port=int(info["master_port"]), socket_timeout=2).info("replication")
+        master = self.nodes[int(info["master_port"])].client().info("replication")
         return bool(master["master_repl_offset"] == info["slave_repl_offset"])
 
     def wait_for_failover(self, old_master: int, timeout: float = 20.0) -> Node:
@@ -218,7 +232,7 @@ class SentinelSet:
         in sync."""
         master = self.master()
         node = self.nodes[port]
-        node.args = data_node_args(port, self.workdir, master.port)
+        node.args = data_node_args(port, self.workdir, master.port, self.password)
         node.start()
         until(lambda: self.in_sync(port), "the restarted node is in sync", 30.0)
 

@@ -108,3 +108,29 @@ async def test_a_sentinel_set_that_cannot_serve_is_one_clear_line(
         await store.close()
     # Nothing was written anywhere.
     assert sentinel_set.master().client().dbsize() == 0
+
+
+async def test_a_password_protected_set_takes_the_password_and_refuses_a_wrong_one(
+    tmp_path: Path,
+) -> None:
+    protected = SentinelSet(tmp_path, password="s3cret-pw")
+    try:
+        await asyncio.to_thread(protected.start)
+        store = RedisStore(protected.url, timeout=2.0)
+        try:
+            await store.prepare()
+            await store.create_table("t1", "CODE1", b"s1")
+            # The commit lane authenticates on the master it asked the
+            # sentinels for, and waits for the replica.
+            assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+            assert protected.replica().client().hget(store.keys.table("t1"), "state") == b"s2"
+        finally:
+            await store.close()
+        wrong = RedisStore(protected.url.replace("s3cret-pw", "wrong"), timeout=2.0)
+        try:
+            with pytest.raises(StoreError, match="refused the credentials"):
+                await wrong.prepare()
+        finally:
+            await wrong.close()
+    finally:
+        await asyncio.to_thread(protected.stop)
