@@ -44,6 +44,14 @@ therefore switched off, and each method picks:
   the next pass over the running tables (``running_ids``: at start and every
   watchdog pass) adds them.
 
+**Waiting for replicas.** With ``replicas`` > 0 (Sentinel and Cluster by
+default) a commit or a table's creation is followed by ``WAIT replicas
+wait_ms`` on the connection that wrote it, and counts as done only if that
+many replicas hold it: otherwise ``ReplicasBehind`` (a timeout, so retried
+like one: the repeat finds its own token, rewrites it, and waits again). A
+write the master holds and no replica does is never acknowledged, so a
+failover cannot take back anything a player saw.
+
 Every redis-py error leaves this module as ``StoreError`` with a message that
 names no host, key or data (the original stays chained for the server log).
 """
