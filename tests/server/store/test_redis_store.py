@@ -272,3 +272,20 @@ async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> No
     # The holder writes; without an owner (one process) there is no fence.
     assert await store.commit("t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
     assert await store.commit("t1", 2, b"s3", []) == (3, 1)
+
+
+async def test_a_redis_too_old_is_one_line_and_nothing_is_written(
+    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, raw = _redis(redis_case)
+    real_info = store.redis.info
+
+    async def older(section: str | None = None) -> dict[str, Any]:
+        info = dict(await real_info(section))
+        info["redis_version"] = "6.2.14"
+        return info
+
+    monkeypatch.setattr(store.redis, "info", older)
+    with pytest.raises(StoreError, match=r"^Redis 6\.2\.14 is too old: hearts needs Redis 7\.0"):
+        await store.prepare()
+    assert [key async for key in raw.scan_iter(match=f"{store.prefix}*")] == []
