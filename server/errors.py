@@ -16,6 +16,7 @@
     │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
     ServerFault
     ├── OwnerGone         owner_gone        the table moved to another process: resume
+    ├── UnknownEvent                        an event the registry (server.event_kinds) lacks
     └── StoreError, StoreConflict           (server.store.base)
 
 Client errors carry a stable ``code`` and a sentence; server faults reach
@@ -127,3 +128,9 @@ class OwnerGone(ServerFault):
     client resumes, and whichever process it reaches takes the table."""
 
     code = "owner_gone"
+
+
+class UnknownEvent(ServerFault):
+    """An event of a kind the registry (``server.event_kinds``) does not
+    know, or stored JSON that is no event: a bug, or a log written by a
+    newer release. Logged, never sent."""

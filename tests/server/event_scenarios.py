@@ -30,6 +30,7 @@ from protocol.codec import decode_server, encode
 from server import table_claims, table_intents, table_jobs, table_undo, turn_timer
 from server.bot_runner import BotMove, simple_move
 from server.jobs import TableHandle
+from server.logged_events import Events
 from server.redaction import seat_view
 from server.store.memory import MemoryStore
 from server.table_commit import TableCommits
@@ -118,13 +119,12 @@ class Run:
     rng: random.Random
     kinds: list[str] = field(default_factory=list)
 
-    async def apply(self, events: list[dict[str, Any]]) -> None:
+    async def apply(self, events: Events) -> None:
         """Commit one intent's events and fan them out (as the actor does)."""
         if not events:
             return
-        self.kinds += [e["type"] for e in events]
-        await self.commits.commit(self.state, events)
-        fan_out(self.state, self.watchers, events)
+        self.kinds += [e.kind for e in events]
+        fan_out(self.state, self.watchers, await self.commits.commit(self.state, events))
 
     async def stored(self) -> list[bytes]:
         """Every event body the store kept, in order."""
