@@ -49,6 +49,7 @@ from redis.exceptions import RedisError
 from common.retry import Backoff
 
 from .bus import BusMessage, decode, decode_batch, encode_batch
+from .store import redis_keys
 from .store.base import StoreError
 
 log = logging.getLogger("hearts.cluster")
@@ -95,11 +96,11 @@ class Cluster:
 
     def lease_key(self, table_id: str) -> str:
         """The Redis key of a table's lease (the store's commit checks it)."""
-        return f"{self.prefix}lease:{table_id}"
+        return redis_keys.lease_key(self.prefix, table_id)
 
     def channel(self, process_id: str) -> str:
         """The pub/sub channel a process listens on."""
-        return f"{self.prefix}proc:{process_id}"
+        return redis_keys.channel(self.prefix, process_id)
 
     # -- leases ------------------------------------------------------------------
 
@@ -150,7 +151,7 @@ class Cluster:
 
     def alive_key(self, process_id: str) -> str:
         """The key that says a process is alive (it renews it with its leases)."""
-        return f"{self.prefix}alive:{process_id}"
+        return redis_keys.alive_key(self.prefix, process_id)
 
     async def alive(self, process_ids: list[str]) -> set[str]:
         """Which of these processes are alive (renewed their heartbeat within

@@ -21,7 +21,7 @@ from common.retry import Backoff
 
 from .logged_events import Events, Logged
 from .metrics import Metrics
-from .store.base import StoreConflict, StoreError, TableStore
+from .store.base import CommitRequest, StoreConflict, StoreError, TableStore
 from .table_records import hand_records, stats_of
 from .table_state import TableState
 
@@ -90,20 +90,21 @@ class TableCommits:
         # this actor's random prefix and a counter.
         self._commits += 1
         token = f"{self._token_prefix}{self._commits}"
+        request = CommitRequest(
+            self.table_id,
+            self.version,
+            blob,
+            bodies,
+            owner=self.owner,
+            running=running,
+            records=records,
+            stats=stats,
+            token=token,
+        )
         backoff: Backoff | None = None
         while True:
             try:
-                self.version, _ = await self.store.commit(
-                    self.table_id,
-                    self.version,
-                    blob,
-                    bodies,
-                    owner=self.owner,
-                    running=running,
-                    records=records,
-                    stats=stats,
-                    token=token,
-                )
+                self.version, _ = await self.store.commit(request)
                 break
             except StoreConflict:
                 raise

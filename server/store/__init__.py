@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from server.store.base import (
+    CommitRequest,
     PlayerStats,
     PublicTable,
     StatsDelta,
@@ -20,6 +21,7 @@ from server.store.redis_store import RedisStore
 from server.store.sqlite_store import SqliteStore, StoreLocked, Synchronous
 
 __all__ = [
+    "CommitRequest",
     "MemoryStore",
     "PlayerStats",
     "PublicTable",

@@ -21,6 +21,7 @@ from server import logged_events as logged
 from server.errors import UnknownEvent
 from server.event_kinds import KINDS, Audience, kind_of, parse_event, redact_event
 from server.logged_events import Logged
+from server.store import CommitRequest
 from server.table_events import log_event
 from server.table_fan_out import replay
 
@@ -138,14 +139,10 @@ async def test_a_replay_skips_an_unknown_stored_event_and_says_so_in_the_log(
     # A newer release's event in the log: written straight into the store.
     table = await run.store.load_table(run.state.table_id)
     assert table is not None
+    future = b'{"type":"from_the_future","seq":%d}' % (last + 1)
+    started = Logged(last + 2, logged.GameStarted()).body()
     await run.store.commit(
-        run.state.table_id,
-        table.version,
-        table.state,
-        [
-            b'{"type":"from_the_future","seq":%d}' % (last + 1),
-            Logged(last + 2, logged.GameStarted()).body(),
-        ],
+        CommitRequest(run.state.table_id, table.version, table.state, [future, started])
     )
     seen = Recorder("late", "pl", "cl")
     with caplog.at_level(logging.ERROR, logger="hearts.table"):

@@ -11,6 +11,7 @@ from redis.exceptions import RedisError
 
 from server.store import RedisStore, StatsDelta, StoreConflict, StoreError
 from tests.server.store.conftest import Harness
+from tests.server.store.helpers import commit
 
 
 def _redis(case: Harness) -> tuple[RedisStore, Any]:
@@ -25,7 +26,7 @@ async def test_unreachable_redis_raises_store_error_with_a_safe_message() -> Non
         store.ping,
         lambda: store.create_table("t", "C", b"s"),
         lambda: store.load_table("t"),
-        lambda: store.commit("t", 1, b"s", [b"e"]),
+        lambda: commit(store, "t", 1, b"s", [b"e"]),
         lambda: store.events_since("t", 0),
         store.list_public,
         lambda: store.add_hand_record("t", b"r"),
@@ -62,7 +63,7 @@ async def test_commit_whose_reply_was_lost_is_retried_and_applied_once(
         return result
 
     monkeypatch.setattr(store, "_commit_script", reply_lost_once)
-    assert await store.commit("t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
+    assert await commit(store, "t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
     assert attempts == 2
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.last_seq) == (2, 2)
@@ -152,7 +153,7 @@ async def test_failed_commit_script_leaves_the_state_alone(redis_case: Harness) 
     # A key of the wrong type where the log should be: XADD fails in the script.
     await raw.set(f"{store.prefix}events:t1", b"not a stream")
     with pytest.raises(StoreError, match="refused") as caught:
-        await store.commit("t1", 1, b"s2", [b"e1"])
+        await commit(store, "t1", 1, b"s2", [b"e1"])
     assert not isinstance(caught.value, StoreConflict)
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.state) == (1, b"s1")
@@ -174,7 +175,7 @@ async def test_expired_tables_leave_the_indexes(redis_case: Harness) -> None:
 async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s")
-    await store.commit("t1", 1, b"s", [b"e"])
+    await commit(store, "t1", 1, b"s", [b"e"])
     await store.add_hand_record("t1", b"r")
     await store.set_public("t1", "C1", b"x")
     await store.add_stats("p1", StatsDelta(hands=1))
@@ -195,14 +196,14 @@ async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
 async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"old")
-    await store.commit("t1", 1, b"old", [b"old-event"])
+    await commit(store, "t1", 1, b"old", [b"old-event"])
     await store.add_hand_record("t1", b"old-record")
     # Expiry removed the hash and code first; the log and records linger.
     await raw.delete(f"{store.prefix}table:t1", f"{store.prefix}code:C1")
     await store.create_table("t1", "C1", b"new")
     assert await store.events_since("t1", 0) == []
     assert await store.hand_records("t1") == []
-    assert await store.commit("t1", 1, b"new2", [b"new-event"]) == (2, 1)
+    assert await commit(store, "t1", 1, b"new2", [b"new-event"]) == (2, 1)
 
 
 async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> None:
@@ -212,9 +213,9 @@ async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> No
     # A stale owner (its lease taken by process-b) cannot write, even at the
     # right version; nothing changes.
     with pytest.raises(StoreConflict, match="lease"):
-        await store.commit("t1", 1, b"stale", [b"e"], owner="process-a")
+        await commit(store, "t1", 1, b"stale", [b"e"], owner="process-a")
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.state, loaded.last_seq) == (1, b"s1", 0)
     # The holder writes; without an owner (one process) there is no fence.
-    assert await store.commit("t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
-    assert await store.commit("t1", 2, b"s3", []) == (3, 1)
+    assert await commit(store, "t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
+    assert await commit(store, "t1", 2, b"s3", []) == (3, 1)
