@@ -12,6 +12,7 @@
     ├── NotNow            not_now           the table is not in the right state
     │   └── ClaimRefused  claim_refused     a claim that does not hold (or not provably yet)
     ├── BadRules          bad_rules         rules options that cannot be played
+    ├── TableTooNew       table_too_new     the stored table is in a format this release cannot read
     ├── LimitError        rate_limited, too_many_tables, slow_consumer
     │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
     ServerFault
@@ -134,3 +135,12 @@ class UnknownEvent(ServerFault):
     """An event of a kind the registry (``server.event_kinds``) does not
     know, or stored JSON that is no event: a bug, or a log written by a
     newer release. Logged, never sent."""
+
+
+class TableTooNew(ClientError):
+    """The stored table was written by a newer release of the server, in a
+    format this one cannot read (a rolling upgrade is under way), or it
+    cannot be read at all. Nothing was changed: the stored state stays as
+    it was for a server that can run it (server.state_format)."""
+
+    code = "table_too_new"
