@@ -25,7 +25,7 @@ from engine.hand import Phase
 from . import logged_events as logged
 from . import table_intents as intents
 from .errors import ClaimRefused, NotAllowed, NotNow
-from .table_intents import Events
+from .logged_events import Events
 from .table_state import TableState
 
 

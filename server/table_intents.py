@@ -31,8 +31,6 @@ from .redaction import seat_info
 from .table_events import log_event
 from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
 
-__all__ = ["Events"]  # what intents return, re-exported for their callers
-
 
 def _seat_event(table: TableState, seat: int, change: str) -> logged.SeatChanged:
     return logged.SeatChanged(seat=seat_info(table, seat), change=change)

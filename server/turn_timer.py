@@ -20,7 +20,7 @@ from engine.hand import Phase
 from . import logged_events as logged
 from . import table_intents as intents
 from .bot_runner import BotMove
-from .table_intents import Events
+from .logged_events import Events
 from .table_state import TableState
 
 TurnKey = tuple[int, str, int]
