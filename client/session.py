@@ -75,6 +75,11 @@ MAX_PACED_WAIT = 0.1
 # Refusals of a resume that mean the seat is gone for good (any other one is
 # passing trouble: the table changing hands, the store restarting).
 GONE_FOR_GOOD = frozenset({"bad_token", "no_such_table", "kicked"})
+# Refusals of one server, not of the seat: a newer release stored the
+# table (a rolling upgrade is under way). A saved seat resumed on connect
+# is refused (the file stays as it was); a session already at the table
+# keeps its seat and tries again, as after any passing trouble.
+NOT_HERE = frozenset({"table_too_new"})
 # What ``hearts serve`` listens on, and the name of a player who gave none.
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 DEFAULT_NAME = "Player"
@@ -649,7 +654,7 @@ class ClientSession:
                         self._rejoin_failures = 0
                         self._rejoined()
                         self._spawn_resend()
-                    elif msg.code in GONE_FOR_GOOD:
+                    elif msg.code in GONE_FOR_GOOD or (msg.code in NOT_HERE and self._unconfirmed):
                         self._seat_lost(msg)
                         self._spawn_resend()  # they will be refused: their callers hear why
                     else:

@@ -481,6 +481,9 @@ TableEvent = (
     | ChatMessage
     | BotCovered
 )
+"""Every table event (a message with ``seq``): the one list of them, which
+``ServerMessage`` includes. Which logged event becomes which of these, and
+for whom, is the server's registry of event kinds (``server.event_kinds``)."""
 
 ServerMessage = Annotated[
     Welcome
@@ -493,29 +496,7 @@ ServerMessage = Annotated[
     | Advice
     | Stats
     | Snapshot
-    | SeatChanged
-    | GameStarted
-    | HandDealt
-    | PassLocked
-    | CardsReceived
-    | PlayBegins
-    | CardPlayed
-    | HeartsBroken
-    | TrickWon
-    | PlaysUndone
-    | ClaimMade
-    | TrickCarried
-    | WidowTaken
-    | WidowDiscarded
-    | CardsDrawn
-    | SeatOut
-    | LeftoverTaken
-    | RestTaken
-    | MoonChoiceNeeded
-    | HandScored
-    | GameOver
-    | ChatMessage
-    | BotCovered
+    | TableEvent
     | Kicked
     | KnockAnswered
     | ChatHistory,

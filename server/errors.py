@@ -12,10 +12,12 @@
     ├── NotNow            not_now           the table is not in the right state
     │   └── ClaimRefused  claim_refused     a claim that does not hold (or not provably yet)
     ├── BadRules          bad_rules         rules options that cannot be played
+    ├── TableTooNew       table_too_new     the stored table is in a format this release cannot read
     ├── LimitError        rate_limited, too_many_tables, slow_consumer
     │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
     ServerFault
     ├── OwnerGone         owner_gone        the table moved to another process: resume
+    ├── UnknownEvent                        an event the registry (server.event_kinds) lacks
     └── StoreError, StoreConflict           (server.store.base)
 
 Client errors carry a stable ``code`` and a sentence; server faults reach
@@ -127,3 +129,18 @@ class OwnerGone(ServerFault):
     client resumes, and whichever process it reaches takes the table."""
 
     code = "owner_gone"
+
+
+class UnknownEvent(ServerFault):
+    """An event of a kind the registry (``server.event_kinds``) does not
+    know, or stored JSON that is no event: a bug, or a log written by a
+    newer release. Logged, never sent."""
+
+
+class TableTooNew(ClientError):
+    """The stored table was written by a newer release of the server, in a
+    format this one cannot read (a rolling upgrade is under way), or it
+    cannot be read at all. Nothing was changed: the stored state stays as
+    it was for a server that can run it (server.state_format)."""
+
+    code = "table_too_new"

@@ -26,7 +26,7 @@ from .bot_runner import BotRunner
 from .bus import BusMessage
 from .cluster import Cluster
 from .config import ServerConfig
-from .errors import BadRules, NotFound, OwnerGone
+from .errors import BadRules, NotFound, OwnerGone, TableTooNew
 from .forwarding import Client, Forwarding
 from .jobs import Attach, Watcher
 from .metrics import Metrics, TableGauge
@@ -81,6 +81,10 @@ class Lobby:
             max_wait=config.max_code_wait,
         )
         self._actors: dict[str, TableActor] = {}
+        # Running tables this process could not read (a newer release wrote
+        # them, server.state_format): not tried again by the watchdog, whose
+        # log they would fill; a client's resume still tries (and is told).
+        self._unreadable: set[str] = set()
         self._lock = asyncio.Lock()
         # Scale-out: this process's end of the bus (None: one process).
         self.forwarding = Forwarding(cluster, self._actors) if cluster is not None else None
@@ -280,7 +284,11 @@ class Lobby:
         """Start an actor for every stored table in play that nobody runs
         (after a restart, or an owner's death)."""
         count = 0
-        candidates = [t for t in await self.store.running_ids() if t not in self._actors]
+        candidates = [
+            t
+            for t in await self.store.running_ids()
+            if t not in self._actors and t not in self._unreadable
+        ]
         if self.cluster is not None and candidates:
             owners = await self.cluster.owners(candidates)
             # A table with an owner is alive (here or elsewhere).
@@ -291,7 +299,13 @@ class Lobby:
                     continue
                 if self.cluster is not None and not await self.cluster.acquire(table_id):
                     continue  # another process was quicker
-                loaded = await self._load_leased(table_id)
+                try:
+                    loaded = await self._load_leased(table_id)
+                except TableTooNew as exc:
+                    # Left as stored, for a server that can run it.
+                    log.warning("table %s not resumed: %s", table_id, exc.message)
+                    self._unreadable.add(table_id)
+                    continue
                 if loaded is None:
                     continue
                 if loaded[0].status not in RUNNING_STATUSES:

@@ -4,10 +4,10 @@ What a seat may see is decided in one place, ``protocol.seat_view`` (the
 same function the arena and bots of one's own use); this module turns the
 server's ``TableState`` into the public facts that function takes
 (``table_facts``), keeps the table's finished tricks between views
-(``TableState.trick_cache``), and redacts logged events, which may hold
-every hand: ``redact_event`` turns one into what one seat may be sent, or
-None (docs/architecture.md, property 3). Spectators (``seat=None``) get only
-the public part.
+(``TableState.trick_cache``). Logged events, which may hold every hand,
+are redacted by the registry of event kinds (``server.event_kinds``
+``redact_event``; docs/architecture.md, property 3). Spectators
+(``seat=None``) get only the public part.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import time
 from typing import Any, cast
 
 from protocol import seat_view as views
-from protocol import server_messages as sm
 from protocol.common import BotLevel
 from protocol.seat_view import SeatFacts, TableFacts
 from protocol.view import SeatView
@@ -107,86 +106,3 @@ def _private_facts(table: TableState) -> TableFacts:
     return TableFacts(
         rules=table.rules, seats=(), host_seat=table.host_seat, knocks=tuple(table.knocks.items())
     )
-
-
-PRIVATE_EVENTS = frozenset(
-    {
-        "hand_dealt",
-        "cards_passed",
-        "bot_covered",
-        "widow_taken",
-        "widow_discarded",
-        "cards_drawn",
-        "rest_taken",
-    }
-)
-"""Logged events whose redaction depends on the seat; every other event is
-the same for everybody."""
-
-
-def redact_event(event: dict[str, Any], seat: int | None) -> sm.TableEvent | None:
-    """What ``seat`` may be sent of one logged event (None: nothing)."""
-    kind = event["type"]
-    if kind == "hand_dealt":
-        cards = tuple(event["hands"][seat]) if seat is not None else ()
-        return sm.HandDealt(
-            seq=event["seq"],
-            hand_number=event["hand_number"],
-            direction=event["direction"],
-            cards=cards,
-            # Never which cards lie face down: how many (events logged
-            # before variants existed have no stock).
-            stock_count=len(event.get("stock", ())),
-        )
-    if kind == "cards_passed":
-        if seat is None or seat != event["receiver"]:
-            return None
-        return sm.CardsReceived(
-            seq=event["seq"], from_seat=event["giver"], cards=tuple(event["cards"])
-        )
-    face_down = _FACE_DOWN_EVENTS.get(kind)
-    if face_down is not None:
-        # Face-down cards: their owner sees them, everybody else how many.
-        own = seat is not None and seat == event["seat"]
-        return face_down(  # type: ignore[no-any-return]
-            seq=event["seq"],
-            seat=event["seat"],
-            count=len(event["cards"]),
-            cards=tuple(event["cards"]) if own else (),
-        )
-    if kind == "bot_covered":
-        # What a bot played in a player's name shows that player's cards.
-        if seat is None or seat != event["seat"]:
-            return None
-        return sm.BotCovered.model_validate(event)
-    model = _PUBLIC_EVENTS.get(kind)
-    if model is None:
-        return None
-    return model.model_validate(event)  # type: ignore[no-any-return]
-
-
-_FACE_DOWN_EVENTS: dict[str, Any] = {
-    "widow_taken": sm.WidowTaken,
-    "widow_discarded": sm.WidowDiscarded,
-    "cards_drawn": sm.CardsDrawn,
-    "rest_taken": sm.RestTaken,
-}
-
-_PUBLIC_EVENTS: dict[str, Any] = {
-    "seat_changed": sm.SeatChanged,
-    "game_started": sm.GameStarted,
-    "pass_locked": sm.PassLocked,
-    "play_begins": sm.PlayBegins,
-    "card_played": sm.CardPlayed,
-    "hearts_broken": sm.HeartsBroken,
-    "trick_won": sm.TrickWon,
-    "plays_undone": sm.PlaysUndone,
-    "claim_made": sm.ClaimMade,
-    "trick_carried": sm.TrickCarried,
-    "seat_out": sm.SeatOut,
-    "leftover_taken": sm.LeftoverTaken,
-    "moon_choice_needed": sm.MoonChoiceNeeded,
-    "hand_scored": sm.HandScored,
-    "game_over": sm.GameOver,
-    "chat_message": sm.ChatMessage,
-}

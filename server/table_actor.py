@@ -26,6 +26,7 @@ from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
+from . import logged_events as logged
 from . import table_hints, table_jobs, turn_timer
 from . import table_intents as intents
 from .bot_runner import BotRunner
@@ -46,13 +47,13 @@ from .jobs import (
     TurnOver,
     Watcher,
 )
+from .logged_events import Events, Logged
 from .mailbox import Mailbox
 from .metrics import Metrics
 from .store.base import StoreConflict, StoreError, TableStore
 from .table_commit import RUNNING_STATUSES, TableCommits
 from .table_duties import TableDuties
 from .table_fan_out import fan_out, replay, send_snapshot
-from .table_intents import Events
 from .table_jobs import Outcome
 from .table_requests import apply_request
 from .table_state import TableState
@@ -235,8 +236,12 @@ class TableActor:
             return
         if self.metrics is not None:
             self.metrics.child(self.metrics.actions, job.kind).inc()
-        if events and not await self._commit(job, events):
-            return
+        logged_events: list[Logged] = []
+        if events:
+            committed = await self._commit(job, events)
+            if committed is None:
+                return
+            logged_events = committed
         # Who is attached where changes only now, the commit done: were it
         # changed first, a refused commit would roll the table back but
         # leave a connection on a seat it does not hold.
@@ -250,7 +255,7 @@ class TableActor:
         # The public part of this moment's views, shared by the fan-out and
         # the bots' views: built at most once per job (only this task changes
         # the table, and nothing below does).
-        public = fan_out(self.state, self._watchers, events) if events else None
+        public = fan_out(self.state, self._watchers, logged_events) if events else None
         for action in after:
             action()
         if isinstance(job, Attach) and isinstance(job.message, cm.Resume):
@@ -265,11 +270,11 @@ class TableActor:
             await self._side_effects(events)
         self._duties.run(self.state, public)
 
-    async def _commit(self, job: Job, events: Events) -> bool:
-        """Store the job's events; on failure roll back, tell the requester,
-        and see to what follows (False: the job ends here)."""
+    async def _commit(self, job: Job, events: Events) -> list[Logged] | None:
+        """Store the job's events, numbered; on failure roll back, tell the
+        requester, and see to what follows (None: the job ends here)."""
         try:
-            await self._commits.commit(self.state, events)
+            return await self._commits.commit(self.state, events)
         except StoreConflict as exc:
             log.warning("table %s: commit refused: %s", self.table_id, exc)
             self._rollback()
@@ -278,7 +283,7 @@ class TableActor:
                 await self._host.commit_refused(self)
             else:
                 await self.resync()
-            return False
+            return None
         except StoreError as exc:
             log.warning("table %s: commit failed: %s", self.table_id, exc)
             self._rollback()
@@ -288,8 +293,7 @@ class TableActor:
             # move (its turn timer armed again here).
             self._duties.retry_later()
             self._duties.sync_turns(self.state)
-            return False
-        return True
+            return None
 
     def _rollback(self) -> None:
         self._replace_state(self._commits.committed_state())
@@ -330,7 +334,7 @@ class TableActor:
         """The lobby listing and the table's expiry, after the commit (best
         effort: hand records and statistics went in with the commit itself)."""
         if self._host is not None and any(
-            e["type"] in ("seat_changed", "game_started") for e in events
+            isinstance(e, logged.SeatChanged | logged.GameStarted) for e in events
         ):
             try:
                 await self._host.refresh_listing(self)
@@ -338,9 +342,9 @@ class TableActor:
                 log.warning("table %s: could not update the lobby: %s", self.table_id, exc)
         for e in events:
             try:
-                if e["type"] == "hand_scored":
+                if isinstance(e, logged.HandScored):
                     await self.store.expire_table(self.table_id, self.config.table_ttl)
-                elif e["type"] == "game_over":
+                elif isinstance(e, logged.GameOver):
                     await self.store.expire_table(self.table_id, self.config.finished_ttl)
             except StoreError as exc:
                 log.warning("table %s: could not set its expiry: %s", self.table_id, exc)

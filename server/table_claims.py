@@ -22,9 +22,10 @@ from engine.cards import card_text
 from engine.claim import ClaimTooEarly, check_claim, claim_play
 from engine.hand import Phase
 
+from . import logged_events as logged
 from . import table_intents as intents
 from .errors import ClaimRefused, NotAllowed, NotNow
-from .table_intents import Events
+from .logged_events import Events
 from .table_state import TableState
 
 
@@ -57,9 +58,7 @@ def claim(table: TableState, seat: int | None) -> Events:
     if proof is None:
         table.seats[seat].claim_refused = moment
         raise ClaimRefused("your claim does not hold: the others could still take a trick")
-    events: Events = [
-        {"type": "claim_made", "seat": seat, "tricks": proof.tricks, "reason": proof.reason}
-    ]
+    events: Events = [logged.ClaimMade(seat=seat, tricks=proof.tricks, reason=proof.reason)]
     while game.hand is not None and game.hand.phase is Phase.PLAY:
         current = game.hand
         events += intents.play_card(table, current.turn, card_text(claim_play(current, seat)))

@@ -19,11 +19,11 @@ import time
 
 from common.retry import Backoff
 
+from .logged_events import Events, Logged
 from .metrics import Metrics
-from .store.base import StoreConflict, StoreError, TableStore
-from .table_intents import Events
+from .store.base import CommitRequest, StoreConflict, StoreError, TableStore
 from .table_records import hand_records, stats_of
-from .table_state import TableState, json_bytes
+from .table_state import TableState
 
 # Statuses in which a table needs an owner whether or not anyone is connected.
 RUNNING_STATUSES = frozenset({"playing", "between_hands"})
@@ -68,14 +68,15 @@ class TableCommits:
         self._token_prefix = secrets.token_hex(8) + ":"
         self._commits = 0
 
-    async def commit(self, state: TableState, events: Events) -> None:
-        """Number ``events`` and store them with ``state``; ``StoreConflict``
-        if the store refuses, ``StoreError`` if it stayed unreachable."""
-        for e in events:
-            state.seq += 1
-            e["seq"] = state.seq
+    async def commit(self, state: TableState, events: Events) -> list[Logged]:
+        """Number ``events`` and store them with ``state``; returns them
+        numbered. ``StoreConflict`` if the store refuses, ``StoreError`` if
+        it stayed unreachable (``state.seq`` has moved on then too: the
+        caller rolls the state back)."""
+        numbered = [Logged(state.seq + i, e) for i, e in enumerate(events, start=1)]
+        state.seq += len(events)
         blob = state.to_bytes()
-        bodies = [json_bytes(e) for e in events]
+        bodies = [entry.body() for entry in numbered]
         # A game in progress must be run even with nobody connected (bots
         # play on, grace timers run out): the store indexes such tables so
         # a restart or a takeover finds them without reading every table.
@@ -89,20 +90,21 @@ class TableCommits:
         # this actor's random prefix and a counter.
         self._commits += 1
         token = f"{self._token_prefix}{self._commits}"
+        request = CommitRequest(
+            self.table_id,
+            self.version,
+            blob,
+            bodies,
+            owner=self.owner,
+            running=running,
+            records=records,
+            stats=stats,
+            token=token,
+        )
         backoff: Backoff | None = None
         while True:
             try:
-                self.version, _ = await self.store.commit(
-                    self.table_id,
-                    self.version,
-                    blob,
-                    bodies,
-                    owner=self.owner,
-                    running=running,
-                    records=records,
-                    stats=stats,
-                    token=token,
-                )
+                self.version, _ = await self.store.commit(request)
                 break
             except StoreConflict:
                 raise
@@ -114,6 +116,8 @@ class TableCommits:
         if self.metrics is not None:
             self.metrics.store_commit.observe(time.perf_counter() - started)
         self.blob = blob
+        return numbered
+        return numbered
 
     def committed_state(self) -> TableState:
         """The table as last stored (what a failed commit rolls back to)."""

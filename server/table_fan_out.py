@@ -1,7 +1,7 @@
 """Sending a table's committed events to its connections: the "fan-out" hop
 of one play (docs/architecture.md, "The path of one play").
 
-Each connection gets the events its seat may see (server.redaction decides)
+Each connection gets the events its seat may see (server.event_kinds decides)
 and then one snapshot of its view. Frames are built and encoded once per
 seat, however many connections show it, and public events once for all.
 A resuming connection gets what it missed from the table's stored log.
@@ -9,25 +9,31 @@ A resuming connection gets what it missed from the table's stored log.
 
 from __future__ import annotations
 
-import json
+import logging
 from typing import Any
 
 from protocol import server_messages as sm
 from protocol.codec import encode, encode_snapshot, encode_snapshots
 
+from .errors import UnknownEvent
+from .event_kinds import parse_event, per_seat, redact_event
 from .jobs import Watcher
-from .redaction import PRIVATE_EVENTS, public_view, redact_event, wire_views
+from .logged_events import Logged
+from .redaction import public_view, wire_views
 from .store.base import TableStore
-from .table_intents import Events
 from .table_state import TableState
 from .table_watchers import TableWatchers
+
+log = logging.getLogger("hearts.table")
 
 
 def _frame(message: sm.TableEvent | None) -> bytes | None:
     return encode(message) if message is not None else None
 
 
-def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[str, Any] | None:
+def fan_out(
+    state: TableState, watchers: TableWatchers, events: list[Logged]
+) -> dict[str, Any] | None:
     """Send each watcher its redacted events, then a snapshot, all of a
     connection's frames in one go (``Watcher.send_frames``: one write).
     Returns the public part of the views it built (None if nobody watches),
@@ -35,8 +41,12 @@ def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[
     if not len(watchers):
         return None
     public = public_view(state)
+    # Per event: whether its copy depends on the seat (an event of a kind
+    # the registry lacks raises UnknownEvent here: logged, never sent).
+    private = [per_seat(e) for e in events]
     shared: list[bytes | None] = [
-        None if e["type"] in PRIVATE_EVENTS else _frame(redact_event(e, None)) for e in events
+        None if own else _frame(redact_event(e, None))
+        for e, own in zip(events, private, strict=True)
     ]
     views = wire_views(state, watchers.seats(), public)
     # What every seat's snapshot shares is packed once (protocol.codec).
@@ -45,8 +55,8 @@ def fan_out(state: TableState, watchers: TableWatchers, events: Events) -> dict[
     for conn, seat in watchers.items():
         frames = by_seat.get(seat, [])
         if seat not in by_seat:
-            for e, frame in zip(events, shared, strict=True):
-                if e["type"] in PRIVATE_EVENTS:
+            for e, own, frame in zip(events, private, shared, strict=True):
+                if own:
                     frame = _frame(redact_event(e, seat))
                 if frame is not None:
                     frames.append(frame)
@@ -79,7 +89,12 @@ async def replay(
     none), then a snapshot."""
     stored = await store.events_since(state.table_id, after)
     for item in stored or []:
-        msg = redact_event(json.loads(item.body), seat)
+        try:
+            msg = redact_event(parse_event(item.body), seat)
+        except UnknownEvent as exc:
+            # Never sent; the snapshot that follows shows the table as it is.
+            log.error("table %s: event %d not replayed: %s", state.table_id, item.seq, exc)
+            continue
         if msg is not None:
             conn.send(msg)
     send_chat_history(state, conn)

@@ -2,8 +2,9 @@
 
 Every function checks first and changes after: it raises a ``ClientError``
 (a ``RuleViolation`` from the engine, or one of ``server.errors``) with
-nothing changed, or it mutates the state and returns the logged events (dicts
-without ``seq``; the actor numbers and commits them). The table actor is the
+nothing changed, or it mutates the state and returns the logged events
+(``server.logged_events``, without ``seq``: the actor numbers and commits
+them). The table actor is the
 only caller, one intent at a time.
 
 Table status, besides the hand's own phases (engine/hand.py)::
@@ -23,20 +24,16 @@ from engine.events import Event, GameOver, HandScored
 from engine.game import Game
 from engine.hand import Phase
 
+from . import logged_events as logged
 from .errors import Kicked, KnockRequired, NotAllowed, NotFound, NotNow, TableFull
+from .logged_events import Events
 from .redaction import seat_info
 from .table_events import log_event
 from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
 
-Events = list[dict[str, Any]]
 
-
-def _seat_event(table: TableState, seat: int, change: str) -> dict[str, Any]:
-    return {
-        "type": "seat_changed",
-        "seat": seat_info(table, seat),
-        "change": change,
-    }
+def _seat_event(table: TableState, seat: int, change: str) -> logged.SeatChanged:
+    return logged.SeatChanged(seat=seat_info(table, seat), change=change)
 
 
 def _engine_events(table: TableState, events: list[Event]) -> Events:
@@ -144,7 +141,7 @@ def knock(table: TableState, player_id: str, name: str) -> Events:
     if player_id not in table.knocks and len(table.knocks) >= MAX_KNOCKS:
         raise TableFull("too many players are waiting for this table's host; try later")
     table.knocks[player_id] = name
-    return [{"type": "knocked", "player_id": player_id}]
+    return [logged.Knocked(player_id=player_id)]
 
 
 def answer_knock(table: TableState, by: int | None, player_id: str, accept: bool) -> Events:
@@ -154,7 +151,7 @@ def answer_knock(table: TableState, by: int | None, player_id: str, accept: bool
         raise NotAllowed("that player is not knocking")
     if accept:
         table.admitted = [*table.admitted, player_id][-MAX_ADMITTED:]
-    return [{"type": "knock_settled", "player_id": player_id, "accepted": accept}]
+    return [logged.KnockSettled(player_id=player_id, accepted=accept)]
 
 
 def move_seat(table: TableState, seat: int | None, to: int) -> Events:
@@ -210,7 +207,7 @@ def allow_back(table: TableState, by: int | None, player_id: str) -> Events:
     table.kicked = [entry for entry in table.kicked if entry[0] != player_id]
     # Logged so the change is committed and everyone's view shows it; no
     # seat is told anything beyond their next snapshot.
-    return [{"type": "allowed_back", "player_id": player_id}]
+    return [logged.AllowedBack(player_id=player_id)]
 
 
 def add_bot(table: TableState, by: int | None, seat: int, level: str) -> Events:
@@ -255,20 +252,19 @@ def set_connected(
     if connected and program is not None:
         s.program = program
     s.away = not connected
-    events = [_seat_event(table, seat, "connected" if connected else "away")]
+    events: Events = [_seat_event(table, seat, "connected" if connected else "away")]
     if connected:
         s.covering = False
         if s.covered_played or s.covered_passed or s.covered_moon or s.covered_discarded:
             # The player is told what a bot did in their name (to them alone).
             events.append(
-                {
-                    "type": "bot_covered",
-                    "seat": seat,
-                    "played": s.covered_played,
-                    "passed": s.covered_passed,
-                    "moon_choice": s.covered_moon,
-                    "discarded": s.covered_discarded,
-                }
+                logged.BotCovered(
+                    seat=seat,
+                    played=tuple(s.covered_played),
+                    passed=tuple(s.covered_passed),
+                    moon_choice=s.covered_moon,
+                    discarded=tuple(s.covered_discarded),
+                )
             )
             s.covered_played, s.covered_passed, s.covered_moon = [], [], None
             s.covered_discarded = []
@@ -312,7 +308,7 @@ def rematch(table: TableState, by: int | None) -> Events:
 def _new_game(table: TableState) -> Events:
     table.game = Game(table.rules)
     table.status = "playing"
-    return [{"type": "game_started"}, *deal(table)]
+    return [logged.GameStarted(), *deal(table)]
 
 
 def deal(table: TableState) -> Events:
@@ -415,7 +411,7 @@ def chat(table: TableState, seat: int | None, name: str, text: str) -> Events:
     # The one event this intent returns is committed as the next number.
     table.chat.append([table.seq + 1, seat, name, text])
     del table.chat[:-CHAT_HISTORY]
-    return [{"type": "chat_message", "seat": seat, "name": name, "text": text}]
+    return [logged.ChatMessage(seat=seat, name=name, text=text)]
 
 
 def seats_to_decide(table: TableState) -> list[int]:

@@ -25,8 +25,8 @@ from . import table_intents as intents
 from .bot_runner import BotMove
 from .errors import AuthError
 from .jobs import Attach, Knock, Watcher
+from .logged_events import Events
 from .table_fan_out import send_chat_history, send_snapshot
-from .table_intents import Events
 from .table_state import TableState
 from .table_watchers import TableWatchers
 

@@ -12,8 +12,9 @@ from dataclasses import astuple
 from engine.cards import QUEEN_SPADES
 from engine.record import hand_record
 
+from . import logged_events as logged
+from .logged_events import Events
 from .store.base import StatsDelta
-from .table_intents import Events
 from .table_state import TableState
 
 
@@ -24,7 +25,9 @@ def hand_records(state: TableState, events: Events) -> list[bytes]:
     return [
         json.dumps(hand_record(hand), separators=(",", ":")).encode()
         for e in events
-        if e["type"] == "hand_scored" and hand is not None and hand.hand_number == e["hand_number"]
+        if isinstance(e, logged.HandScored)
+        and hand is not None
+        and hand.hand_number == e.hand_number
     ]
 
 
@@ -44,19 +47,19 @@ def stats_of(state: TableState, events: Events) -> dict[str, StatsDelta]:
     game = state.game
     hand = game.hand if game is not None else None
     for e in events:
-        if e["type"] == "hand_scored" and hand is not None:
+        if isinstance(e, logged.HandScored) and hand is not None:
             queen_taker = next((s for s, m in enumerate(hand.taken) if m >> QUEEN_SPADES & 1), None)
             for i in range(state.players):
                 add(
                     i,
                     StatsDelta(
                         hands=1,
-                        points=e["points"][i],
-                        moons=int(e["shooter"] == i),
+                        points=e.points[i],
+                        moons=int(e.shooter == i),
                         queens=int(queen_taker == i),
                     ),
                 )
-        elif e["type"] == "game_over":
+        elif isinstance(e, logged.GameOver):
             for i in range(state.players):
-                add(i, StatsDelta(games=1, wins=int(e["winner"] == i)))
+                add(i, StatsDelta(games=1, wins=int(e.winner == i)))
     return totals

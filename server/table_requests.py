@@ -17,7 +17,7 @@ from . import table_claims, table_undo
 from . import table_intents as intents
 from .errors import NotAllowed
 from .jobs import Watcher
-from .table_intents import Events
+from .logged_events import Events
 from .table_state import TableState
 from .table_watchers import TableWatchers
 

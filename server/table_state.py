@@ -3,9 +3,11 @@
 This is everything the server knows about a table, hidden cards included. It
 never leaves the server: ``server.redaction`` turns it into the public facts
 from which ``protocol.seat_view`` builds what each seat may see.
-``to_bytes``/``from_bytes`` are the blob the store keeps under a version; the
-game inside is stored as ``engine.record.game_to_json`` so a restored table is
-replayed by the same code that verifies hand records.
+``to_bytes``/``from_bytes`` are the blob the store keeps under a version, in
+the format ``server.state_format`` numbers (read through its migrations; a
+newer release's blob is refused with ``TableTooNew``); the game inside is
+stored as ``engine.record.game_to_json`` so a restored table is replayed by
+the same code that verifies hand records.
 """
 
 from __future__ import annotations
@@ -19,11 +21,15 @@ from typing import Any, Literal
 
 import orjson
 
+from engine.errors import ClientError
 from engine.game import Game
 from engine.hand import Phase
 from engine.record import game_from_json, game_to_json
 from engine.rules import Rules
 from protocol.seat_view import TrickCache
+
+from . import state_format
+from .errors import TableTooNew
 
 SeatKind = Literal["open", "human", "bot"]
 TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
@@ -229,7 +235,10 @@ class TableState:
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
     def to_json(self) -> dict[str, Any]:
-        """Storage form (JSON-able)."""
+        """Storage form (JSON-able), in this release's format."""
+        return state_format.stamp(self._fields_json())
+
+    def _fields_json(self) -> dict[str, Any]:
         return {
             "table_id": self.table_id,
             "code": self.code,
@@ -260,7 +269,7 @@ class TableState:
     def peek(cls, blob: bytes) -> TableState:
         """The table's settings and seats from a stored blob, without
         replaying its game (``game`` is None): for checks that need no cards."""
-        data = json.loads(blob)
+        data = state_format.read(_parsed(blob))
         data["game"] = None
         return cls.from_json(data)
 
@@ -278,12 +287,28 @@ class TableState:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> TableState:
-        """Rebuild from the stored blob (replays the current hand)."""
-        return cls.from_json(json.loads(blob))
+        """Rebuild from the stored blob, read through the format's
+        migrations (replays the current hand); ``TableTooNew`` for a blob
+        of a newer release this one cannot read."""
+        return cls.from_json(state_format.read(_parsed(blob)))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableState:
-        """Inverse of ``to_json``."""
+        """Inverse of ``to_json``, from a state in this release's format
+        (``state_format.read`` gives one); ``TableTooNew`` if it cannot be
+        read."""
+        try:
+            return cls._from_fields(data)
+        except (KeyError, TypeError, ValueError, ClientError) as exc:
+            # A rules option, a record field or a value this release does
+            # not know: a newer release wrote it, or the blob is damaged.
+            raise TableTooNew(
+                "this server cannot run this table: it was saved by a newer release, "
+                "or its stored state is damaged"
+            ) from exc
+
+    @classmethod
+    def _from_fields(cls, data: dict[str, Any]) -> TableState:
         return cls(
             table_id=data["table_id"],
             code=data["code"],
@@ -297,11 +322,19 @@ class TableState:
             game=game_from_json(data["game"]) if data["game"] else None,
             games_played=data["games_played"],
             seq=data["seq"],
-            chat=data.get("chat", []),  # tables stored before chat was kept have none
-            kicked=data.get("kicked", []),  # likewise, before kicks were remembered
-            invite=data.get("invite", ""),
-            approval=data.get("approval", False),
-            knocks=data.get("knocks", {}),
-            admitted=data.get("admitted", []),
-            turn_seconds=data.get("turn_seconds"),  # tables stored before the timer have none
+            chat=data["chat"],
+            kicked=data["kicked"],
+            invite=data["invite"],
+            approval=data["approval"],
+            knocks=data["knocks"],
+            admitted=data["admitted"],
+            turn_seconds=data["turn_seconds"],
         )
+
+
+def _parsed(blob: bytes) -> Any:
+    """A stored blob's JSON; ``TableTooNew`` if it is none."""
+    try:
+        return json.loads(blob)
+    except ValueError as exc:
+        raise TableTooNew("this server cannot read this table's stored state") from exc

@@ -29,17 +29,15 @@ keeps the taken-back ``card_played`` events, followed by ``plays_undone``
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.cards import mask_of
 from engine.hand import Hand, Phase
 from engine.record import hand_record, replay
 from engine.variant_hand import VariantHand
 
+from . import logged_events as logged
 from .errors import NotAllowed, NotNow
+from .logged_events import Events
 from .table_state import TableState
-
-Events = list[dict[str, Any]]
 
 
 def play_seats(hand: Hand) -> list[int]:
@@ -105,11 +103,4 @@ def undo(table: TableState, seat: int | None) -> Events:
         )
     if table.game is not None:  # it is: _undoable found its hand
         table.game.hand = rewound
-    return [
-        {
-            "type": "plays_undone",
-            "seat": seat,
-            "cards": taken_back,
-            "trick": rewound.trick_index,
-        }
-    ]
+    return [logged.PlaysUndone(seat=seat, cards=tuple(taken_back), trick=rewound.trick_index)]

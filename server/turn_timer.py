@@ -17,9 +17,10 @@ from __future__ import annotations
 from engine.errors import ClientError
 from engine.hand import Phase
 
+from . import logged_events as logged
 from . import table_intents as intents
 from .bot_runner import BotMove
-from .table_intents import Events
+from .logged_events import Events
 from .table_state import TableState
 
 TurnKey = tuple[int, str, int]
@@ -74,14 +75,13 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
     except ClientError:
         return []  # the turn moved on in a way the key did not see: nothing to do
     events.append(
-        {
-            "type": "bot_covered",
-            "seat": seat,
-            "played": [move.card] if move.kind == "play" else [],
-            "passed": list(move.cards) if move.kind == "pass" else [],
-            "moon_choice": move.choice if move.kind == "moon" else None,
-            "discarded": list(move.cards) if move.kind == "discard" else [],
-            "timed_out": True,
-        }
+        logged.BotCovered(
+            seat=seat,
+            played=(move.card,) if move.kind == "play" else (),
+            passed=move.cards if move.kind == "pass" else (),
+            moon_choice=move.choice if move.kind == "moon" else None,
+            discarded=move.cards if move.kind == "discard" else (),
+            timed_out=True,
+        )
     )
     return events

@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from server.store.base import (
+    CommitRequest,
     PlayerStats,
     PublicTable,
     StatsDelta,
@@ -22,6 +23,7 @@ from server.store.redis_target import parse_redis_url
 from server.store.sqlite_store import SqliteStore, StoreLocked, Synchronous
 
 __all__ = [
+    "CommitRequest",
     "MemoryStore",
     "PlayerStats",
     "PublicTable",

@@ -13,7 +13,7 @@ finished hands' records.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.errors import ServerFault
@@ -87,6 +87,29 @@ class StatsDelta:
     queens: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CommitRequest:
+    """One commit of ``TableStore.commit``: if the stored version of
+    ``table_id`` is ``expected_version`` (and, when ``owner`` is given,
+    that process holds the table's lease), write ``state`` at version
+    ``expected_version + 1``, append ``events`` to the log, numbered after
+    the last one, ``records`` (finished hands) to the table's hand records
+    and ``stats`` to the players' statistics; with ``running`` given, add
+    the table to (True) or remove it from (False) the running tables.
+    ``token`` names this commit: a retry of it (same token) whose first
+    attempt applied reports that attempt's result instead of a conflict."""
+
+    table_id: str
+    expected_version: int
+    state: bytes
+    events: Sequence[bytes] = ()
+    owner: str | None = None
+    running: bool | None = None
+    records: Sequence[bytes] = ()
+    stats: Mapping[str, StatsDelta] = field(default_factory=dict)
+    token: str | None = None
+
+
 class TableStore(Protocol):
     """The storage interface of the server. All methods may raise ``StoreError``."""
 
@@ -97,29 +120,11 @@ class TableStore(Protocol):
     async def load_table(self, table_id: str) -> StoredTable | None:
         """The stored table, or None if unknown or expired."""
 
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: list[bytes],
-        owner: str | None = None,
-        running: bool | None = None,
-        records: Sequence[bytes] = (),
-        stats: Mapping[str, StatsDelta] | None = None,
-        token: str | None = None,
-    ) -> tuple[int, int]:
-        """Atomically: if the stored version is ``expected_version`` (and,
-        when ``owner`` is given, that process holds the table's lease), write
-        ``state`` at version ``expected_version + 1`` and append ``events``
-        to the log, numbered after the last one, ``records`` (finished
-        hands) to the table's hand records and ``stats`` to the players'
-        statistics; with ``running`` given, add the table to (True) or remove
-        it from (False) the running tables. ``token`` names this commit: a
-        retry of it (same token) whose first attempt applied reports that
-        attempt's result instead of a conflict.
-        Returns ``(new_version, last_seq)``. Raises ``StoreConflict``
-        otherwise (nothing written)."""
+    async def commit(self, request: CommitRequest) -> tuple[int, int]:
+        """Atomically apply ``request`` (see ``CommitRequest``): all of it
+        or nothing. Returns ``(new_version, last_seq)``. Raises
+        ``StoreConflict`` when the version moved on, the table is unknown or
+        the owner lost its lease (nothing written)."""
 
     async def events_since(self, table_id: str, after_seq: int) -> list[StoredEvent] | None:
         """Logged events numbered above ``after_seq``, in order; None when the
@@ -139,14 +144,8 @@ class TableStore(Protocol):
         """Let the table (state, log, code, records) vanish after ``seconds``
         (finished or abandoned tables)."""
 
-    async def add_hand_record(self, table_id: str, record: bytes) -> None:
-        """Keep a finished hand's record (JSON bytes) with the table."""
-
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's finished hand records, oldest first."""
-
-    async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
-        """Add to a player's statistics (atomic per field)."""
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """A player's statistics (zeros for an unknown player)."""

@@ -16,17 +16,17 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
 from server.store.base import (
+    CommitRequest,
     PlayerStats,
     PublicTable,
     StatsDelta,
     StoreConflict,
     StoredEvent,
     StoredTable,
-    StoreError,
 )
 
 DEFAULT_MAX_EVENTS = 2000
@@ -110,22 +110,16 @@ class MemoryStore:
 
     # ``owner`` is accepted for the interface's sake: a memory store lives in
     # one process, which owns every table in it.
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: list[bytes],
-        owner: str | None = None,
-        running: bool | None = None,
-        records: Sequence[bytes] = (),
-        stats: Mapping[str, StatsDelta] | None = None,
-        token: str | None = None,
-    ) -> tuple[int, int]:
-        """Compare-and-set: write ``state`` and append ``events`` if the version
-        is still ``expected_version``; ``StoreConflict`` otherwise (also for an
-        unknown or expired table). A repeat of an applied commit (same
-        ``token``) returns its result, as on the other stores."""
+    async def commit(self, request: CommitRequest) -> tuple[int, int]:
+        """Compare-and-set: write the state and append the events if the
+        version is still the expected one; ``StoreConflict`` otherwise (also
+        for an unknown or expired table). A repeat of an applied commit
+        (same ``token``) returns its result, as on the other stores."""
+        table_id, expected_version, token = (
+            request.table_id,
+            request.expected_version,
+            request.token,
+        )
         table = self._live(table_id)
         if table is None:
             raise StoreConflict("table unknown or expired")
@@ -133,19 +127,19 @@ class MemoryStore:
             return table.version, table.last_seq
         if table.version != expected_version:
             raise StoreConflict("table version moved on")
-        for body in events:
+        for body in request.events:
             table.last_seq += 1
             # The deque's maxlen drops the oldest events: the capped log.
             table.events.append(StoredEvent(table.last_seq, body))
-        table.state = state
+        table.state = request.state
         table.version += 1
         table.token = token
-        table.records.extend(records)
-        for player_id, delta in (stats or {}).items():
+        table.records.extend(request.records)
+        for player_id, delta in request.stats.items():
             self._add_stats(player_id, delta)
-        if running is True:
+        if request.running is True:
             self._running.add(table_id)
-        elif running is False:
+        elif request.running is False:
             self._running.discard(table_id)
         return table.version, table.last_seq
 
@@ -192,22 +186,10 @@ class MemoryStore:
             table.listing = None
             table.deadline = self._clock() + seconds
 
-    async def add_hand_record(self, table_id: str, record: bytes) -> None:
-        """Append a finished hand's record; ``StoreError`` if the table is gone."""
-        table = self._live(table_id)
-        if table is None:
-            # Silently dropping a record would break "every hand can be replayed".
-            raise StoreError("no such table for a hand record")
-        table.records.append(record)
-
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's hand records, oldest first ([] for an unknown table)."""
         table = self._live(table_id)
         return [] if table is None else list(table.records)
-
-    async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
-        """Add ``delta`` to the player's totals."""
-        self._add_stats(player_id, delta)
 
     def _add_stats(self, player_id: str, delta: StatsDelta) -> None:
         totals = self._stats.setdefault(player_id, {})

@@ -75,6 +75,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store import redis_scripts as lua
 from server.store.base import (
+    CommitRequest,
     PlayerStats,
     PublicTable,
     StatsDelta,
@@ -389,32 +390,21 @@ class RedisStore:
         except ValueError as exc:
             raise _store_error(exc) from exc
 
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: list[bytes],
-        owner: str | None = None,
-        running: bool | None = None,
-        records: Sequence[bytes] = (),
-        stats: Mapping[str, StatsDelta] | None = None,
-        token: str | None = None,
-    ) -> tuple[int, int]:
+    async def commit(self, request: CommitRequest) -> tuple[int, int]:
         """Compare-and-set in one script (see the module docstring);
         ``StoreConflict`` if the version moved on, the table is unknown, or
         ``owner`` is given and does not hold the table's lease. A caller
         that retries the same commit passes the same ``token``."""
         return await self._commit_with_token(
-            table_id,
-            expected_version,
-            state,
-            events,
-            token or secrets.token_hex(16),
-            owner,
-            running,
-            records,
-            stats,
+            request.table_id,
+            request.expected_version,
+            request.state,
+            list(request.events),
+            request.token or secrets.token_hex(16),
+            request.owner,
+            request.running,
+            request.records,
+            request.stats,
         )
 
     def lease_key(self, table_id: str) -> str:

@@ -49,13 +49,14 @@ import fcntl
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from server.store.base import (
+    CommitRequest,
     PlayerStats,
     PublicTable,
     StatsDelta,
@@ -321,27 +322,29 @@ class SqliteStore:
 
         return await self._run(read)
 
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: list[bytes],
-        owner: str | None = None,
-        running: bool | None = None,
-        records: Sequence[bytes] = (),
-        stats: Mapping[str, StatsDelta] | None = None,
-        token: str | None = None,
-    ) -> tuple[int, int]:
-        """Compare-and-set in one transaction: write ``state`` and append
-        ``events`` if the version is still ``expected_version``;
+    async def commit(self, request: CommitRequest) -> tuple[int, int]:
+        """Compare-and-set in one transaction: write the state and append
+        the events if the version is still the expected one;
         ``StoreConflict`` otherwise (also for an unknown or expired table).
-        A repeat of an applied commit (same ``token``) returns its result."""
+        A repeat of an applied commit (same ``token``) returns its result.
+        (``owner`` is not checked: one process holds the file.)"""
+        table_id, expected_version, token = (
+            request.table_id,
+            request.expected_version,
+            request.token,
+        )
+        state, events, running, records = (
+            request.state,
+            request.events,
+            request.running,
+            request.records,
+        )
+        stats = request.stats
         now = self._clock()
         flag = None if running is None else int(running)
         increments = [
             (player_id, *(getattr(delta, name) for name in _STAT_FIELDS))
-            for player_id, delta in (stats or {}).items()
+            for player_id, delta in stats.items()
         ]
 
         def work(db: sqlite3.Connection) -> tuple[int, int]:
@@ -463,21 +466,6 @@ class SqliteStore:
 
         await self._run(lambda: self._transaction(work))
 
-    async def add_hand_record(self, table_id: str, record: bytes) -> None:
-        """Append a finished hand's record; ``StoreError`` if the table is gone."""
-        now = self._clock()
-
-        def work(db: sqlite3.Connection) -> None:
-            live = db.execute(
-                f"SELECT 1 FROM tables WHERE id = ? AND {_LIVE}", (table_id, now)
-            ).fetchone()
-            if live is None:
-                # Silently dropping a record would break "every hand can be replayed".
-                raise StoreError("no such table for a hand record")
-            db.execute("INSERT INTO records (table_id, body) VALUES (?, ?)", (table_id, record))
-
-        await self._run(lambda: self._transaction(work))
-
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's hand records, oldest first ([] for an unknown table)."""
         now = self._clock()
@@ -491,15 +479,6 @@ class SqliteStore:
             return [bytes(body) for (body,) in rows]
 
         return await self._run(read)
-
-    async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
-        """Add ``delta`` to the player's totals (one statement: atomic)."""
-        values = (player_id, *(getattr(delta, name) for name in _STAT_FIELDS))
-
-        def work(db: sqlite3.Connection) -> None:
-            db.execute(_ADD_STATS, values)
-
-        await self._run(lambda: self._transaction(work))
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """The player's totals (zeros if unknown)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import stat
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +26,9 @@ from protocol.view import SeatView
 from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
+from server.state_format import FORMAT
+from server.store import CommitRequest
+from server.table_state import json_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 90.0
@@ -603,3 +607,46 @@ async def test_host_plays_a_variant_and_its_records_verify(
     status, answers, err = await rest(verify)
     assert status == 0, err
     assert len(answers) == len(written) and all(a["ok"] and a["complete"] for a in answers)
+
+
+async def test_a_resume_of_a_table_a_newer_release_stored_exits_1_saying_why(
+    server: RunningServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A rolling upgrade under way: the saved table was stored by a newer
+    release, in a format this server cannot read. Another server on the
+    same store skips it at start-up (one warning) and refuses the resume:
+    ``hearts resume`` exits 1 saying why, the session file and the stored
+    table stay as they were, and the server carries on with no traceback."""
+    path = tmp_path / "session.json"
+    seated = await saved_seat(server.url, path)
+    before = path.read_bytes()
+    store = server.store
+    stored = await store.load_table(seated.table_id)
+    assert stored is not None
+    newer = {**json.loads(stored.state), "format": FORMAT + 1, "readable_from": FORMAT + 1}
+    await store.commit(CommitRequest(seated.table_id, stored.version, json_bytes(newer)))
+    stored = await store.load_table(seated.table_id)
+    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1)
+    with caplog.at_level(logging.INFO):
+        other = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms), store=store)
+        try:
+            proc = await hearts(
+                "resume", "--autoplay", "easy", "--server", other.url, "--session-file", str(path)
+            )
+            status, lines, err = await rest(proc)
+            # The server still serves: a new table is made there.
+            bob = ClientSession(other.url, "Bob", session_file=tmp_path / "bob.json")
+            await bob.connect()
+            try:
+                made = await bob.request(cm.CreateTable(id=bob.next_id(), seats=("easy",) * 3))
+            finally:
+                await bob.close()
+        finally:
+            await other.close()
+    assert status == 1 and lines == [], err
+    assert "table_too_new" in err and "newer release" in err and "Traceback" not in err
+    assert path.read_bytes() == before
+    assert await store.load_table(seated.table_id) == stored
+    assert isinstance(made, sm.Seated)
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    assert any(f"table {seated.table_id} not resumed" in r.getMessage() for r in caplog.records)

@@ -3,9 +3,7 @@ the server keeps in memory runs ahead of what the store accepted."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from server.store import MemoryStore, StatsDelta, StoreError
+from server.store import CommitRequest, MemoryStore, StoreError
 from server.store.base import StoreConflict
 
 
@@ -24,20 +22,9 @@ class RefusingStore(MemoryStore):
         self.conflicts = 0
         self.only_if: bytes | None = None
 
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: list[bytes],
-        owner: str | None = None,
-        running: bool | None = None,
-        records: Sequence[bytes] = (),
-        stats: Mapping[str, StatsDelta] | None = None,
-        token: str | None = None,
-    ) -> tuple[int, int]:
+    async def commit(self, request: CommitRequest) -> tuple[int, int]:
         """Refuse while ``refuse`` is positive; otherwise commit."""
-        matches = self.only_if is None or any(self.only_if in e for e in events)
+        matches = self.only_if is None or any(self.only_if in e for e in request.events)
         if self.conflicts > 0 and matches:
             self.conflicts -= 1
             self.refused += 1
@@ -46,14 +33,4 @@ class RefusingStore(MemoryStore):
             self.refuse -= 1
             self.refused += 1
             raise StoreError("the test store refuses this commit")
-        return await super().commit(
-            table_id,
-            expected_version,
-            state,
-            events,
-            owner=owner,
-            running=running,
-            records=records,
-            stats=stats,
-            token=token,
-        )
+        return await super().commit(request)

@@ -8,6 +8,7 @@ import pytest
 
 from server.store import PlayerStats, StatsDelta, StoreConflict, StoreError
 from tests.server.store.conftest import CAP, Harness
+from tests.server.store.helpers import add_hand_record, commit
 
 
 async def _seqs(harness: Harness, table_id: str, after: int) -> list[int] | None:
@@ -61,10 +62,10 @@ async def test_duplicate_code_refused_and_nothing_written(harness: Harness) -> N
 async def test_commit_bumps_version_and_numbers_events_from_one(harness: Harness) -> None:
     store = harness.store
     await store.create_table("t1", "CODE1", b"s1")
-    assert await store.commit("t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
-    assert await store.commit("t1", 2, b"s3", [b"e3"]) == (3, 3)
+    assert await commit(store, "t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
+    assert await commit(store, "t1", 2, b"s3", [b"e3"]) == (3, 3)
     # An intent may produce no event: the version still moves.
-    assert await store.commit("t1", 3, b"s4", []) == (4, 3)
+    assert await commit(store, "t1", 3, b"s4", []) == (4, 3)
     loaded = await store.load_table("t1")
     assert loaded is not None
     assert (loaded.version, loaded.state, loaded.last_seq) == (4, b"s4", 3)
@@ -79,9 +80,9 @@ async def test_wrong_expected_version_conflicts_and_writes_nothing(
 ) -> None:
     store = harness.store
     await store.create_table("t1", "CODE1", b"s1")
-    await store.commit("t1", 1, b"s2", [b"e1"])
+    await commit(store, "t1", 1, b"s2", [b"e1"])
     with pytest.raises(StoreConflict):
-        await store.commit("t1", stale, b"bad", [b"bad-event"])
+        await commit(store, "t1", stale, b"bad", [b"bad-event"])
     loaded = await store.load_table("t1")
     assert loaded is not None
     assert (loaded.version, loaded.state, loaded.last_seq) == (2, b"s2", 1)
@@ -90,7 +91,7 @@ async def test_wrong_expected_version_conflicts_and_writes_nothing(
 
 async def test_commit_to_unknown_table_conflicts(harness: Harness) -> None:
     with pytest.raises(StoreConflict):
-        await harness.store.commit("ghost", 1, b"s", [b"e"])
+        await commit(harness.store, "ghost", 1, b"s", [b"e"])
     assert await harness.store.load_table("ghost") is None
 
 
@@ -99,7 +100,7 @@ async def test_concurrent_commits_exactly_one_wins(harness: Harness) -> None:
     await store.create_table("t1", "CODE1", b"s1")
     writers = 20
     results = await asyncio.gather(
-        *(store.commit("t1", 1, f"s-{i}".encode(), [f"e-{i}".encode()]) for i in range(writers)),
+        *(commit(store, "t1", 1, f"s-{i}".encode(), [f"e-{i}".encode()]) for i in range(writers)),
         return_exceptions=True,
     )
     winners = [i for i, result in enumerate(results) if not isinstance(result, BaseException)]
@@ -118,8 +119,8 @@ async def test_concurrent_commits_exactly_one_wins(harness: Harness) -> None:
 async def test_events_since_returns_the_tail_in_order(harness: Harness) -> None:
     store = harness.store
     await store.create_table("t1", "CODE1", b"s")
-    await store.commit("t1", 1, b"s", [b"a", b"b"])
-    await store.commit("t1", 2, b"s", [b"c", b"d", b"e"])
+    await commit(store, "t1", 1, b"s", [b"a", b"b"])
+    await commit(store, "t1", 2, b"s", [b"c", b"d", b"e"])
     events = await store.events_since("t1", 2)
     assert events is not None
     assert [(e.seq, e.body) for e in events] == [(3, b"c"), (4, b"d"), (5, b"e")]
@@ -135,7 +136,7 @@ async def test_events_trimmed_to_the_cap(harness: Harness) -> None:
     await store.create_table("t1", "CODE1", b"s")
     total = CAP + 3
     for i in range(total):
-        await store.commit("t1", i + 1, b"s", [f"e{i + 1}".encode()])
+        await commit(store, "t1", i + 1, b"s", [f"e{i + 1}".encode()])
     # Events 1..3 are gone: resuming from 0, 1 or 2 needs one of them.
     for after in (0, 1, 2):
         assert await store.events_since("t1", after) is None
@@ -143,14 +144,14 @@ async def test_events_trimmed_to_the_cap(harness: Harness) -> None:
     assert events is not None
     assert [(e.seq, e.body) for e in events] == [(n, f"e{n}".encode()) for n in range(4, total + 1)]
     # Numbering goes on after trimming.
-    assert await store.commit("t1", total + 1, b"s", [b"next"]) == (total + 2, total + 1)
+    assert await commit(store, "t1", total + 1, b"s", [b"next"]) == (total + 2, total + 1)
 
 
 async def test_one_commit_larger_than_the_cap_keeps_its_tail(harness: Harness) -> None:
     store = harness.store
     await store.create_table("t1", "CODE1", b"s")
     bodies = [f"e{n}".encode() for n in range(1, CAP + 3)]
-    assert await store.commit("t1", 1, b"s", bodies) == (2, CAP + 2)
+    assert await commit(store, "t1", 1, b"s", bodies) == (2, CAP + 2)
     assert await store.events_since("t1", 0) is None
     assert await _seqs(harness, "t1", 2) == list(range(3, CAP + 3))
 
@@ -186,8 +187,8 @@ async def test_public_listing_newest_first_and_unlisting(harness: Harness) -> No
 async def test_expire_now_removes_everything_and_frees_id_and_code(harness: Harness) -> None:
     store = harness.store
     await store.create_table("t1", "CODE1", b"old")
-    await store.commit("t1", 1, b"old2", [b"e1"])
-    await store.add_hand_record("t1", b'{"hand": 1}')
+    await commit(store, "t1", 1, b"old2", [b"e1"])
+    await add_hand_record(store, "t1", b'{"hand": 1}')
     await store.set_public("t1", "CODE1", b"summary")
     await store.expire_table("t1", 0)
     assert await store.load_table("t1") is None
@@ -216,8 +217,8 @@ async def test_expire_later_unlists_now_and_covers_every_key(harness: Harness) -
     assert await store.list_public() == []
     assert sorted(await store.table_ids()) == ["t1", "t2"]
     # Log and records created only after expire_table must vanish with it.
-    await store.commit("t1", 1, b"s2", [b"e1"])
-    await store.add_hand_record("t1", b"record")
+    await commit(store, "t1", 1, b"s2", [b"e1"])
+    await add_hand_record(store, "t1", b"record")
     await harness.assert_expires("t1", "CODE1", 60)
     assert await store.load_table("t2") is not None
 
@@ -232,22 +233,25 @@ async def test_hand_records_oldest_first(harness: Harness) -> None:
     await store.create_table("t1", "CODE1", b"s")
     records = [f'{{"hand": {n}}}'.encode() for n in range(1, 6)]
     for record in records:
-        await store.add_hand_record("t1", record)
+        await add_hand_record(store, "t1", record)
     assert await store.hand_records("t1") == records
     # A record for a missing table is an error, never silently dropped.
     with pytest.raises(StoreError):
-        await store.add_hand_record("ghost", b"{}")
+        await add_hand_record(store, "ghost", b"{}")
 
 
 async def test_stats_accumulate_under_concurrency(harness: Harness) -> None:
+    # Statistics come with commits: 51 tables' commits at once, each adding
+    # to alice's (as when she plays at many tables).
     store = harness.store
     assert await store.get_stats("alice") == PlayerStats()
     hand = StatsDelta(hands=1, points=3, queens=1)
     game = StatsDelta(games=1, wins=1, moons=1)
+    deltas = [hand] * 40 + [game] * 10 + [StatsDelta()]
+    for n in range(len(deltas)):
+        await store.create_table(f"t{n}", f"C{n}", b"s")
     await asyncio.gather(
-        *(store.add_stats("alice", hand) for _ in range(40)),
-        *(store.add_stats("alice", game) for _ in range(10)),
-        store.add_stats("alice", StatsDelta()),
+        *(commit(store, f"t{n}", 1, b"s", stats={"alice": delta}) for n, delta in enumerate(deltas))
     )
     stats = await store.get_stats("alice")
     assert stats == PlayerStats(games=10, wins=10, hands=40, points=120, moons=10, queens=40)
@@ -269,7 +273,7 @@ async def test_ids_and_codes_with_separators_do_not_collide(harness: Harness) ->
     store = harness.store
     await store.create_table("a", "X", b"a")
     await store.create_table("a:events", "X:Y", b"b")
-    await store.commit("a", 1, b"a2", [b"only-a"])
+    await commit(store, "a", 1, b"a2", [b"only-a"])
     assert await store.events_since("a:events", 0) == []
     assert await store.table_id_for_code("X:Y") == "a:events"
 
@@ -287,16 +291,16 @@ async def test_running_tables_follow_what_their_commits_say(harness: Harness) ->
     await store.create_table("t1", "CODE1", b"s")
     await store.create_table("t2", "CODE2", b"s")
     assert await store.running_ids() == []
-    await store.commit("t1", 1, b"s", [b"e"], running=True)
+    await commit(store, "t1", 1, b"s", [b"e"], running=True)
     assert await store.running_ids() == ["t1"]
-    await store.commit("t1", 2, b"s", [b"e"])  # says nothing: unchanged
+    await commit(store, "t1", 2, b"s", [b"e"])  # says nothing: unchanged
     assert await store.running_ids() == ["t1"]
     with pytest.raises(StoreConflict):
-        await store.commit("t2", 7, b"s", [b"e"], running=True)  # refused: not added
+        await commit(store, "t2", 7, b"s", [b"e"], running=True)  # refused: not added
     assert await store.running_ids() == ["t1"]
-    await store.commit("t2", 1, b"s", [], running=True)
+    await commit(store, "t2", 1, b"s", [], running=True)
     assert sorted(await store.running_ids()) == ["t1", "t2"]
-    await store.commit("t1", 3, b"s", [b"game over"], running=False)
+    await commit(store, "t1", 3, b"s", [b"game over"], running=False)
     assert await store.running_ids() == ["t2"]
     await store.expire_table("t2", 0)
     assert await store.running_ids() == []
@@ -310,10 +314,10 @@ async def test_records_go_in_with_their_commit_once(harness: Harness) -> None:
     order after earlier records, and not at all when the commit is refused."""
     store = harness.store
     await store.create_table("t1", "CODE1", b"s")
-    await store.commit("t1", 1, b"s", [b"e"], records=[b'{"hand": 1}'])
+    await commit(store, "t1", 1, b"s", [b"e"], records=[b'{"hand": 1}'])
     with pytest.raises(StoreConflict):
-        await store.commit("t1", 1, b"s", [b"e"], records=[b'{"hand": "stale"}'])
-    await store.commit("t1", 2, b"s", [], records=[b'{"hand": 2}', b'{"hand": 3}'])
+        await commit(store, "t1", 1, b"s", [b"e"], records=[b'{"hand": "stale"}'])
+    await commit(store, "t1", 2, b"s", [], records=[b'{"hand": 2}', b'{"hand": 3}'])
     assert await store.hand_records("t1") == [b'{"hand": 1}', b'{"hand": 2}', b'{"hand": 3}']
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.last_seq) == (3, 1)
@@ -328,10 +332,10 @@ async def test_statistics_go_in_with_their_commit_once(harness: Harness) -> None
         "p1": StatsDelta(hands=1, points=13, queens=1),
         "p2": StatsDelta(hands=1, points=0),
     }
-    await store.commit("t1", 1, b"s", [b"e"], stats=hand)
+    await commit(store, "t1", 1, b"s", [b"e"], stats=hand)
     with pytest.raises(StoreConflict):
-        await store.commit("t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(games=5)})
-    await store.commit("t1", 2, b"s", [b"e"], stats={"p1": StatsDelta(games=1, wins=1)})
+        await commit(store, "t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(games=5)})
+    await commit(store, "t1", 2, b"s", [b"e"], stats={"p1": StatsDelta(games=1, wins=1)})
     assert await store.get_stats("p1") == PlayerStats(
         games=1, wins=1, hands=1, points=13, moons=0, queens=1
     )
@@ -346,19 +350,19 @@ async def test_a_repeated_commit_with_its_token_applies_once(harness: Harness) -
     await store.create_table("t1", "CODE1", b"s1")
     record = [b'{"hand": 1}']
     stats = {"p1": StatsDelta(hands=1, points=26, moons=1)}
-    first = await store.commit(
-        "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
+    first = await commit(
+        store, "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
     )
-    repeat = await store.commit(
-        "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
+    repeat = await commit(
+        store, "t1", 1, b"s2", [b"e1"], running=True, records=record, stats=stats, token="token-a"
     )
     assert first == repeat == (2, 1)
     with pytest.raises(StoreConflict):
-        await store.commit("t1", 1, b"rival", [b"rival"], token="token-b")
+        await commit(store, "t1", 1, b"rival", [b"rival"], token="token-b")
     # Without a token nothing can be recognised: a repeat is a conflict.
-    assert await store.commit("t1", 2, b"s3", [b"e2"]) == (3, 2)
+    assert await commit(store, "t1", 2, b"s3", [b"e2"]) == (3, 2)
     with pytest.raises(StoreConflict):
-        await store.commit("t1", 2, b"s3", [b"e2"])
+        await commit(store, "t1", 2, b"s3", [b"e2"])
     events = await store.events_since("t1", 0)
     assert events is not None and [e.body for e in events] == [b"e1", b"e2"]
     assert await store.hand_records("t1") == record

@@ -17,6 +17,7 @@ from redis import Redis
 from server.store import RedisStore, StoreError
 from tests.redis_ha import ClusterSet, Node, cluster_node_args, cluster_port, until
 from tests.server.store.conftest import Harness, cluster_harness
+from tests.server.store.helpers import commit
 
 
 def _store(case: Harness) -> RedisStore:
@@ -54,7 +55,7 @@ async def test_a_commit_is_acknowledged_once_its_slots_replica_holds_it(
         store = _store(case)
         assert store.replicas == 1  # the Cluster's default
         await store.create_table("t1", "C1", b"s1")
-        assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+        assert await commit(store, "t1", 1, b"s2", [b"e1"]) == (2, 1)
         master = node_of(redis_cluster, store.keys.table("t1"))
         replica = redis_cluster.replica_of(master)
         assert replica is not None
@@ -100,7 +101,7 @@ async def test_a_masters_failover_is_followed(tmp_path: Path) -> None:
     try:
         await store.prepare()
         await store.create_table("t1", "C1", b"s1")
-        assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+        assert await commit(store, "t1", 1, b"s2", [b"e1"]) == (2, 1)
         master = node_of(cluster, store.keys.table("t1"))
         master.kill()
         await asyncio.to_thread(
@@ -110,7 +111,7 @@ async def test_a_masters_failover_is_followed(tmp_path: Path) -> None:
         # the new master, which WAIT 1 needs.
         await asyncio.to_thread(master.start)
         await asyncio.to_thread(until, cluster.healthy, "the cluster is whole again", 30.0)
-        assert await store.commit("t1", 2, b"s3", [b"e2"]) == (3, 2)
+        assert await commit(store, "t1", 2, b"s3", [b"e2"]) == (3, 2)
         loaded = await store.load_table("t1")
         assert loaded is not None and (loaded.version, loaded.state) == (3, b"s3")
         events = await store.events_since("t1", 0)

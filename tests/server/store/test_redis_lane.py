@@ -15,6 +15,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.redis_lane import RedisLane
 from tests.server.store.conftest import REDIS_URL, Harness, _connect_raw
+from tests.server.store.helpers import commit
 
 
 def _lane(timeout: float = 5.0, url: str = REDIS_URL) -> RedisLane:
@@ -116,13 +117,13 @@ async def test_commits_survive_a_dropped_connection_and_a_flushed_script_cache(
     store, raw = redis_case.store, redis_case.raw
     assert raw is not None and hasattr(store, "_lane") and store._lane is not None
     await store.create_table("t1", "C1", b"s1")
-    assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+    assert await commit(store, "t1", 1, b"s2", [b"e1"]) == (2, 1)
     await _kill(store._lane)
     # The store's retry policy resends the commit on a new connection.
-    assert await store.commit("t1", 2, b"s3", [b"e2"]) == (3, 2)
+    assert await commit(store, "t1", 2, b"s3", [b"e2"]) == (3, 2)
     # Redis forgot its scripts (a restart): the commit script is loaded again.
     await raw.script_flush()
-    assert await store.commit("t1", 3, b"s4", [b"e3"]) == (4, 3)
+    assert await commit(store, "t1", 3, b"s4", [b"e3"]) == (4, 3)
     events = await store.events_since("t1", 0)
     assert events is not None and [e.body for e in events] == [b"e1", b"e2", b"e3"]
 

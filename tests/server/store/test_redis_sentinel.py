@@ -15,6 +15,7 @@ import pytest
 
 from server.store import RedisStore, StoreError
 from tests.redis_ha import SentinelSet, port_in_range
+from tests.server.store.helpers import commit
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ async def test_a_commit_is_acknowledged_once_the_replica_holds_it(
         assert store.replicas == 1  # Sentinel's default
         await store.prepare()
         await store.create_table("t1", "CODE1", b"s1")
-        assert await store.commit("t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
+        assert await commit(store, "t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
         # What was acknowledged is on the replica already, read there.
         replica = sentinel_set.replica().client()
         assert replica.hget(store.keys.table("t1"), "state") == b"s2"
@@ -72,7 +73,7 @@ async def test_every_connection_follows_a_failover(sentinel_set: SentinelSet) ->
     store = RedisStore(sentinel_set.url, timeout=2.0, retries=8, wait_ms=500)
     try:
         await store.create_table("t1", "CODE1", b"s1")
-        assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+        assert await commit(store, "t1", 1, b"s2", [b"e1"]) == (2, 1)
         old = sentinel_set.master()
         old.kill()
         new = await asyncio.to_thread(sentinel_set.wait_for_failover, old.port)
@@ -80,7 +81,7 @@ async def test_every_connection_follows_a_failover(sentinel_set: SentinelSet) ->
         # with WAIT 1, commits wait for it.
         await asyncio.to_thread(sentinel_set.restart_as_replica, old.port)
         # The lane (commits) and redis-py's pool (loads, codes) both moved.
-        assert await store.commit("t1", 2, b"s3", [b"e2"]) == (3, 2)
+        assert await commit(store, "t1", 2, b"s3", [b"e2"]) == (3, 2)
         loaded = await store.load_table("t1")
         assert loaded is not None and (loaded.version, loaded.state) == (3, b"s3")
         assert await store.table_id_for_code("CODE1") == "t1"
@@ -122,7 +123,7 @@ async def test_a_password_protected_set_takes_the_password_and_refuses_a_wrong_o
             await store.create_table("t1", "CODE1", b"s1")
             # The commit lane authenticates on the master it asked the
             # sentinels for, and waits for the replica.
-            assert await store.commit("t1", 1, b"s2", [b"e1"]) == (2, 1)
+            assert await commit(store, "t1", 1, b"s2", [b"e1"]) == (2, 1)
             assert protected.replica().client().hget(store.keys.table("t1"), "state") == b"s2"
         finally:
             await store.close()

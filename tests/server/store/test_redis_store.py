@@ -12,6 +12,7 @@ from redis.exceptions import RedisError
 
 from server.store import PlayerStats, RedisStore, StatsDelta, StoreConflict, StoreError
 from tests.server.store.conftest import Harness
+from tests.server.store.helpers import commit
 
 
 def _redis(case: Harness) -> tuple[RedisStore, Any]:
@@ -26,7 +27,7 @@ async def test_unreachable_redis_raises_store_error_with_a_safe_message() -> Non
         store.ping,
         lambda: store.create_table("t", "C", b"s"),
         lambda: store.load_table("t"),
-        lambda: store.commit("t", 1, b"s", [b"e"]),
+        lambda: commit(store, "t", 1, b"s", [b"e"]),
         lambda: store.events_since("t", 0),
         store.list_public,
         lambda: store.add_hand_record("t", b"r"),
@@ -63,7 +64,7 @@ async def test_commit_whose_reply_was_lost_is_retried_and_applied_once(
         return result
 
     monkeypatch.setattr(store, "_commit_script", reply_lost_once)
-    assert await store.commit("t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
+    assert await commit(store, "t1", 1, b"s2", [b"e1", b"e2"]) == (2, 2)
     assert attempts == 2
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.last_seq) == (2, 2)
@@ -153,7 +154,7 @@ async def test_failed_commit_script_leaves_the_state_alone(redis_case: Harness) 
     # A key of the wrong type where the log should be: XADD fails in the script.
     await raw.set(store.keys.events("t1"), b"not a stream")
     with pytest.raises(StoreError, match="refused") as caught:
-        await store.commit("t1", 1, b"s2", [b"e1"])
+        await commit(store, "t1", 1, b"s2", [b"e1"])
     assert not isinstance(caught.value, StoreConflict)
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.state) == (1, b"s1")
@@ -176,7 +177,7 @@ async def test_expired_tables_leave_the_indexes(redis_case: Harness) -> None:
 async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s")
-    await store.commit("t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(hands=1)})
+    await commit(store, "t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(hands=1)})
     await store.add_hand_record("t1", b"r")
     await store.set_public("t1", "C1", b"x")
     await store.add_stats("p2", StatsDelta(hands=1))
@@ -203,13 +204,13 @@ async def test_statistics_a_crash_left_noted_are_counted_once_by_the_next_pass(
 ) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s1")
-    await store.commit("t1", 1, b"s2", [], running=True)
+    await commit(store, "t1", 1, b"s2", [], running=True)
 
     async def crash(table_id: str, owed: object) -> None:
         """The process died right after the commit: nothing counted yet."""
 
     monkeypatch.setattr(store, "_count_owed", crash)
-    await store.commit("t1", 2, b"s3", [b"e"], stats={"p1": StatsDelta(hands=1, points=13)})
+    await commit(store, "t1", 2, b"s3", [b"e"], stats={"p1": StatsDelta(hands=1, points=13)})
     assert await store.get_stats("p1") == PlayerStats()
     assert await raw.smembers(store.keys.table_set("t1", "owing")) == {b"t1"}
     monkeypatch.undo()
@@ -249,14 +250,14 @@ async def test_a_table_and_its_indexes_share_one_hash_slot(redis_case: Harness) 
 async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"old")
-    await store.commit("t1", 1, b"old", [b"old-event"])
+    await commit(store, "t1", 1, b"old", [b"old-event"])
     await store.add_hand_record("t1", b"old-record")
     # Expiry removed the hash and code first; the log and records linger.
     await raw.delete(store.keys.table("t1"), store.keys.code("C1"))
     await store.create_table("t1", "C1", b"new")
     assert await store.events_since("t1", 0) == []
     assert await store.hand_records("t1") == []
-    assert await store.commit("t1", 1, b"new2", [b"new-event"]) == (2, 1)
+    assert await commit(store, "t1", 1, b"new2", [b"new-event"]) == (2, 1)
 
 
 async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> None:
@@ -266,12 +267,12 @@ async def test_a_commit_is_fenced_by_the_tables_lease(redis_case: Harness) -> No
     # A stale owner (its lease taken by process-b) cannot write, even at the
     # right version; nothing changes.
     with pytest.raises(StoreConflict, match="lease"):
-        await store.commit("t1", 1, b"stale", [b"e"], owner="process-a")
+        await commit(store, "t1", 1, b"stale", [b"e"], owner="process-a")
     loaded = await store.load_table("t1")
     assert loaded is not None and (loaded.version, loaded.state, loaded.last_seq) == (1, b"s1", 0)
     # The holder writes; without an owner (one process) there is no fence.
-    assert await store.commit("t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
-    assert await store.commit("t1", 2, b"s3", []) == (3, 1)
+    assert await commit(store, "t1", 1, b"s2", [b"e"], owner="process-b") == (2, 1)
+    assert await commit(store, "t1", 2, b"s3", []) == (3, 1)
 
 
 async def test_a_redis_too_old_is_one_line_and_nothing_is_written(

@@ -25,6 +25,7 @@ from server.store import (
 )
 from server.store.sqlite_store import SCHEMA_VERSION
 from tests.server.store.conftest import CAP, FakeClock
+from tests.server.store.helpers import add_stats, commit
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -41,7 +42,8 @@ async def test_everything_is_there_after_reopening(tmp_path: Path) -> None:
         await store.create_table(f"t{n}", f"C{n}", f"state-{n}".encode())
     total = CAP + 3
     for i in range(total):
-        await store.commit(
+        await commit(
+            store,
             "t1",
             i + 1,
             f"s{i + 2}".encode(),
@@ -53,7 +55,7 @@ async def test_everything_is_there_after_reopening(tmp_path: Path) -> None:
     await store.set_public("t2", "C2", b"two")
     await store.set_public("t3", "C3", b"three")
     await store.expire_table("t3", 60)  # unlisted now, gone in a minute
-    await store.add_stats("p2", StatsDelta(games=1, wins=1))
+    await add_stats(store, "t2", "p2", StatsDelta(games=1, wins=1))
     await store.close()
 
     again = _open(path, clock)
@@ -80,7 +82,7 @@ async def test_everything_is_there_after_reopening(tmp_path: Path) -> None:
         assert await again.table_ids() == ["t1", "t2", "t3"]
         assert await again.running_ids() == ["t1"]
         # Numbering and the lobby's order go on where they were.
-        assert await again.commit("t1", total + 1, b"next", [b"next"]) == (total + 2, total + 1)
+        assert await commit(again, "t1", total + 1, b"next", [b"next"]) == (total + 2, total + 1)
         await again.create_table("t4", "C4", b"s")
         await again.set_public("t4", "C4", b"four")
         assert [p.table_id for p in await again.list_public()] == ["t4", "t2"]
@@ -100,7 +102,7 @@ async def test_a_second_store_on_the_same_file_is_refused(tmp_path: Path) -> Non
         with pytest.raises(StoreLocked, match="in use by another hearts server"):
             _open(path)
         # The refused store changed nothing and the first one carries on.
-        assert await first.commit("t1", 1, b"s2", [b"e"]) == (2, 1)
+        assert await commit(first, "t1", 1, b"s2", [b"e"]) == (2, 1)
     finally:
         await first.close()
     # Closing gives the file back.
@@ -162,16 +164,16 @@ async def test_a_data_folder_that_cannot_be_made_is_a_store_error(tmp_path: Path
 # commit has returned (acknowledged), until it is killed.
 CHILD = """
 import asyncio, sys
-from server.store import SqliteStore
+from server.store import CommitRequest, SqliteStore
 
 async def main(path):
     store = SqliteStore(path)
     await store.create_table("t1", "CODE1", b"v1")
     version = 1
     while True:
-        version, _ = await store.commit(
+        version, _ = await store.commit(CommitRequest(
             "t1", version, b"v%d" % (version + 1), [b"e%d" % version], records=[b"r%d" % version]
-        )
+        ))
         print(version, flush=True)
 
 asyncio.run(main(sys.argv[1]))
@@ -220,7 +222,7 @@ async def test_every_commit_acknowledged_before_a_sigkill_is_there(tmp_path: Pat
         records = await store.hand_records("t1")
         assert records == [b"r%d" % n for n in range(1, loaded.version)]
         # And the table goes on from there.
-        assert await store.commit("t1", loaded.version, b"after", []) == (
+        assert await commit(store, "t1", loaded.version, b"after", []) == (
             loaded.version + 1,
             loaded.last_seq,
         )
@@ -242,11 +244,11 @@ async def test_waiting_for_the_disk_does_not_block_the_event_loop(tmp_path: Path
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
-        commit = asyncio.create_task(store.commit("t1", 1, b"s2", [b"e1"]))
-        done, _ = await asyncio.wait({commit}, timeout=0.3)
+        waiting = asyncio.create_task(commit(store, "t1", 1, b"s2", [b"e1"]))
+        done, _ = await asyncio.wait({waiting}, timeout=0.3)
         assert not done, "the commit should still be waiting for the lock"
         other.execute("ROLLBACK")
-        assert await asyncio.wait_for(commit, 10) == (2, 1)
+        assert await asyncio.wait_for(waiting, 10) == (2, 1)
     finally:
         other.close()
         await store.close()
@@ -257,14 +259,14 @@ async def test_a_failed_commit_is_a_store_error_and_writes_nothing(tmp_path: Pat
     store = _open(path)
     try:
         await store.create_table("t1", "C1", b"s1")
-        await store.commit("t1", 1, b"s2", [b"e1"])
+        await commit(store, "t1", 1, b"s2", [b"e1"])
         # A broken file: the event log's table is gone.
         raw = sqlite3.connect(path)
         raw.execute("DROP TABLE events")
         raw.commit()
         raw.close()
         with pytest.raises(StoreError) as caught:
-            await store.commit("t1", 2, b"s3", [b"e2"], stats={"p1": StatsDelta(hands=1)})
+            await commit(store, "t1", 2, b"s3", [b"e2"], stats={"p1": StatsDelta(hands=1)})
         assert not isinstance(caught.value, StoreConflict)
         assert str(caught.value) == "the table store could not read or write its file"
         assert isinstance(caught.value.__cause__, sqlite3.Error)  # kept for the log
