@@ -466,6 +466,10 @@ class Connection:
                 f"this server speaks protocol version {PROTOCOL_VERSION}, not {msg.version}"
             )
         token = msg.player_token or secrets.token_urlsafe(24)
+        refusal = self.lobby.bans.refusal(player=player_id_of(token))
+        if refusal is not None:
+            self.close(1008, refusal)
+            return
         self.name = msg.name
         self.program = msg.program
         self.player_id = player_id_of(token)

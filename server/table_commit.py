@@ -74,6 +74,7 @@ class TableCommits:
         for e in events:
             state.seq += 1
             e["seq"] = state.seq
+        state.moved_at = round(time.time(), 3)
         blob = state.to_bytes()
         bodies = [json_bytes(e) for e in events]
         # A game in progress must be run even with nobody connected (bots

@@ -158,6 +158,10 @@ class TableState:
     # Seconds each seat has for a move (None: no turn timer); a table
     # setting the host chose, not a rule of the game.
     turn_seconds: int | None = None
+    # Wall-clock times (Unix seconds) of the table's creation and of its
+    # last commit: what the admin API shows as its age and last move.
+    created_at: float = 0.0
+    moved_at: float = 0.0
     # When (time.monotonic()) each timed seat's move is made by a bot: the
     # countdown everyone sees. Runtime only, like cover_deadlines.
     turn_deadlines: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
@@ -250,6 +254,8 @@ class TableState:
             "knocks": self.knocks,
             "admitted": self.admitted,
             "turn_seconds": self.turn_seconds,
+            "created_at": self.created_at,
+            "moved_at": self.moved_at,
         }
 
     def to_bytes(self) -> bytes:
@@ -304,4 +310,7 @@ class TableState:
             knocks=data.get("knocks", {}),
             admitted=data.get("admitted", []),
             turn_seconds=data.get("turn_seconds"),  # tables stored before the timer have none
+            # Tables stored before these times were kept have 0 (unknown).
+            created_at=data.get("created_at", 0.0),
+            moved_at=data.get("moved_at", 0.0),
         )
