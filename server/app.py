@@ -358,17 +358,18 @@ def _why_store_failed(exc: BaseException) -> str:
     name = type(cause).__name__ if cause is not None else ""
     if "Authentication" in name or "NoPermission" in name or "AuthorizationError" in name:
         return "it refused our password"
-    if isinstance(exc, TimeoutError):
-        return "it did not answer"
+    if isinstance(exc, TimeoutError) or "unreachable" in str(exc):
+        return "it does not answer"
     return str(exc) or type(exc).__name__
 
 
 async def wait_for_store(store: TableStore, label: str, patience: float) -> None:
     """Return once ``store`` answers; while it is down or refuses us, say so
     in one line and try again with jittered backoff, for up to ``patience``
-    seconds of waiting, then raise ``StoreUnavailable`` (a container that
-    starts before its Redis waits for it, rather than crash-looping)."""
+    seconds, then raise ``StoreUnavailable`` (a container that starts before
+    its Redis waits for it, rather than crash-looping)."""
     backoff = Backoff(0.5, 5.0)
+    started = time.monotonic()
     while True:
         try:
             async with asyncio.timeout(5.0):
@@ -376,14 +377,15 @@ async def wait_for_store(store: TableStore, label: str, patience: float) -> None
             return
         except (StoreError, TimeoutError) as exc:
             why = _why_store_failed(exc)
-            if backoff.waited >= patience:
+            left = patience - (time.monotonic() - started)
+            if left <= 0:
                 raise StoreUnavailable(
-                    f"the table store ({label}) is not usable: {why}; "
-                    f"gave up after {backoff.waited:.0f} s (--store-wait {patience:g})"
+                    f"the table store ({label}) cannot be used: {why}; gave up after "
+                    f"{time.monotonic() - started:.0f} s (--store-wait {patience:g})"
                 ) from None
-            delay = min(backoff.next(), max(0.1, patience - backoff.waited + 0.1))
+            delay = min(backoff.next(), left)
             log.warning(
-                "the table store (%s) is not usable: %s; trying again in %.1f s",
+                "the table store (%s) cannot be used: %s; trying again in %.1f s",
                 label,
                 why,
                 delay,
