@@ -22,6 +22,7 @@ from protocol import client_messages as cm
 from server.logs import JsonFormatter, TextFormatter, configure_logging, parse_levels
 from tests.ports import free_port
 from tests.serve_process import ServeProcess
+from tests.server.conftest import ServerFactory
 from tests.server.harness import SHORT_RULES, WireClient, play_until
 from tools.cli.main import main
 
@@ -163,3 +164,25 @@ async def test_banner_goes_through_the_logger_as_json(tmp_path: Path) -> None:
         assert await asyncio.to_thread(served.stop) == 0
     # At --log-level error nothing else of a quiet start and stop is said.
     assert [json.loads(x)["event"] for x in log.read_text().splitlines()] == ["serving"]
+
+
+async def test_a_budget_refusal_is_a_lifecycle_line(
+    make_server: ServerFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="hearts.events")
+    async with make_server(free_code_misses=1) as server:
+        guesser = await WireClient.open(server.url, "Gus")
+        codes = []
+        for code in ("AAAAAA", "BBBBBB", "CCCCCC"):
+            codes.append((await guesser.error(cm.JoinTable(id=guesser.next_id(), code=code))).code)
+        await guesser.close()
+    # Two misses (one free, one that starts the wait), then a refusal.
+    assert codes == ["no_such_table", "no_such_table", "rate_limited"]
+    refused = [
+        r.fields  # type: ignore[attr-defined]
+        for r in caplog.records
+        if getattr(r, "fields", {}).get("event") == "budget_refused"
+    ]
+    assert len(refused) == 1
+    assert refused[0]["code"] == "rate_limited" and refused[0]["request"] == "join_table"
+    assert refused[0]["address"] == "127.0.0.1" and refused[0]["player"]
