@@ -313,7 +313,9 @@ async def test_drain_moves_a_game_to_the_other_process_on_redis(
     redis_db: str,
     token_file: Path,
     capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO, logger="hearts.events")
     async with (
         make_server(redis_url=redis_db, admin_listen="127.0.0.1:0", admin_token=TOKEN) as first,
         make_server(redis_url=redis_db) as second,
@@ -335,4 +337,12 @@ async def test_drain_moves_a_game_to_the_other_process_on_redis(
         assert view.seat == 0
         assert seated.table_id in second.lobby.actors
         assert seated.table_id not in first.lobby.actors
+        moved = [
+            r.fields  # type: ignore[attr-defined]
+            for r in caplog.records
+            if getattr(r, "fields", {}).get("event") == "lease_moved"
+        ]
+        assert [(m["table"], m["process"]) for m in moved] == [
+            (seated.table_id, second.lobby.process)
+        ]
         await back.close()
