@@ -61,7 +61,6 @@ class RunningServer:
     # The operator's listeners (None: off) and the port each got.
     metrics_server: asyncio.Server | None = None
     admin_server: asyncio.Server | None = None
-    draining: bool = False
     _closing: set[asyncio.Task[bool]] = field(default_factory=set)
 
     @property
@@ -82,7 +81,6 @@ class RunningServer:
         while the listeners stay up: /readyz says 503 from now on, so the
         load balancer sends nobody new here. For rolling restarts: drain,
         then stop the process. Returns how many tables were handed over."""
-        self.draining = True
         handed = len(self.lobby.actors)
         await self.lobby.close()
         self._close_clients()
@@ -410,6 +408,17 @@ async def serve_forever(config: ServerConfig, store_wait: float = 0.0) -> None:
         await store.close()
         raise
     server = await start_server(config, store=store)
+    # The signals are ours before the start-up line says "serving": a stop
+    # sent as soon as it is seen is a clean handover, not a kill.
+    stop = asyncio.get_running_loop().create_future()
+
+    def request_stop() -> None:
+        # A second signal while handing over must not raise in the loop.
+        if not stop.done():
+            stop.set_result(None)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, request_stop)
     tune_gc()
     limit = f", up to {open_files} open files (clients)" if open_files is not None else ""
     sides = ""
@@ -439,15 +448,6 @@ async def serve_forever(config: ServerConfig, store_wait: float = 0.0) -> None:
             }
         },
     )
-    stop = asyncio.get_running_loop().create_future()
-
-    def request_stop() -> None:
-        # A second signal while handing over must not raise in the loop.
-        if not stop.done():
-            stop.set_result(None)
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        asyncio.get_running_loop().add_signal_handler(sig, request_stop)
     try:
         await stop
     finally:
