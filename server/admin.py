@@ -23,14 +23,15 @@ with that name and the caller's address.
 ``POST /v1/ban``                         the same plus ``"seconds"``: kicked,
                                          and refused until then
 ``POST /v1/notice``                      ``{"text"}``: shown to every seat and
-                                         spectator connected here
+                                         spectator (every process of a cluster)
 ``POST /v1/drain``                       no new tables; this process's tables
                                          handed over (rolling restarts)
 =======================================  =====================================
 
-What acts on connections (kick, ban, notice) or on a running table (close)
-acts on this process: in a cluster, each process has its own admin
-listener; ``tables`` names the process that runs each table.
+What acts on connections (kick, ban) or on a running table (close) acts on
+this process: in a cluster, each process has its own admin listener;
+``tables`` names the process that runs each table. A notice goes to every
+process of the cluster, over the bus.
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol import server_messages as sm
+from protocol.codec import encode
 
 from .address_guard import client_key
+from .bus import Broadcast
 from .lifecycle_log import lifecycle
 from .plain_http import PlainRequest, PlainResponse, json_response
 from .redaction import public_view
@@ -168,7 +171,7 @@ class AdminApi:
         if route == ["ban"]:
             return self.kick(data, who, ban_seconds=_number(data, "seconds"))
         if route == ["notice"]:
-            return self.notice(data, who)
+            return await self.notice(data, who)
         if route == ["drain"]:
             return await self.drain(who)
         raise AdminError(HTTPStatus.NOT_FOUND, f"no such request {method} {request.path}")
@@ -326,8 +329,9 @@ class AdminApi:
         )
         return {action: player or address, "connections_closed": len(kicked)}
 
-    def notice(self, data: dict[str, Any], who: dict[str, str]) -> dict[str, Any]:
-        """Show ``text`` to everyone connected here."""
+    async def notice(self, data: dict[str, Any], who: dict[str, str]) -> dict[str, Any]:
+        """Show ``text`` to everyone connected here and, with a cluster, to
+        everyone connected to the other live processes (over the bus)."""
         text = _text(data, "text", required=True)
         if len(text) > 500:
             raise AdminError(HTTPStatus.BAD_REQUEST, "a notice has at most 500 characters")
@@ -335,8 +339,15 @@ class AdminApi:
         connections = list(self.server.connections)
         for conn in connections:
             conn.send(message)
-        self._action("notice", who, text=text, clients=len(connections))
-        return {"notice": text, "clients": len(connections)}
+        others: list[str] = []
+        cluster = self.server.cluster
+        if cluster is not None:
+            frame = Broadcast(encode(message))
+            others = [p for p in await cluster.members() if p != cluster.process_id]
+            for process in others:
+                cluster.publish(process, frame)
+        self._action("notice", who, text=text, clients=len(connections), processes=len(others))
+        return {"notice": text, "clients": len(connections), "other_processes": len(others)}
 
     async def drain(self, who: dict[str, str]) -> dict[str, Any]:
         """Take no new tables and hand this process's tables over."""

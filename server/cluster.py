@@ -161,6 +161,15 @@ class Cluster:
             raise StoreError("the table store is unreachable") from exc
         return {p for p, v in zip(process_ids, values, strict=True) if v is not None}
 
+    async def members(self) -> list[str]:
+        """The processes whose heartbeat is alive now, this one included."""
+        prefix = self.alive_key("")
+        found = [
+            (key.decode() if isinstance(key, bytes) else str(key)).removeprefix(prefix)
+            async for key in self.redis.scan_iter(match=prefix + "*", count=500)
+        ]
+        return sorted(set(found))
+
     async def _renew_forever(self) -> None:
         while not self._stopping:
             try:

@@ -346,3 +346,31 @@ async def test_drain_moves_a_game_to_the_other_process_on_redis(
             (seated.table_id, second.lobby.process)
         ]
         await back.close()
+
+
+async def test_a_notice_reaches_the_clients_of_every_process_on_redis(
+    make_server: ServerFactory,
+    redis_db: str,
+    token_file: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    async with (
+        make_server(redis_url=redis_db, admin_listen="127.0.0.1:0", admin_token=TOKEN) as first,
+        make_server(redis_url=redis_db) as second,
+    ):
+        host = await WireClient.open(first.url, "Ann")
+        seated = await host.create(seats=("open", "easy", "easy"))
+        # A friend at the same table through the other process, and a
+        # spectator there too: both are the second process's clients.
+        friend = await WireClient.open(second.url, "Bob")
+        await friend.join(seated.code)
+        watcher = await WireClient.open(second.url, "Cy")
+        await watcher.call(cm.Watch(id=watcher.next_id(), code=seated.code))
+        text = "Maintenance at 22:00 UTC."
+        status, out, _ = await hearts_admin(capsys, admin_url(first), token_file, "notice", text)
+        assert status == 0 and out["clients"] == 1 and out["other_processes"] == 1
+        for client in (host, friend, watcher):
+            _, notice = await client.wait_for(lambda m: isinstance(m, sm.Notice))
+            assert notice.text == text
+        for client in (host, friend, watcher):
+            await client.close()
