@@ -281,10 +281,11 @@ class HttpRoutes:
         if path == WS_PATH:
             origin = request.headers.get("Origin")
             if not origin_allowed(origin, request.headers.get("Host"), self._allowed_origins):
-                log.warning("refused a WebSocket from the page %s", origin)
+                shown = (origin or "")[:100]  # the client's text, bounded
+                log.warning("refused a WebSocket from the page %s", shown)
                 return _response(
                     HTTPStatus.FORBIDDEN,
-                    f"pages from {origin} may not use this server "
+                    f"pages from {shown} may not use this server "
                     "(its operator can allow them with --allowed-origin)\n".encode(),
                     "text/plain; charset=utf-8",
                 )
