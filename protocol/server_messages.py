@@ -446,6 +446,16 @@ class KnockAnswered(WireModel):
     message: str
 
 
+class Notice(WireModel):
+    """A message from the server's operator to everyone connected ("the
+    server restarts in 5 minutes"): show it to every seat and spectator
+    until dismissed. ``text`` is the operator's, in their words; nothing in
+    the game changes. Not a table event (no ``seq``)."""
+
+    type: Literal["notice"] = "notice"
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class ChatHistory(WireModel):
     """The table's recent chat (its last lines, oldest first), sent when you
     join, resume or watch, just before your snapshot: show these lines
@@ -499,7 +509,8 @@ ServerMessage = Annotated[
     | TableEvent
     | Kicked
     | KnockAnswered
-    | ChatHistory,
+    | ChatHistory
+    | Notice,
     Field(discriminator="type"),
 ]
 """Every message the server may send, told apart by ``type``."""

@@ -15,6 +15,7 @@ so a rolling restart mixes releases safely.
 | ``Removed`` | owner → client's process | the client was kicked from the table |
 | ``Close`` | owner → client's process | close the client: it resumes wherever the table is |
 | ``Done`` | owner → client's process | a forwarded call was applied (or ``gone``: never will be) |
+| ``Broadcast`` | any → every other process | an encoded frame for every client of the receiver (an operator's notice) |
 """
 
 from __future__ import annotations
@@ -137,7 +138,16 @@ class Done:
     gone: bool
 
 
-BusMessage = ForwardedJob | Frame | Attached | Removed | Close | Done
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """An encoded frame for every client of the receiving process (the
+    operator's notice, sent once for the whole cluster). A process of the
+    previous release does not know it and drops it."""
+
+    frame: bytes
+
+
+BusMessage = ForwardedJob | Frame | Attached | Removed | Close | Done | Broadcast
 
 
 def _wire(message: BusMessage) -> dict[str, Any]:
@@ -165,6 +175,8 @@ def _wire(message: BusMessage) -> dict[str, Any]:
             return {"op": "close", "conn": conn}
         case Done(call, gone):
             return {"op": "done", "call": call, "gone": gone}
+        case Broadcast(frame):
+            return {"op": "broadcast", "frame": frame}
 
 
 def _extra(job: ForwardedJob) -> dict[str, Any]:
@@ -244,4 +256,9 @@ def decode(payload: Any) -> BusMessage:
             return Close(_text(payload, "conn"))
         case "done":
             return Done(_text(payload, "call"), bool(payload.get("gone")))
+        case "broadcast":
+            frame = payload.get("frame")
+            if not isinstance(frame, bytes):
+                raise ValueError("a broadcast message without its bytes")
+            return Broadcast(frame)
     raise ValueError(f"unknown bus message {payload.get('op')!r}")

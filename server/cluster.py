@@ -172,6 +172,15 @@ class Cluster:
                 pipe.get(key)
             return list(await pipe.execute())
 
+    async def members(self) -> list[str]:
+        """The processes whose heartbeat is alive now, this one included."""
+        head, _, tail = self.keys.alive("*").partition("*")
+        found = [
+            (key.decode() if isinstance(key, bytes) else str(key))
+            async for key in self.redis.scan_iter(match=head + "*" + tail, count=500)
+        ]
+        return sorted({key.removeprefix(head).removesuffix(tail) for key in found})
+
     async def _renew_forever(self) -> None:
         while not self._stopping:
             try:

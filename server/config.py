@@ -3,7 +3,7 @@ docs/protocol.md documents."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class ServerConfig:
     free_code_misses: int = 5
     max_code_wait: float = 300.0
     trusted_proxies: tuple[str, ...] = ()
+    # Web pages (origins) that may open the WebSocket besides the server's
+    # own host and clients sending no Origin; "*" allows any (server.http).
+    allowed_origins: tuple[str, ...] = ()
     # What may wait for one client: our queue in bytes (a resume's replay of
     # the whole 2,000-event log, ~100 KB, fits), then websockets' transport
     # buffer (write_limit) and the kernel's send buffer (socket_send_buffer;
@@ -80,10 +83,21 @@ class ServerConfig:
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600
     server_name: str = "hearts"
+    # /readyz answers within this long whatever the store does (503 when
+    # its ping has not come back): probes time out at 1-2 s.
+    ready_timeout: float = 1.5
+    # Operators' listeners, "HOST:PORT" (None: off). With metrics_listen,
+    # /metrics is served there and no longer on the game port; the admin
+    # API (server.admin) needs admin_token.
+    metrics_listen: str | None = None
+    admin_listen: str | None = None
+    admin_token: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.store_url is not None and self.redis_url not in (None, self.store_url):
             raise ValueError("give the store URL once: store_url or redis_url, not both")
+        if self.admin_listen is not None and not self.admin_token:
+            raise ValueError("the admin listener needs a token")
 
     @property
     def effective_store_url(self) -> str | None:

@@ -56,6 +56,7 @@ from .errors import (
 from .finished_games import records_reply
 from .hand_replays import hand_replay
 from .jobs import Attach, Detach, Knock, Request, TableHandle
+from .lifecycle_log import lifecycle
 from .lobby import Lobby
 from .mailbox import Mailbox
 from .store.base import StoreError
@@ -352,6 +353,20 @@ class Connection:
         try:
             await self._route(msg)
         except ClientError as exc:
+            if isinstance(exc, LimitError):
+                # Every budget or cap that refuses a request says so once
+                # per refusal, for the operator (the rate of plain requests
+                # is refused before here, per frame, and counted in /metrics).
+                lifecycle(
+                    "budget_refused",
+                    f"refused {msg.type} from {self.address}: {exc.message}",
+                    code=exc.code,
+                    request=msg.type,
+                    player=self.player_id or None,
+                    address=self.address,
+                    table=self.actor.table_id if self.actor is not None else None,
+                    process=self.lobby.process,
+                )
             self.send(
                 sm.Error(
                     id=msg.id,
@@ -466,6 +481,10 @@ class Connection:
                 f"this server speaks protocol version {PROTOCOL_VERSION}, not {msg.version}"
             )
         token = msg.player_token or secrets.token_urlsafe(24)
+        refusal = self.lobby.bans.refusal(player=player_id_of(token))
+        if refusal is not None:
+            self.close(1008, refusal)
+            return
         self.name = msg.name
         self.program = msg.program
         self.player_id = player_id_of(token)

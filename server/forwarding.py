@@ -20,7 +20,7 @@ import logging
 from collections.abc import Mapping
 from typing import Protocol
 
-from .bus import Attached, BusMessage, Close, Done, ForwardedJob, Frame, Removed
+from .bus import Attached, Broadcast, BusMessage, Close, Done, ForwardedJob, Frame, Removed
 from .cluster import Cluster
 from .errors import OwnerGone
 from .jobs import Detach, Request, TableHandle, Watcher
@@ -164,6 +164,9 @@ class Forwarding:
                 conn = self._clients.get(conn_id)
                 if conn is not None:
                     conn.close()
+            case Broadcast(frame):
+                for conn in list(self._clients.values()):
+                    conn.send_frame(frame)
             case Done(call, gone):
                 future = self._calls.get(call)
                 if future is not None and not future.done():

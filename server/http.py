@@ -15,6 +15,15 @@ faces of ``@younestouati/playing-cards-standard-deck`` under ``/vendor/cards/``
 (``tools/maintenance/vendor_cards.py``). Pages get a Content-Security-Policy that allows
 nothing from other hosts.
 
+The WebSocket upgrade is refused (403) for a page of another site: a
+browser names the page's origin in ``Origin``, and only the server's own
+host (the request's ``Host``), the origins of ``--allowed-origin`` and
+clients that send no ``Origin`` (the terminal client, programs) may open
+it, so no other site can use this server and its bots as its backend.
+
+Every request gets an access line (``hearts.access``, see
+``server.lifecycle_log``): HTTP when answered, the WebSocket when it closes.
+
 Every file carries a strong ``ETag`` (a hash of its bytes), so a reload
 asks ``If-None-Match`` and gets ``304 Not Modified`` with no body; text is
 gzipped once at start-up and sent compressed to every browser that accepts
@@ -31,15 +40,19 @@ import hashlib
 import json
 import logging
 import mimetypes
+import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .lifecycle_log import log_access
 from .version import package_version
 
 log = logging.getLogger("hearts.http")
@@ -179,17 +192,58 @@ def serve_file(found: StaticFile, request_headers: Headers) -> Response:
     return _response(HTTPStatus.OK, found.body, found.kind, found.cache, validators)
 
 
+def _host_name(value: str) -> str | None:
+    """The host name of a ``Host`` header or an origin, lower case, without
+    port (None: not parseable)."""
+    try:
+        parts = urlsplit(value if "://" in value else f"//{value}")
+        return parts.hostname
+    except ValueError:
+        return None
+
+
+def normalize_origin(origin: str) -> str:
+    """An origin as compared: lower case, no trailing slash."""
+    return origin.strip().rstrip("/").lower()
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket upgrade with this ``Origin`` (None: the client
+    sent none, as programs do) may proceed: the page is the server's own
+    (same host name as ``Host``), or in ``allowed`` (``*``: any)."""
+    if origin is None:
+        return True
+    wanted = normalize_origin(origin)
+    if "*" in allowed or wanted in (normalize_origin(a) for a in allowed):
+        return True
+    own = _host_name(host) if host else None
+    return own is not None and _host_name(wanted) == own
+
+
+AddressOf = Callable[[ServerConnection], str]
+
+
 class HttpRoutes:
-    """Answers every HTTP request that is not the WebSocket upgrade."""
+    """Answers every HTTP request that is not the WebSocket upgrade, and
+    checks the upgrade's ``Origin``."""
 
     def __init__(
         self,
         ready: Callable[[], Awaitable[bool]],
         extra_roots: dict[str, Path] | None = None,
         metrics: Callable[[], bytes] | None = None,
+        *,
+        allowed_origins: tuple[str, ...] = (),
+        address_of: AddressOf | None = None,
     ) -> None:
         self._ready = ready
         self._metrics = metrics
+        self._allowed_origins = allowed_origins
+        self._address_of = address_of
+        # When each request's handling began, for its access line.
+        self._started: weakref.WeakKeyDictionary[ServerConnection, float] = (
+            weakref.WeakKeyDictionary()
+        )
         self._files = load_files({"": WEB_ROOT, **(extra_roots or {})})
         health = {"status": "ok", "version": package_version()}
         self._health = json.dumps(health, separators=(",", ":")).encode()
@@ -202,10 +256,39 @@ class HttpRoutes:
                 WEB_ROOT,
             )
 
+    def address(self, conn: ServerConnection) -> str:
+        """The client's address (through trusted proxies) for access lines."""
+        if self._address_of is not None:
+            return self._address_of(conn)
+        return str(conn.remote_address[0]) if conn.remote_address else "?"
+
+    def process_response(
+        self, conn: ServerConnection, request: Request, response: Response
+    ) -> None:
+        """websockets' ``process_response`` hook: the access line of a plain
+        HTTP answer (an accepted WebSocket gets its line when it closes)."""
+        started = self._started.pop(conn, None)
+        if response.status_code == HTTPStatus.SWITCHING_PROTOCOLS:
+            return
+        seconds = time.monotonic() - started if started is not None else 0.0
+        path = request.path.split("?", 1)[0]
+        log_access("http", path, self.address(conn), response.status_code, seconds)
+
     async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
         """websockets' ``process_request`` hook."""
+        self._started[conn] = time.monotonic()
         path = request.path.split("?", 1)[0]
         if path == WS_PATH:
+            origin = request.headers.get("Origin")
+            if not origin_allowed(origin, request.headers.get("Host"), self._allowed_origins):
+                shown = (origin or "")[:100]  # the client's text, bounded
+                log.warning("refused a WebSocket from the page %s", shown)
+                return _response(
+                    HTTPStatus.FORBIDDEN,
+                    f"pages from {shown} may not use this server "
+                    "(its operator can allow them with --allowed-origin)\n".encode(),
+                    "text/plain; charset=utf-8",
+                )
             return None  # the WebSocket handshake proceeds
         if path == "/healthz":
             return _response(HTTPStatus.OK, self._health, "application/json")

@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -22,6 +23,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 
 from .address_guard import AddressGuard
+from .bans import Bans
 from .bot_runner import BotRunner
 from .bus import BusMessage
 from .cluster import Cluster
@@ -29,6 +31,7 @@ from .config import ServerConfig
 from .errors import BadRules, NotFound, OwnerGone, TableTooNew
 from .forwarding import Client, Forwarding
 from .jobs import Attach, Watcher
+from .lifecycle_log import LONE_PROCESS, lifecycle
 from .metrics import Metrics, TableGauge
 from .remote import RemoteTable
 from .store.base import StoreConflict, StoreError, TableStore
@@ -80,6 +83,7 @@ class Lobby:
             free_misses=config.free_code_misses,
             max_wait=config.max_code_wait,
         )
+        self.bans = Bans()  # the operator's (server.admin)
         self._actors: dict[str, TableActor] = {}
         # Running tables this process could not read (a newer release wrote
         # them, server.state_format): not tried again by the watchdog, whose
@@ -98,6 +102,21 @@ class Lobby:
     def actors(self) -> dict[str, TableActor]:
         """Running actors by table id (read-only use)."""
         return self._actors
+
+    @property
+    def process(self) -> str:
+        """This process as logs and the admin API name it: its cluster
+        member id, or host:pid alone."""
+        return self.cluster.process_id if self.cluster is not None else LONE_PROCESS
+
+    def _lease_moved(self, state: TableState) -> None:
+        lifecycle(
+            "lease_moved",
+            f"took over table {state.table_id}",
+            table=state.table_id,
+            variant=state.rules.variant,
+            process=self.process,
+        )
 
     def table_gauges(self) -> list[TableGauge]:
         """What /metrics says of each table this process runs."""
@@ -144,6 +163,7 @@ class Lobby:
                 invite=secrets.token_urlsafe(18),
                 approval=msg.approval,
                 turn_seconds=msg.turn_seconds,
+                created_at=round(time.time(), 3),
             )
             try:
                 await self.store.create_table(state.table_id, state.code, state.to_bytes())
@@ -156,6 +176,15 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
+        lifecycle(
+            "table_created",
+            f"table {state.table_id} created",
+            table=state.table_id,
+            variant=rules.variant,
+            player=conn.player_id,
+            address=getattr(conn, "address", None),
+            process=self.process,
+        )
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
         return actor
@@ -207,7 +236,7 @@ class Lobby:
                 raise NotFound("there is no such table (it may have finished long ago)")
             self._forget_remote(table_id)
             if self.cluster is not None:
-                log.info("took over table %s", table_id)
+                self._lease_moved(loaded[0])
             return self._start(*loaded)
 
     async def _load_leased(self, table_id: str) -> tuple[TableState, int] | None:
@@ -312,6 +341,8 @@ class Lobby:
                     await self._release(table_id)
                     continue
                 self._forget_remote(table_id)
+                if self.cluster is not None:
+                    self._lease_moved(loaded[0])
                 self._start(*loaded)
                 count += 1
         return count
@@ -370,6 +401,19 @@ class Lobby:
             actor.halt()
             await self._release(actor.table_id)
         await actor.stop()  # outside the lock: nothing else waits on it
+
+    async def remove_table(self, table_id: str) -> bool:
+        """Stop running a table an operator closes or purges (its lease given
+        back, its clients elsewhere dropped); whether it ran here."""
+        async with self._lock:
+            actor = self._actors.pop(table_id, None)
+            if actor is None:
+                return False
+            actor.halt()
+            await self._release(table_id)
+            actor.drop_watchers()
+        await actor.stop()
+        return True
 
     def _forget_remote(self, table_id: str) -> None:
         """We run the table now: clients attached through the old owner
@@ -433,7 +477,8 @@ class Lobby:
             await self._release(table_id)
             actor.drop_watchers()
             halted.append(actor)
-        log.info("tables handed over")
+        if halted:
+            log.info("tables handed over")
         if halted:
             try:
                 await asyncio.wait_for(

@@ -18,6 +18,12 @@ else may count here.
 | ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
 | ``hearts_store_commits_waiting_replicas`` | gauge | — Redis commits waiting for their replicas now |
 | ``hearts_store_replica_timeouts_total`` | counter | — Redis commits not confirmed by their replicas in time (retried) |
+| ``hearts_build_info`` | gauge (1) | ``version`` |
+| ``process_*`` | gauges | — memory, CPU seconds, open and maximum file descriptors, start time |
+| ``python_*`` | gauges, counters | — the interpreter's version and garbage collections |
+
+Counters and histograms have no ``_created`` series: they doubled the
+series count and no dashboard of ours reads them.
 """
 
 from __future__ import annotations
@@ -25,7 +31,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    GC_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
@@ -90,8 +106,22 @@ class _ReplicaCollector(Collector):
 class Metrics:
     """The metrics of one server."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: str = "") -> None:
+        # prometheus_client's switch is process-wide; every registry of
+        # ours wants it off.
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        # The garbage collector's collector reads only process-wide counters:
+        # the library's one instance is shared, not a second copy made.
+        self.registry.register(GC_COLLECTOR)
+        Gauge(
+            "hearts_build_info",
+            "The running release (always 1)",
+            ["version"],
+            registry=self.registry,
+        ).labels(version).set(1)
         self._children: dict[tuple[int, str], Any] = {}
         self._tables: TableSource | None = None
         self.registry.register(_TableCollector(lambda: self._tables))

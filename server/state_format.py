@@ -27,7 +27,9 @@ The formats:
    ``program`` and ``covered_discarded`` in a seat), so older blobs lack
    them; the reader filled them with ``data.get`` defaults.
 2. Format 1 with every field present, plus ``format`` and
-   ``readable_from``. A format-1 reader (the release before) reads it: it
+   ``readable_from``, and when the table was created and last moved
+   (``created_at``, ``moved_at``: Unix seconds, 0 for a format-1 blob,
+   which never kept them). A format-1 reader (the release before) reads it: it
    reads the fields it knows and ignores new top-level ones.
 """
 
@@ -89,7 +91,7 @@ _SEAT_1 = frozenset(
 )
 
 TABLE_FIELDS: Mapping[int, frozenset[str]] = MappingProxyType(
-    {1: _TABLE_1, 2: _TABLE_1 | {"format", "readable_from"}}
+    {1: _TABLE_1, 2: _TABLE_1 | {"format", "readable_from", "created_at", "moved_at"}}
 )
 """The top-level fields of each format."""
 
@@ -115,7 +117,13 @@ _SEAT_DEFAULTS_1: Mapping[str, Any] = MappingProxyType(
 
 def _from_1(data: dict[str, Any]) -> dict[str, Any]:
     """Format 1 -> 2: every field present, and the format stated."""
-    out: dict[str, Any] = {"format": 2, "readable_from": 1, **data}
+    out: dict[str, Any] = {
+        "format": 2,
+        "readable_from": 1,
+        "created_at": 0.0,
+        "moved_at": 0.0,
+        **data,
+    }
     for name, default in _TABLE_DEFAULTS_1.items():
         out.setdefault(name, _copy(default))
     out["seats"] = [

@@ -47,6 +47,7 @@ from .jobs import (
     TurnOver,
     Watcher,
 )
+from .lifecycle_log import log_committed
 from .logged_events import Events, Logged
 from .mailbox import Mailbox
 from .metrics import Metrics
@@ -267,6 +268,14 @@ class TableActor:
                 job.message.last_seq,
             )
         if events:
+            who = requester[0] if requester is not None else None
+            log_committed(
+                self.state,
+                events,
+                process=self.owner,
+                address=getattr(who, "address", None),
+                player=who.player_id if who is not None else None,
+            )
             await self._side_effects(events)
         self._duties.run(self.state, public)
 

@@ -75,6 +75,7 @@ class TableCommits:
         caller rolls the state back)."""
         numbered = [Logged(state.seq + i, e) for i, e in enumerate(events, start=1)]
         state.seq += len(events)
+        state.moved_at = round(time.time(), 3)
         blob = state.to_bytes()
         bodies = [entry.body() for entry in numbered]
         # A game in progress must be run even with nobody connected (bots

@@ -164,6 +164,10 @@ class TableState:
     # Seconds each seat has for a move (None: no turn timer); a table
     # setting the host chose, not a rule of the game.
     turn_seconds: int | None = None
+    # Wall-clock times (Unix seconds) of the table's creation and of its
+    # last commit: what the admin API shows as its age and last move.
+    created_at: float = 0.0
+    moved_at: float = 0.0
     # When (time.monotonic()) each timed seat's move is made by a bot: the
     # countdown everyone sees. Runtime only, like cover_deadlines.
     turn_deadlines: dict[int, float] = field(default_factory=dict, repr=False, compare=False)
@@ -259,6 +263,8 @@ class TableState:
             "knocks": self.knocks,
             "admitted": self.admitted,
             "turn_seconds": self.turn_seconds,
+            "created_at": self.created_at,
+            "moved_at": self.moved_at,
         }
 
     def to_bytes(self) -> bytes:
@@ -329,6 +335,8 @@ class TableState:
             knocks=data["knocks"],
             admitted=data["admitted"],
             turn_seconds=data["turn_seconds"],
+            created_at=data["created_at"],
+            moved_at=data["moved_at"],
         )
 
 

@@ -14,7 +14,8 @@ import os
 import signal
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from types import TracebackType
@@ -36,27 +37,36 @@ class ServeProcess:
         return [sys.executable, "-m", "tools.cli.main", "serve", *self.args]
 
     def start(self, timeout: float = 30.0) -> str:
-        """Start the command and wait for its "serving" line, which is returned."""
-        with self.log.open("ab") as err:
-            self.proc = subprocess.Popen(
-                self.command(),
-                cwd=ROOT,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        stdout = self.proc.stdout
-        assert stdout is not None
-        with ThreadPoolExecutor(1) as reader:
-            pending = reader.submit(stdout.readline)
-            try:
-                line = pending.result(timeout).decode()
-            except FutureTimeout:
-                self.proc.kill()  # closes the pipe: the reader returns
-                line = ""
-        stdout.close()  # the server prints nothing after this line
+        """Start the command and wait for its "serving" log line, which is
+        returned. Its standard error is copied to the log file as it comes
+        (by a thread, until the process closes it)."""
+        self.proc = subprocess.Popen(
+            self.command(),
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        serving: Future[str] = Future()
+        threading.Thread(target=self._copy_log, args=(serving,), daemon=True).start()
+        try:
+            line = serving.result(timeout)
+        except FutureTimeout:
+            self.proc.kill()
+            line = ""
         assert "serving" in line, f"hearts serve did not start: {line!r}\n{self.log_text()}"
         return line
+
+    def _copy_log(self, serving: Future[str]) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        with self.log.open("ab") as log:
+            for raw in self.proc.stderr:
+                log.write(raw)
+                log.flush()
+                if not serving.done() and b"serving http" in raw:
+                    serving.set_result(raw.decode(errors="replace"))
+        if not serving.done():
+            serving.set_result("")  # it ended without serving
 
     def kill(self) -> int:
         """SIGKILL it (no chance to close anything) and return its exit status."""

@@ -508,6 +508,13 @@ class TableModel:
             self._log(summary)
             self.notifications.append(summary)
 
+    def _on_notice(self, msg: sm.Notice) -> None:
+        # The server's operator speaks to everyone: in the log (it stays)
+        # and as a pop-up.
+        said = Msg("log.operator_notice", {"text": msg.text})
+        self._log(said)
+        self.notifications.append(said)
+
     def _on_kicked(self, msg: sm.Kicked) -> None:
         # The app then takes us back to where another table can be chosen.
         self._log(Msg("log.kicked_you"))

@@ -141,15 +141,18 @@ def test_probes_use_healthz_and_readyz_on_the_server_port() -> None:
 
 def test_args_are_real_serve_flags_and_point_at_the_redis_service() -> None:
     container = hearts_container()
-    env: dict[str, str] = {}
-    for var in container["env"]:
-        ref = var["valueFrom"]["configMapKeyRef"]
-        env[var["name"]] = k8s_object("ConfigMap", ref["name"])["data"][ref["key"]]
-    args = [re.sub(r"\$\((\w+)\)", lambda m: env[m.group(1)], a) for a in container["args"]]
-    parsed = build_parser().parse_args(["serve", "--host", "0.0.0.0", *args])
-    assert parsed.port == 8765
-    match = re.fullmatch(r"redis://([\w.-]+):(\d+)/\d+", parsed.redis or "")
-    assert match, parsed.redis
+    # No secret in the environment or on the command line: the Redis URL
+    # is the Secret's file, mounted where --redis-url-file reads it.
+    assert "env" not in container
+    parsed = build_parser().parse_args(["serve", "--host", "0.0.0.0", *container["args"]])
+    assert parsed.port == 8765 and parsed.redis is None
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod_spec()["volumes"]}
+    (name,) = [n for n, path in mounts.items() if parsed.redis_url_file.startswith(path + "/")]
+    secret = k8s_object("Secret", volumes[name]["secret"]["secretName"])
+    redis_url = secret["stringData"][parsed.redis_url_file.rsplit("/", 1)[1]]
+    match = re.fullmatch(r"redis://([\w.-]+):(\d+)/\d+", redis_url)
+    assert match, redis_url
     service = k8s_object("Service", match.group(1))
     assert int(match.group(2)) in [p["port"] for p in service["spec"]["ports"]]
     assert service["spec"]["selector"] == {"app.kubernetes.io/name": "redis"}

@@ -52,7 +52,7 @@ NOT_SOURCES = (
     "test-artifacts",
 )
 """Names .gitignore leaves out of the repository, left out of the build's copy."""
-SERVING = re.compile(r"hearts: serving (http://\S+)/ ")
+SERVING = re.compile(r"serving (http://\S+)/ ")
 
 
 def project_version() -> str:

@@ -12,6 +12,7 @@ from protocol import client_messages as cm
 from protocol.codec import encode
 from server.bus import (
     Attached,
+    Broadcast,
     BusMessage,
     Close,
     Done,
@@ -59,6 +60,7 @@ WIRE: list[tuple[BusMessage, dict[str, object]]] = [
     (Removed("c1", "t1"), {"op": "removed", "conn": "c1", "table": "t1"}),
     (Close("c1"), {"op": "close", "conn": "c1"}),
     (Done("call1", gone=True), {"op": "done", "call": "call1", "gone": True}),
+    (Broadcast(b"\x81\xa4type\xa6notice"), {"op": "broadcast", "frame": b"\x81\xa4type\xa6notice"}),
 ]
 
 

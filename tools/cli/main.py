@@ -10,6 +10,7 @@ when it runs, so ``hearts verify`` does not pay for the server or Textual.
 ``hearts bench engine|server|guess``       ``tools/cli/bench.py`` -> ``tools/bench/``
 ``hearts arena``                           ``tools/cli/arena.py`` -> ``tools/arena/``
 ``hearts serve``                           ``tools/cli/serve.py`` -> ``server/``
+``hearts admin``                           ``tools/cli/admin.py`` (HTTP to ``server/admin.py``)
 ``hearts play|host|join|resume|watch``     ``tools/cli/clients.py`` -> ``client/``
 ``hearts bot``                             ``tools/cli/bot.py`` -> ``client/bot_client.py``
 =========================================  ===============================
@@ -21,10 +22,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from .admin import add_admin_parser
 from .arena import add_arena_parser
 from .bench import add_bench_parser
 from .bot import add_bot_parser
 from .clients import add_client_parsers
+from .layered import LayeredParser
 from .serve import add_serve_parser
 from .verify import add_verify_parser
 
@@ -39,12 +42,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"{DISTRIBUTION} {package_version()}"
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # LayeredParser: a subcommand made with ``env_prefix`` also reads its
+    # options from the environment and a TOML file (``hearts serve``).
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=LayeredParser
+    )
     # In the order `hearts --help` lists them.
     add_verify_parser(sub)
     add_bench_parser(sub)
     add_arena_parser(sub)
     add_serve_parser(sub)
+    add_admin_parser(sub)
     add_client_parsers(sub)
     add_bot_parser(sub)
     return parser

@@ -14,10 +14,24 @@ from typing import Any
 def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``serve`` to ``hearts``'s subparsers."""
     serve: argparse.ArgumentParser = subparsers.add_parser(
-        "serve", help="run the table server (WebSocket, browser client, /healthz)"
+        "serve",
+        help="run the table server (WebSocket, browser client, /healthz)",
+        # Every option also from HEARTS_<OPTION> and the --config file
+        # (tools/cli/layered.py); --help names each default.
+        env_prefix="HEARTS_",
+        epilog="Every option can also be set by the environment variable HEARTS_<OPTION> "
+        "(upper case, dashes as underscores: HEARTS_PORT, HEARTS_REDIS_URL_FILE) or in a "
+        "TOML file given by --config (keys as the options: port = 8765). The command line "
+        "wins over the environment, the environment over the file.",
     )
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="a TOML file of options (keys as the options, without their dashes)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address the game port listens on")
+    serve.add_argument("--port", type=int, default=8765, help="the game port (HTTP and /ws)")
     serve.add_argument(
         "--store",
         choices=("sqlite", "memory", "redis"),
@@ -41,6 +55,19 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--redis", metavar="URL", help="store tables in Redis at URL (implies --store redis)"
+    )
+    serve.add_argument(
+        "--redis-url-file",
+        metavar="FILE",
+        default=None,
+        help="read --redis's URL from FILE (a Secret mount), so no password is on a command line",
+    )
+    serve.add_argument(
+        "--store-wait",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="at start-up, keep retrying a store that is down or refuses us this long, then exit 1",
     )
     serve.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat is held")
     serve.add_argument(
@@ -77,8 +104,44 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=64,
         help="open connections one client address (an IPv4 address, an IPv6 /64) may hold",
     )
-    serve.add_argument("--log-level", default="INFO")
-    serve.add_argument("--log-format", choices=("text", "json"), default="text")
+    serve.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web page origin (https://play.example.com) whose pages may open the WebSocket, "
+        "besides the server's own host and clients that send no Origin; * allows any "
+        "(repeatable)",
+    )
+    serve.add_argument(
+        "--metrics-listen",
+        metavar="HOST:PORT",
+        default=None,
+        help="serve /metrics on this separate listener only (none: on the game port)",
+    )
+    serve.add_argument(
+        "--admin-listen",
+        metavar="HOST:PORT",
+        default=None,
+        help="serve the admin API (hearts admin) on this separate listener (off by default)",
+    )
+    serve.add_argument(
+        "--admin-token-file",
+        metavar="FILE",
+        default=None,
+        help="the admin API's bearer token, read from FILE (needed with --admin-listen)",
+    )
+    serve.add_argument(
+        "--log-level",
+        action="append",
+        default=["info"],
+        metavar="[LOGGER=]LEVEL",
+        help="a level for every logger, or for one and its children "
+        "(hearts.access=warning); repeatable, or comma-separated",
+    )
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text", help="log line format"
+    )
     serve.set_defaults(run=run_serve)
     return serve
 
@@ -129,18 +192,60 @@ def store_url_of(args: argparse.Namespace) -> str:
     return f"sqlite://{path}?synchronous={args.synchronous or 'normal'}"
 
 
+def read_secret(path: str, flag: str) -> str:
+    """The one-line secret in the file ``path`` (a Kubernetes Secret mount,
+    a file only the service user reads), without its line end."""
+    try:
+        value = Path(path).expanduser().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ServeArgsError(f"{flag} {path}: {reason}") from None
+    if not value:
+        raise ServeArgsError(f"{flag} {path} is empty")
+    return value
+
+
+def resolve_secrets(args: argparse.Namespace) -> str | None:
+    """Read the secrets the flags name by file: ``--redis-url-file`` becomes
+    ``args.redis``; returns the admin token (None: no admin listener)."""
+    if args.redis_url_file is not None:
+        if args.redis:
+            raise ServeArgsError("give the Redis URL once: --redis or --redis-url-file")
+        args.redis = read_secret(args.redis_url_file, "--redis-url-file")
+    if (args.admin_listen is None) != (args.admin_token_file is None):
+        raise ServeArgsError("--admin-listen and --admin-token-file go together")
+    if args.admin_token_file is None:
+        return None
+    token = read_secret(args.admin_token_file, "--admin-token-file")
+    if len(token) < 16:
+        raise ServeArgsError("the admin token must have at least 16 characters")
+    return token
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 for flags that contradict each other, 1
     when the store cannot be opened (its folder not writable, or another
-    server using it)."""
-    from server.app import serve_forever
+    server using it) or stays unreachable for ``--store-wait`` seconds."""
+    from server.app import StoreUnavailable, serve_forever
     from server.config import ServerConfig
-    from server.logs import configure_logging
+    from server.logs import configure_logging, parse_levels
+    from server.plain_http import split_listen
     from server.store import StoreError
 
     try:
+        admin_token = resolve_secrets(args)
         store = store_url_of(args)
-    except ServeArgsError as exc:
+        parse_levels(args.log_level)
+        for flag, spec in (
+            ("--metrics-listen", args.metrics_listen),
+            ("--admin-listen", args.admin_listen),
+        ):
+            if spec is not None:
+                try:
+                    split_listen(spec)
+                except ValueError as exc:
+                    raise ServeArgsError(f"{flag}: {exc}") from None
+    except (ServeArgsError, ValueError) as exc:
         print(f"hearts serve: {exc}", file=sys.stderr)
         return 2
     configure_logging(args.log_level, args.log_format)
@@ -163,11 +268,18 @@ def run_serve(args: argparse.Namespace) -> int:
         redis_replicas=args.redis_replicas,
         trusted_proxies=tuple(args.trusted_proxy),
         max_connections_per_address=args.max_connections_per_address,
+        allowed_origins=tuple(args.allowed_origin),
+        metrics_listen=args.metrics_listen,
+        admin_listen=args.admin_listen,
+        admin_token=admin_token,
     )
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server
-            asyncio.run(serve_forever(config))
-    except StoreError as exc:
+            asyncio.run(serve_forever(config, store_wait=args.store_wait))
+    except (StoreError, StoreUnavailable) as exc:
         print(f"hearts serve: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a port in use, an address not ours
+        print(f"hearts serve: cannot listen: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0

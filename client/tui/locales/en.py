@@ -218,6 +218,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.back": "{name} is back.",
         "log.covering": "A bot plays for {name} until they are back.",
         "log.reconnected": "Reconnected: the game goes on.",
+        "log.operator_notice": "Message from the server: {text}",
         "log.let_in": "You let {name} in.",
         "log.turned_away": "You did not let {name} in.",
         "knock.arrived": "{name} asks to sit at your table: y lets them in, x refuses.",

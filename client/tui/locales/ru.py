@@ -218,6 +218,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.back": "{name} снова с нами.",
         "log.covering": "Бот играет за игрока {name}, пока тот не вернётся.",
         "log.reconnected": "Связь восстановлена: игра продолжается.",
+        "log.operator_notice": "Сообщение от сервера: {text}",
         "log.let_in": "Вы впустили игрока {name}.",
         "log.turned_away": "Вы не впустили игрока {name}.",
         "knock.arrived": "{name} просится за ваш стол: y — впустить, x — отказать.",

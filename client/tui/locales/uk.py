@@ -218,6 +218,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "log.back": "{name} знову з нами.",
         "log.covering": "Бот грає замість гравця {name}, доки той не повернеться.",
         "log.reconnected": "З’єднання відновлено: гра триває.",
+        "log.operator_notice": "Повідомлення від сервера: {text}",
         "log.let_in": "Ви впустили гравця {name}.",
         "log.turned_away": "Ви не впустили гравця {name}.",
         "knock.arrived": "{name} просить сісти за ваш стіл: y — впустити, x — відмовити.",

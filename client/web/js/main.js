@@ -11,6 +11,7 @@ import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
 import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
 import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
+import { showOperatorNotice } from "./operator_notice.js";
 import { renderRules } from "./rules.js";
 import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
@@ -65,6 +66,10 @@ const net = new Net({
     }
     if (msg.type === "knock_answered") {
       knockAnswered(msg);
+      return;
+    }
+    if (msg.type === "notice") {
+      showOperatorNotice(msg.text);
       return;
     }
     receive(msg);

@@ -13,6 +13,8 @@ const strings = {
   "conn.offline": "Offline — reconnecting…",
   "conn.noscript": "This game needs JavaScript.",
   "conn.resuming": "Coming back to your table…",
+  "operator.title": "Message from the server:",
+  "operator.dismiss": "Dismiss",
 
   "lobby.name": "Your name",
   "lobby.namePlaceholder": "The name others see",

@@ -13,6 +13,8 @@ const strings = {
   "conn.offline": "Нет связи — подключаемся снова…",
   "conn.noscript": "Для игры нужен JavaScript.",
   "conn.resuming": "Возвращаемся к вашему столу…",
+  "operator.title": "Сообщение от сервера:",
+  "operator.dismiss": "Закрыть",
 
   "lobby.name": "Ваше имя",
   "lobby.namePlaceholder": "Имя, которое видят другие",

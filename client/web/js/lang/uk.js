@@ -13,6 +13,8 @@ const strings = {
   "conn.offline": "Немає зв’язку — під’єднуємося знову…",
   "conn.noscript": "Для гри потрібен JavaScript.",
   "conn.resuming": "Повертаємося до вашого столу…",
+  "operator.title": "Повідомлення від сервера:",
+  "operator.dismiss": "Закрити",
 
   "lobby.name": "Ваше ім’я",
   "lobby.namePlaceholder": "Ім’я, яке бачать інші",

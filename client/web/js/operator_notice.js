@@ -1,0 +1,34 @@
+// The server operator's notice ("the server restarts in 5 minutes"): a
+// banner at the top of every screen, over the lobby and the table alike,
+// until the player dismisses it. The text is the operator's own, shown as
+// text (never as HTML); only the banner's title and button are translated.
+
+import { h } from "./dom.js";
+import { onLanguageChange, t } from "./i18n.js";
+
+let banner = null;
+
+function translate() {
+  if (!banner) return;
+  banner.querySelector(".operator-notice-title").textContent = t("operator.title");
+  const close = banner.querySelector("button");
+  close.textContent = t("operator.dismiss");
+}
+
+/** Show the operator's ``text`` (a newer notice replaces the one shown). */
+export function showOperatorNotice(text) {
+  if (!banner) {
+    banner = h(
+      "div",
+      { id: "operator-notice", role: "alert" },
+      h("strong", { class: "operator-notice-title" }),
+      h("span", { class: "operator-notice-text" }),
+      h("button", { type: "button", class: "operator-notice-close", onclick: () => (banner.hidden = true) }),
+    );
+    document.body.prepend(banner);
+    onLanguageChange(translate);
+  }
+  banner.querySelector(".operator-notice-text").textContent = text;
+  translate();
+  banner.hidden = false;
+}
