@@ -89,8 +89,8 @@ class ServerConfig:
     store_patience: float = 15.0  # seconds a commit keeps retrying an unreachable store
     lease_ms: int = 4000  # scale-out: a table's lease lifetime (renewed every third)
     # How long a table lives in the store: a game over, a table whose game
-    # runs (from its last finished hand), one whose game never started
-    # (from its creation or the last player who sat down).
+    # runs (from its start or last finished hand), one whose game never
+    # started (from its creation).
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600
     unstarted_table_ttl: int = 6 * 3600

@@ -140,6 +140,7 @@ class Lobby:
     def refund_table(self, address: str, player_id: str) -> None:
         """A table ``admit_table`` let through was not created after all."""
         self.budget.refund(address, player_id)
+        self.capacity.cancelled()
 
     def _count_refusal(self, reason: str) -> None:
         if self.metrics is not None:
@@ -194,7 +195,6 @@ class Lobby:
                 continue  # the code (or id) was taken: draw again
         else:
             raise StoreConflict("could not find a free invite code")
-        self.capacity.created()
         # Until its game starts (server.table_actor pushes it on then).
         await self.store.expire_table(state.table_id, self.config.unstarted_table_ttl)
         if self.cluster is not None:
@@ -202,6 +202,7 @@ class Lobby:
         actor = self._start(state, 1, loaded=False)
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
+        self.capacity.created()
         return actor
 
     def _table_seed(self) -> int:

@@ -336,20 +336,11 @@ class TableActor:
                 await self._host.refresh_listing(self)
             except StoreError as exc:
                 log.warning("table %s: could not update the lobby: %s", self.table_id, exc)
-        renewed = False  # one renewal of an unstarted table per batch is enough
         for e in events:
             try:
                 if e["type"] == "game_started":
                     # It was created to live unstarted_table_ttl; a game runs now.
                     await self.store.expire_table(self.table_id, self.config.table_ttl)
-                elif e["type"] == "seat_changed" and self.state.status == "waiting":
-                    # Someone sat down (or left) before the game: a table
-                    # that people come to is not abandoned yet.
-                    if not renewed:
-                        renewed = True
-                        await self.store.expire_table(
-                            self.table_id, self.config.unstarted_table_ttl
-                        )
                 elif e["type"] == "hand_scored":
                     await self.store.expire_table(self.table_id, self.config.table_ttl)
                 elif e["type"] == "game_over":

@@ -56,13 +56,22 @@ class TableCapacity:
         self._live = 0
         self._fill: StoreFill | None = None
         self._created_since_read = 0
+        # Creations let through and not yet done: they count as tables
+        # already, or creations at once (many connections) would all pass.
+        self._pending = 0
         # The reason new tables are refused now (None: accepted), so the
         # log says when that starts and ends, not at every refusal.
         self._refusing: str | None = None
 
     def created(self) -> None:
-        """A table was created here (counted until the next store reading)."""
+        """A table ``check`` let through was created (it runs here now, and
+        is counted in the store's tables until the next reading)."""
+        self._pending = max(0, self._pending - 1)
         self._created_since_read += 1
+
+    def cancelled(self) -> None:
+        """A table ``check`` let through was not created after all."""
+        self._pending = max(0, self._pending - 1)
 
     async def _read_store(self) -> None:
         async with self._lock:
@@ -77,12 +86,15 @@ class TableCapacity:
             self._read_at = self._clock()
 
     async def check(self) -> None:
-        """Raise ``TableRefused`` (``server_full``) when a cap is reached."""
+        """Raise ``TableRefused`` (``server_full``) when a cap is reached;
+        otherwise the table is counted from now (``created`` or
+        ``cancelled`` says how it ended)."""
         refusal = await self._refusal()
         if refusal is None:
             if self._refusing is not None:
                 log.info("accepting new tables again", extra={"event": "capacity_restored"})
             self._refusing = None
+            self._pending += 1
             return
         reason, message, detail = refusal
         if self._refusing != reason:
@@ -97,7 +109,7 @@ class TableCapacity:
     async def _refusal(self) -> tuple[str, str, str] | None:
         """(reason, message for the player, detail for the log), or None."""
         cap = self.config.max_tables_per_process
-        running = self._running()
+        running = self._running() + self._pending
         if cap > 0 and running >= cap:
             return (
                 "process_tables",
@@ -106,7 +118,7 @@ class TableCapacity:
             )
         await self._read_store()
         cap = self.config.max_live_tables
-        live = self._live + self._created_since_read
+        live = self._live + self._created_since_read + self._pending
         if cap > 0 and live >= cap:
             return (
                 "store_tables",

@@ -147,8 +147,8 @@ def add_budget_options(serve: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.unstarted_table_ttl,
         metavar="S",
-        help="seconds a table whose game never started lives after its creation or last"
-        " arrival (default: %(default)s)",
+        help="seconds a table whose game never started lives after its creation"
+        " (default: %(default)s)",
     )
 
 
