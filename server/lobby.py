@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 from collections.abc import Coroutine
 from typing import Any
@@ -115,7 +116,7 @@ class Lobby:
             raise OwnerGone("this server is restarting")
         refusal = self.budget.take(address, player_id)
         if refusal is not None:
-            wait = max(1, round(refusal.retry_after))
+            wait = max(1, math.ceil(refusal.retry_after))
             if refusal.budget == "player":
                 message = f"you have created many tables in a short time; try again in {wait} s"
             else:
