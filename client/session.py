@@ -89,8 +89,10 @@ KNOCK_AGAIN_SECONDS = 10.0
 
 class RequestFailed(Exception):
     """The server refused a request: ``code`` and ``message`` from its
-    ``error``, with ``rate_limited`` the seconds it asks us to wait, with
-    ``not_now`` its ``reason`` (which case), if it named one."""
+    ``error``, with ``rate_limited`` (and a refused table's
+    ``too_many_tables``, ``server_full``) the seconds it asks us to wait,
+    with ``not_now`` (and those two) its ``reason`` (which case), if it
+    named one."""
 
     def __init__(
         self,
@@ -352,7 +354,10 @@ class ClientSession:
             else:
                 self._slow_down(wait)
         if isinstance(reply, sm.Error):
-            raise RequestFailed(reply.code, reply.message, reason=reply.reason)
+            # A rate_limited wait was ours to spend (above); a refused
+            # table's is the player's to be told.
+            told = None if reply.code == "rate_limited" else reply.retry_after
+            raise RequestFailed(reply.code, reply.message, told, reply.reason)
         if isinstance(reply, sm.Seated):
             self._seated(reply)
         return reply

@@ -43,17 +43,20 @@ class Error(WireModel):
     """A request was refused; nothing changed. ``code`` is stable (see
     docs/protocol.md), ``message`` is a sentence for the player. ``id`` is
     null when the frame could not be read far enough to find it.
-    ``retry_after`` (seconds) comes with ``rate_limited`` only: the request
-    may be sent again, with the same id, after that long."""
+    ``retry_after`` (seconds) comes with ``rate_limited`` (the request may
+    be sent again, with the same id, after that long), ``too_many_tables``
+    and ``server_full`` (a table may be created again after that long)."""
 
     type: Literal["error"] = "error"
     id: RequestId | None = None
     code: str
     message: str
-    # With ``rate_limited``: seconds to wait before sending the request again.
+    # With ``rate_limited``, ``too_many_tables`` and ``server_full``: seconds
+    # to wait before sending the request again.
     # Left out of the frame when absent: every other error keeps its bytes.
     retry_after: float | None = Field(default=None, ge=0, exclude_if=lambda v: v is None)
-    # With ``not_now`` (and ``claim_refused``): which case, a stable key
+    # With ``not_now`` (and ``claim_refused``), ``too_many_tables`` and
+    # ``server_full``: which case, a stable key
     # (docs/protocol.md lists them) for a client to say in its language.
     # Left out when absent, like ``retry_after``.
     reason: str | None = Field(default=None, max_length=40, exclude_if=lambda v: v is None)

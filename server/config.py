@@ -46,7 +46,23 @@ class ServerConfig:
     # wait, and is closed (1008). A client honouring retry_after never is.
     max_strikes: int = 50
     strikes_forgiven_per_second: float = 5.0
-    max_tables_per_connection: int = 4
+    # Creating tables (server.table_budget): a budget per client address and
+    # one per player, each a burst refilled at a rate; 0 turns one off. A
+    # person creating a table every 5 s for ever is never refused; a script
+    # gets the burst, then the address's rate (docs/deploy.md, Budgets).
+    tables_burst_per_address: int = 20
+    tables_per_minute_per_address: float = 20.0
+    tables_burst_per_player: int = 12
+    tables_per_minute_per_player: float = 12.0
+    # Caps on what the server holds (server.table_capacity); 0 turns one
+    # off. New tables are refused at a cap; games in progress go on.
+    max_tables_per_process: int = 1000
+    max_live_tables: int = 20_000
+    # The store's size in MiB: Redis' maxmemory when it has one, else this;
+    # SQLite's file may grow to this (1 GiB when None). New tables are
+    # refused once the store is at store_fill_limit of its size.
+    store_size_mb: int | None = None
+    store_fill_limit: float = 0.8
     # Per client address (server.address_guard): open connections, and
     # invite-code lookups that named no table (free ones, then waits that
     # double up to a cap). Proxies whose forwarding headers are believed.
@@ -80,8 +96,12 @@ class ServerConfig:
     # Redis replicas that must hold a commit before it is acknowledged
     # (WAIT); None: 1 on Sentinel and Cluster, 0 on one Redis.
     redis_replicas: int | None = None
+    # How long a table lives in the store: a game over, a table whose game
+    # runs (from its start or last finished hand), one whose game never
+    # started (from its creation).
     finished_ttl: int = 24 * 3600
     table_ttl: int = 7 * 24 * 3600
+    unstarted_table_ttl: int = 6 * 3600
     server_name: str = "hearts"
     # /readyz answers within this long whatever the store does (503 when
     # its ping has not come back): probes time out at 1-2 s.

@@ -51,6 +51,7 @@ from .errors import (
     NotFound,
     NotNow,
     OwnerGone,
+    TableRefused,
     Throttled,
 )
 from .finished_games import records_reply
@@ -140,7 +141,6 @@ class Connection:
         # ``strikes_forgiven_per_second``. Out of strikes: closed.
         self._strikes = TokenBucket(config.strikes_forgiven_per_second, config.max_strikes)
         self._refused = 0
-        self._tables_created = 0
         self._closing = False
         self._closer: asyncio.Task[None] | None = None
         # While frames wait to be sent (a connection with nothing to send
@@ -373,9 +373,9 @@ class Connection:
                     code=exc.code,
                     message=exc.message,
                     retry_after=max(0.1, round(exc.retry_after, 1))
-                    if isinstance(exc, Throttled)
+                    if isinstance(exc, Throttled | TableRefused)
                     else None,
-                    reason=exc.reason if isinstance(exc, NotNow) else None,
+                    reason=exc.reason if isinstance(exc, NotNow | TableRefused) else None,
                 )
             )
         except OwnerGone:
@@ -407,11 +407,7 @@ class Connection:
             case cm.Ping():
                 self.send(sm.Ok(id=msg.id))
             case cm.CreateTable():
-                if self._tables_created >= self.config.max_tables_per_connection:
-                    raise LimitError("you have created enough tables for now", "too_many_tables")
-                await self._leave_table()
-                await self.lobby.create_table(self, msg, program=self.program)
-                self._tables_created += 1
+                await self._create_table(msg)
             case cm.ListTables():
                 self.send(sm.Tables(id=msg.id, tables=await self.lobby.list_public()))
             case cm.JoinTable():
@@ -454,6 +450,18 @@ class Connection:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
                 await self.actor.call(Request(self, msg))
+
+    async def _create_table(self, msg: cm.CreateTable) -> None:
+        """Create a table within the creation budgets of this client address
+        and player and the server's caps (``Lobby.admit_table``): a refusal
+        leaves the player where they were."""
+        await self.lobby.admit_table(self.address, self.player_id)
+        try:
+            await self._leave_table()
+            await self.lobby.create_table(self, msg, program=self.program)
+        except BaseException:
+            self.lobby.refund_table(self.address, self.player_id)
+            raise
 
     async def _finished_records(self, table_id: str, msg: cm.GetRecords) -> sm.Records:
         """The records of a finished game of the table (``server.finished_games``).

@@ -14,7 +14,9 @@
     ├── BadRules          bad_rules         rules options that cannot be played
     ├── TableTooNew       table_too_new     the stored table is in a format this release cannot read
     ├── LimitError        rate_limited, too_many_tables, slow_consumer
-    │   └── Throttled     rate_limited      wait ``retry_after`` seconds first
+    │   ├── Throttled     rate_limited      wait ``retry_after`` seconds first
+    │   └── TableRefused  too_many_tables, server_full: no new table now
+    │                                       (``reason``, ``retry_after``)
     ServerFault
     ├── OwnerGone         owner_gone        the table moved to another process: resume
     ├── UnknownEvent                        an event the registry (server.event_kinds) lacks
@@ -115,6 +117,19 @@ class Throttled(LimitError):
 
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TableRefused(LimitError):
+    """A new table is refused: the creation budget of the player or of the
+    client address is spent (``too_many_tables``), or the server holds as
+    many tables as it may (``server_full``). ``reason`` is a stable key
+    (docs/protocol.md, "Errors"), ``retry_after`` the seconds after which a
+    table may be created again."""
+
+    def __init__(self, message: str, code: str, reason: str, retry_after: float) -> None:
+        super().__init__(message, code)
+        self.reason = reason
         self.retry_after = retry_after
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Coroutine
@@ -28,7 +29,7 @@ from .bot_runner import BotRunner
 from .bus import BusMessage
 from .cluster import Cluster
 from .config import ServerConfig
-from .errors import BadRules, NotFound, OwnerGone, TableTooNew
+from .errors import BadRules, NotFound, OwnerGone, TableRefused, TableTooNew
 from .forwarding import Client, Forwarding
 from .jobs import Attach, Watcher
 from .lifecycle_log import LONE_PROCESS, lifecycle
@@ -36,6 +37,8 @@ from .metrics import Metrics, TableGauge
 from .remote import RemoteTable
 from .store.base import StoreConflict, StoreError, TableStore
 from .table_actor import TableActor
+from .table_budget import BudgetRule, CreationBudget
+from .table_capacity import TableCapacity
 from .table_commit import RUNNING_STATUSES
 from .table_state import BOT_NAMES, Seat, TableState, hash_token
 
@@ -89,6 +92,11 @@ class Lobby:
         # them, server.state_format): not tried again by the watchdog, whose
         # log they would fill; a client's resume still tries (and is told).
         self._unreadable: set[str] = set()
+        self.budget = CreationBudget(
+            BudgetRule(config.tables_burst_per_address, config.tables_per_minute_per_address),
+            BudgetRule(config.tables_burst_per_player, config.tables_per_minute_per_player),
+        )
+        self.capacity = TableCapacity(store, config, lambda: len(self._actors))
         self._lock = asyncio.Lock()
         # Scale-out: this process's end of the bus (None: one process).
         self.forwarding = Forwarding(cluster, self._actors) if cluster is not None else None
@@ -121,6 +129,46 @@ class Lobby:
     def table_gauges(self) -> list[TableGauge]:
         """What /metrics says of each table this process runs."""
         return [TableGauge(a.state.status, a.connected_seats()) for a in self._actors.values()]
+
+    async def admit_table(self, address: str, player_id: str) -> None:
+        """Spend a new table of the client ``address`` and player's budgets
+        (server.table_budget), if the server may hold one more
+        (server.table_capacity); else ``TableRefused`` and nothing spent.
+        A creation that then fails gives it back (``refund_table``)."""
+        if self.closing:
+            raise OwnerGone("this server is restarting")
+        refusal = self.budget.take(address, player_id)
+        if refusal is not None:
+            wait = max(1, math.ceil(refusal.retry_after))
+            if refusal.budget == "player":
+                message = f"you have created many tables in a short time; try again in {wait} s"
+            else:
+                message = (
+                    "many tables were created from your network in a short time;"
+                    f" try again in {wait} s"
+                )
+            self._count_refusal(f"{refusal.budget}_budget")
+            raise TableRefused(
+                message, "too_many_tables", f"{refusal.budget}_budget", refusal.retry_after
+            )
+        try:
+            await self.capacity.check()
+        except TableRefused as exc:
+            self.budget.refund(address, player_id)
+            self._count_refusal(exc.reason)
+            raise
+        except BaseException:
+            self.budget.refund(address, player_id)
+            raise
+
+    def refund_table(self, address: str, player_id: str) -> None:
+        """A table ``admit_table`` let through was not created after all."""
+        self.budget.refund(address, player_id)
+        self.capacity.cancelled()
+
+    def _count_refusal(self, reason: str) -> None:
+        if self.metrics is not None:
+            self.metrics.tables_refused.labels(reason).inc()
 
     async def create_table(
         self, conn: Watcher, msg: cm.CreateTable, program: bool = False
@@ -172,7 +220,8 @@ class Lobby:
                 continue  # the code (or id) was taken: draw again
         else:
             raise StoreConflict("could not find a free invite code")
-        await self.store.expire_table(state.table_id, self.config.table_ttl)
+        # Until its game starts (server.table_actor pushes it on then).
+        await self.store.expire_table(state.table_id, self.config.unstarted_table_ttl)
         if self.cluster is not None:
             await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
@@ -187,6 +236,7 @@ class Lobby:
         )
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
+        self.capacity.created()
         return actor
 
     def _table_seed(self) -> int:

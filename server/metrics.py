@@ -14,6 +14,7 @@ else may count here.
 | ``hearts_actions_total`` | counter | ``kind`` (request, bot_move, attach, …) |
 | ``hearts_errors_total`` | counter | ``code`` (the error code sent to clients) |
 | ``hearts_clients_dropped_total`` | counter | ``reason`` (slow_consumer, flooding) |
+| ``hearts_tables_refused_total`` | counter | ``reason`` (player_budget, address_budget, …) |
 | ``hearts_bot_think_seconds`` | histogram | ``level`` |
 | ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
 | ``hearts_store_commits_waiting_replicas`` | gauge | — Redis commits waiting for their replicas now |
@@ -154,6 +155,13 @@ class Metrics:
         self.address_refusals = Counter(
             "hearts_address_refusals",
             "Connections refused per client address, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.tables_refused = Counter(
+            "hearts_tables_refused",
+            "New tables refused: player_budget, address_budget (creation budgets), "
+            "process_tables, store_tables, store_full (caps)",
             ["reason"],
             registry=self.registry,
         )

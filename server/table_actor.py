@@ -351,7 +351,10 @@ class TableActor:
                 log.warning("table %s: could not update the lobby: %s", self.table_id, exc)
         for e in events:
             try:
-                if isinstance(e, logged.HandScored):
+                if isinstance(e, logged.GameStarted):
+                    # It was created to live unstarted_table_ttl; a game runs now.
+                    await self.store.expire_table(self.table_id, self.config.table_ttl)
+                elif isinstance(e, logged.HandScored):
                     await self.store.expire_table(self.table_id, self.config.table_ttl)
                 elif isinstance(e, logged.GameOver):
                     await self.store.expire_table(self.table_id, self.config.finished_ttl)

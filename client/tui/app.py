@@ -46,7 +46,7 @@ from protocol.common import SeatSpec
 
 from .i18n import Msg, Translator
 from .launch import Launch, LocalServer, join_url, start_local_server
-from .model import TableModel
+from .model import TableModel, refusal_msg
 from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import ContinueGameScreen, FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
@@ -231,7 +231,9 @@ class HeartsApp(App[None]):
             self.run_worker(self.table.run(), name="events")
             await self._sit(session)
         except RequestFailed as exc:
-            await self._fatal(self.t.text(Msg("error." + exc.code, {"message": exc.message})))
+            # A refused table says which budget or cap, and when to try again.
+            refused = refusal_msg(exc.code, exc.message, exc.reason, exc.retry_after)
+            await self._fatal(self.t.text(refused))
         except (OSError, SessionClosed) as exc:
             await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
 

@@ -60,6 +60,17 @@ def seat_label(view: SeatView, seat: int) -> str | Term:
     return info.name
 
 
+def refusal_msg(
+    code: str, message: str, reason: str | None = None, retry_after: float | None = None
+) -> Msg:
+    """What to say of a refusal: the sentence of its ``reason`` when we have
+    one (a ``not_now``'s case, a refused table's budget or cap), else the
+    code's; ``{n}`` is the whole seconds of ``retry_after``."""
+    key = f"error.{code}.{reason}" if reason else ""
+    wait = max(1, math.ceil(retry_after)) if retry_after is not None else 0
+    return Msg(key if has_sentence(key) else "error." + code, {"message": message, "n": wait})
+
+
 @dataclass
 class TableModel:
     """Everything the table screen draws."""
@@ -249,8 +260,7 @@ class TableModel:
     def refused(self, code: str, message: str, reason: str | None = None) -> None:
         """The server refused a request: show its reason (for ``not_now``,
         the sentence of its ``reason`` when we have one)."""
-        key = f"error.{code}.{reason}" if reason else ""
-        self.say(Msg(key if has_sentence(key) else "error." + code, {"message": message}), "error")
+        self.say(refusal_msg(code, message, reason), "error")
 
     def toggle_pick(self, card: str, count: int) -> Msg | None:
         """Pick a card to pass, or put a picked one back; a refusal when

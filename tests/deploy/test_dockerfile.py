@@ -252,3 +252,64 @@ def test_the_embedded_store_has_a_volume_its_user_owns() -> None:
     assert re.search(r"\bXDG_DATA_HOME=/data\b", env)
     runs = " ".join(i.args for i in of("RUN", runtime))
     assert re.search(r'install -d -o "\$\{HEARTS_UID\}" -g "\$\{HEARTS_UID\}"[^&]*/data', runs)
+
+
+LOCK = REPO / "deploy" / "requirements.lock"
+
+
+def locked() -> dict[str, tuple[str, list[str]]]:
+    """The lock's pins: normalised name -> (version, sha256 hashes)."""
+    text = LOCK.read_text(encoding="utf-8").replace("\\\n", " ")
+    pins: dict[str, tuple[str, list[str]]] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)((?:\s+--hash=sha256:[0-9a-f]{64})+)", line)
+        assert match, f"not an exact pin with hashes: {line}"
+        name = re.sub(r"[-_.]+", "-", match.group(1)).lower()
+        pins[name] = (match.group(2), re.findall(r"sha256:([0-9a-f]{64})", match.group(3)))
+    return pins
+
+
+def test_the_runtime_installs_the_locked_dependencies_by_hash_then_the_wheel_alone() -> None:
+    (install,) = [i.args for i in of("RUN", last_stage()) if "pip install" in i.args]
+    steps = [step.strip() for step in install.split("&&")]
+    lock_step = next(s for s in steps if "-r /dist/requirements.lock" in s)
+    assert "--require-hashes" in lock_step and "--no-cache-dir" in lock_step
+    wheel_step = next(s for s in steps if ".whl" in s)
+    assert "--no-deps" in wheel_step, "every dependency comes from the lock"
+    assert steps.index(lock_step) < steps.index(wheel_step)
+    assert "/opt/hearts/bin/pip check" in steps
+    copies = [c.args for c in of("COPY") if c.stage < last_stage()]
+    assert "deploy/requirements.lock /dist/requirements.lock" in copies
+
+
+def test_the_lock_pins_every_runtime_dependency_and_theirs_with_hashes() -> None:
+    """Exact versions with sha256 hashes, for every dependency pyproject.toml
+    names (within its bounds) and every dependency of theirs, so pip's
+    --require-hashes finds nothing missing."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from packaging.requirements import Requirement
+
+    pins = locked()
+    assert all(hashes for _, hashes in pins.values())
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [Requirement(spec) for spec in project["project"]["dependencies"]]
+    for requirement in wanted:
+        name = re.sub(r"[-_.]+", "-", requirement.name).lower()
+        assert name in pins, f"{name} is not in {LOCK.name}"
+        assert requirement.specifier.contains(pins[name][0]), (name, pins[name][0])
+    environment = {"python_version": "3.11", "sys_platform": "linux", "extra": ""}
+    for name in pins:
+        try:
+            theirs = requires(name) or []
+        except PackageNotFoundError:
+            continue  # not installed here: pip-compile resolved it
+        for spec in theirs:
+            requirement = Requirement(spec)
+            if requirement.marker is not None and not requirement.marker.evaluate(environment):
+                continue
+            dependency = re.sub(r"[-_.]+", "-", requirement.name).lower()
+            assert dependency in pins, f"{name} needs {dependency}, not in {LOCK.name}"

@@ -176,14 +176,60 @@ def test_service_pdb_and_ingress_reach_the_pods() -> None:
     assert int(annotations["nginx.ingress.kubernetes.io/proxy-send-timeout"]) >= 600
     assert ingress["spec"]["ingressClassName"] == "nginx"
     (rule,) = ingress["spec"]["rules"]
-    (path,) = rule["http"]["paths"]
-    assert path["path"] == "/" and path["pathType"] == "Prefix"
+    paths = {p["path"]: p for p in rule["http"]["paths"]}
+    path = paths["/"]
+    assert path["pathType"] == "Prefix"
     backend = path["backend"]["service"]
     assert backend["name"] == "hearts"
     assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
-    deny = k8s_object("Ingress", "hearts-metrics-deny")
-    assert deny["spec"]["rules"][0]["http"]["paths"][0]["path"] == "/metrics"
-    assert "denylist-source-range" in " ".join(deny["metadata"]["annotations"])
+
+
+def test_metrics_are_denied_at_the_edge_whatever_the_ingress_controller() -> None:
+    """/metrics (Exact, which beats the Prefix / on every controller) goes
+    to a Service with no selector and no endpoints: no pod can answer it,
+    and no controller-specific annotation is needed for that."""
+    ingresses = [r for r in k8s_resources() if r["kind"] == "Ingress"]
+    routes = [
+        (path, ingress)
+        for ingress in ingresses
+        for rule in ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]
+        if path["path"].startswith("/metrics") or path["path"] == "/"
+    ]
+    metrics = [path for path, _ in routes if path["path"] == "/metrics"]
+    assert len(metrics) == 1
+    (deny,) = metrics
+    assert deny["pathType"] == "Exact"
+    name = deny["backend"]["service"]["name"]
+    service = k8s_object("Service", name)
+    assert "selector" not in service["spec"], "a selector would find the pods"
+    assert deny["backend"]["service"]["port"]["name"] in {
+        p["name"] for p in service["spec"]["ports"]
+    }
+    for kind in ("Endpoints", "EndpointSlice"):
+        assert not [r for r in k8s_resources() if r["kind"] == kind], f"{kind} would route it"
+    # Every route that reaches the pods is the Prefix / of the same host.
+    for path, ingress in routes:
+        if path is not deny:
+            assert path["backend"]["service"]["name"] == "hearts"
+            assert (
+                ingress["spec"]["rules"][0]["host"]
+                == (k8s_object("Ingress", "hearts")["spec"]["rules"][0]["host"])
+            )
+
+
+def test_the_servers_trust_the_ingress_controller_for_client_addresses() -> None:
+    """Behind the Ingress every peer of a pod is in the cluster: the server
+    believes X-Forwarded-For from the private ranges pod networks use, so
+    each player's own address counts (one flag per range, all valid)."""
+    import ipaddress
+
+    args = [str(a) for a in hearts_container()["args"]]
+    parsed = build_parser().parse_args(["serve", "--host", "0.0.0.0", *args])
+    networks = [ipaddress.ip_network(spec) for spec in parsed.trusted_proxy]
+    for pod_cidr in ("10.244.0.0/16", "10.42.0.0/16", "172.20.0.0/16", "192.168.0.0/16"):
+        assert any(ipaddress.ip_network(pod_cidr).subnet_of(n) for n in networks if n.version == 4)
+    assert all(network.is_private for network in networks)
 
 
 def test_redis_keeps_an_append_only_file_on_a_volume_claim() -> None:
@@ -195,6 +241,11 @@ def test_redis_keeps_an_append_only_file_on_a_volume_claim() -> None:
     pairs = dict(zip(args[1::2], args[2::2], strict=True))
     assert pairs["--appendonly"] == "yes"
     assert pairs["--appendfsync"] == "everysec"
+    # Full, it refuses writes; it never drops a key (a live table).
+    assert pairs["--maxmemory-policy"] == "noeviction"
+    maxmemory = int(pairs["--maxmemory"].removesuffix("mb"))
+    limit = int(container["resources"]["limits"]["memory"].removesuffix("Mi"))
+    assert 0 < maxmemory < limit, "room under the limit for the AOF rewrite's fork"
     (claim,) = redis["spec"]["volumeClaimTemplates"]
     mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
     assert mounts[claim["metadata"]["name"]] == pairs["--dir"] == "/data"

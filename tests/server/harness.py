@@ -87,13 +87,21 @@ class WireClient:
         max_size: int | None = 4 * 1024 * 1024,
         keepalive: bool = True,
         program: bool = False,
+        forwarded_for: str | None = None,
     ) -> WireClient:
         """Connect (and say hello unless ``hello`` is false; ``program``: as
         a program, not a person). Without ``keepalive`` the client sends no
         pings of its own (a client that stops reading would otherwise time
-        out its own connection)."""
+        out its own connection). ``forwarded_for`` is sent as
+        ``X-Forwarded-For``, as a proxy would (believed by a server that
+        trusts 127.0.0.1 as its proxy)."""
+        headers = {"X-Forwarded-For": forwarded_for} if forwarded_for is not None else None
         ws = await connect(
-            url, max_size=max_size, open_timeout=10, ping_interval=20 if keepalive else None
+            url,
+            max_size=max_size,
+            open_timeout=10,
+            ping_interval=20 if keepalive else None,
+            additional_headers=headers,
         )
         client = cls(ws, name)
         client._reader = asyncio.create_task(client._read())

@@ -127,7 +127,11 @@ async def _run_hearts(kind: str, store_url: str | None, pipe: Connection) -> Non
         store_url=store_url,
         rate_per_second=1e9,
         rate_burst=1e9,
-        max_tables_per_connection=1_000_000,
+        tables_burst_per_address=0,
+        tables_burst_per_player=0,
+        max_tables_per_process=0,
+        max_live_tables=0,
+        store_fill_limit=0,
         max_connections_per_address=1_000_000,
     )
     bots = CountedBots() if kind == "bots" else NoBots()

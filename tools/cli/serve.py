@@ -131,6 +131,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         help="the admin API's bearer token, read from FILE (needed with --admin-listen)",
     )
+    add_budget_options(serve)
     serve.add_argument(
         "--log-level",
         action="append",
@@ -144,6 +145,97 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=run_serve)
     return serve
+
+
+def add_budget_options(serve: argparse.ArgumentParser) -> None:
+    """The budgets and caps on new tables (docs/deploy.md, "Budgets and caps")."""
+    from server.config import ServerConfig
+
+    defaults = ServerConfig()
+    budgets = serve.add_argument_group(
+        "budgets and caps on new tables", "a refused table is told when to try again; 0 = no limit"
+    )
+    budgets.add_argument(
+        "--tables-burst-per-address",
+        type=int,
+        default=defaults.tables_burst_per_address,
+        metavar="N",
+        help="tables one client address may create at once (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--tables-per-minute-per-address",
+        type=float,
+        default=defaults.tables_per_minute_per_address,
+        metavar="R",
+        help="how fast an address's budget refills, tables a minute (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--tables-burst-per-player",
+        type=int,
+        default=defaults.tables_burst_per_player,
+        metavar="N",
+        help="tables one player may create at once (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--tables-per-minute-per-player",
+        type=float,
+        default=defaults.tables_per_minute_per_player,
+        metavar="R",
+        help="how fast a player's budget refills, tables a minute (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--max-tables-per-process",
+        type=int,
+        default=defaults.max_tables_per_process,
+        metavar="N",
+        help="tables this process may run at once (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--max-live-tables",
+        type=int,
+        default=defaults.max_live_tables,
+        metavar="N",
+        help="tables the store may hold, every process's, until they expire (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--store-size-mb",
+        type=int,
+        default=defaults.store_size_mb,
+        metavar="MB",
+        help="the store's size: Redis' maxmemory when it has one, else this; the SQLite file"
+        " may grow to this (default: 1024 for SQLite)",
+    )
+    budgets.add_argument(
+        "--store-fill-limit",
+        type=float,
+        default=defaults.store_fill_limit,
+        metavar="F",
+        help="refuse new tables once the store is at this fraction of its size"
+        " (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--unstarted-table-ttl",
+        type=int,
+        default=defaults.unstarted_table_ttl,
+        metavar="S",
+        help="seconds a table whose game never started lives after its creation"
+        " (default: %(default)s)",
+    )
+
+
+def budget_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``ServerConfig`` fields of ``add_budget_options``."""
+    return {
+        "tables_burst_per_address": args.tables_burst_per_address,
+        "tables_per_minute_per_address": args.tables_per_minute_per_address,
+        "tables_burst_per_player": args.tables_burst_per_player,
+        "tables_per_minute_per_player": args.tables_per_minute_per_player,
+        "max_tables_per_process": args.max_tables_per_process,
+        "max_live_tables": args.max_live_tables,
+        "store_size_mb": args.store_size_mb,
+        "store_fill_limit": args.store_fill_limit,
+        "unstarted_table_ttl": args.unstarted_table_ttl,
+    }
 
 
 class ServeArgsError(ValueError):
@@ -272,6 +364,7 @@ def run_serve(args: argparse.Namespace) -> int:
         metrics_listen=args.metrics_listen,
         admin_listen=args.admin_listen,
         admin_token=admin_token,
+        **budget_settings(args),
     )
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops a server

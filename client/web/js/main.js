@@ -149,12 +149,14 @@ async function ensureName() {
   savePlayer(app.player);
 }
 
-// A not_now's reason names what is not possible now (undo, claim, rematch…);
-// a reason we have no sentence for falls back to the code's sentence.
-function errorText(code, message, reason = null) {
-  if (reason && hasString(`error.${code}.${reason}`)) return t(`error.${code}.${reason}`, { message });
+// A not_now's reason names what is not possible now (undo, claim, rematch…),
+// a refused table's which budget or cap and {n} the seconds to wait; a
+// reason we have no sentence for falls back to the code's sentence.
+function errorText(code, message, reason = null, retryAfter = null) {
+  const n = retryAfter == null ? 0 : Math.max(1, Math.ceil(retryAfter));
+  if (reason && hasString(`error.${code}.${reason}`)) return t(`error.${code}.${reason}`, { message, n });
   const key = `error.${code}`;
-  if (hasString(key)) return t(key, { message });
+  if (hasString(key)) return t(key, { message, n });
   return message || t("error.generic", { message: code });
 }
 
@@ -162,7 +164,7 @@ async function attempt(promise) {
   try {
     return await promise;
   } catch (err) {
-    toast(errorText(err.code, err.message, err.reason), "error");
+    toast(errorText(err.code, err.message, err.reason, err.retryAfter), "error");
     return null;
   }
 }

@@ -20,7 +20,7 @@ from client.tui.i18n import (
 )
 from client.tui.launch import join_url, parse_seats
 from client.tui.locales import Entry
-from client.tui.model import TableModel, covered_summary
+from client.tui.model import TableModel, covered_summary, refusal_msg
 from client.tui.widgets.hand import hand_layout
 from client.tui.widgets.lobby import join_command
 from protocol import server_messages as sm
@@ -416,3 +416,43 @@ def test_a_not_now_refusal_says_its_reason(language: Language, said: str) -> Non
     assert said in Translator(language).text(model.notice.msg)
     model.apply(sm.Error(code="not_now", message="wait", reason="a_future_case"))
     assert model.notice is not None and model.notice.msg.key == "error.not_now"
+
+
+@pytest.mark.parametrize(
+    ("language", "player", "network", "full"),
+    [
+        (
+            "en",
+            "You have created many tables in a short time: you can create another in 8 s.",
+            "Many tables were created from your network in a short time: you can create"
+            " another in 3 s.",
+            "The server's storage is nearly full: no new tables for now (try again in 60 s).",
+        ),
+        (
+            "uk",
+            "Ви створили багато столів за короткий час: наступний можна створити через 8 с.",
+            "З вашої мережі створили багато столів за короткий час: наступний можна створити"
+            " через 3 с.",
+            "Сховище сервера майже заповнене: нових столів поки немає (спробуйте через 60 с).",
+        ),
+        (
+            "ru",
+            "Вы создали много столов за короткое время: следующий можно создать через 8 с.",
+            "Из вашей сети создали много столов за короткое время: следующий можно создать"
+            " через 3 с.",
+            "Хранилище сервера почти заполнено: новых столов пока нет (попробуйте через 60 с).",
+        ),
+    ],
+)
+def test_a_refused_table_says_which_budget_and_when(
+    language: Language, player: str, network: str, full: str
+) -> None:
+    """``too_many_tables`` and ``server_full`` name their case (``reason``)
+    and the whole seconds of ``retry_after``; an unknown case falls back to
+    the code's sentence."""
+    said = Translator(language).text
+    assert said(refusal_msg("too_many_tables", "wait", "player_budget", 7.2)) == player
+    assert said(refusal_msg("too_many_tables", "wait", "address_budget", 3.0)) == network
+    assert said(refusal_msg("server_full", "wait", "store_full", 60.0)).startswith(full)
+    fallback = refusal_msg("server_full", "wait", "a_future_cap", 60.0)
+    assert fallback.key == "error.server_full"

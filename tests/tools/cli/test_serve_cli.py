@@ -88,3 +88,35 @@ def test_a_sentinel_set_nobody_answers_at_stops_the_start_with_one_line(
     assert main(["serve", "--port", "0", "--redis", url]) == 1
     printed = capsys.readouterr().err.strip().splitlines()
     assert printed[-1] == "hearts serve: no sentinel answers at 127.0.0.1:1,127.0.0.1:1"
+
+
+def test_the_budgets_and_caps_reach_the_server_config_and_help_shows_their_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from server.config import ServerConfig
+    from tools.cli.serve import budget_settings
+
+    defaults = ServerConfig(**budget_settings(build_parser().parse_args(["serve"])))
+    assert defaults == ServerConfig()
+    flags = [
+        "--tables-burst-per-address=40",
+        "--tables-per-minute-per-address=30",
+        "--tables-burst-per-player=6",
+        "--tables-per-minute-per-player=3",
+        "--max-tables-per-process=500",
+        "--max-live-tables=0",
+        "--store-size-mb=2048",
+        "--store-fill-limit=0.9",
+        "--unstarted-table-ttl=600",
+    ]
+    config = ServerConfig(**budget_settings(build_parser().parse_args(["serve", *flags])))
+    assert (config.tables_burst_per_address, config.tables_per_minute_per_address) == (40, 30.0)
+    assert (config.tables_burst_per_player, config.tables_per_minute_per_player) == (6, 3.0)
+    assert (config.max_tables_per_process, config.max_live_tables) == (500, 0)
+    assert (config.store_size_mb, config.store_fill_limit) == (2048, 0.9)
+    assert config.unstarted_table_ttl == 600
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--tables-burst-per-address N tables one client address may create at once" in shown
+    assert "(default: 20)" in shown and "(default: 1000)" in shown and "(default: 0.8)" in shown
