@@ -60,6 +60,7 @@ from .lobby import Lobby
 from .mailbox import Mailbox
 from .store.base import StoreError
 from .table_state import table_id_of_invite
+from .version import package_version
 
 log = logging.getLogger("hearts.connection")
 
@@ -391,6 +392,11 @@ class Connection:
         match msg:
             case cm.Ping():
                 self.send(sm.Ok(id=msg.id))
+            case cm.CreateTable() if made := self.lobby.created.made(self.player_id, msg.id):
+                # Repeated with its id (the reply was lost): the same table.
+                actor = await self.lobby.actor_for_id(made)
+                await self._switch_to(actor)
+                await actor.call(Attach(self, msg, "again", program=self.program))
             case cm.CreateTable():
                 if self._tables_created >= self.config.max_tables_per_connection:
                     raise LimitError("you have created enough tables for now", "too_many_tables")
@@ -429,8 +435,11 @@ class Connection:
             case cm.GetReplay():
                 if self.actor is None:
                     raise NotAllowed("join or watch a table to replay its hands")
+                # Records first, then the state, as for get_records.
                 records = await self.lobby.store.hand_records(self.actor.table_id)
-                self.send(hand_replay(records, msg.hand, self.seat, msg.id))
+                stored = await self.lobby.store.load_table(self.actor.table_id)
+                state = stored.state if stored else None
+                self.send(hand_replay(records, state, msg, self.seat))
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
@@ -477,6 +486,7 @@ class Connection:
                 player_id=self.player_id,
                 player_token=token,
                 server=self.config.server_name,
+                server_version=package_version(),
             )
         )
 

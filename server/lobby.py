@@ -26,6 +26,7 @@ from .bot_runner import BotRunner
 from .bus import BusMessage
 from .cluster import Cluster
 from .config import ServerConfig
+from .created_tables import CreatedTables
 from .errors import BadRules, NotFound, OwnerGone
 from .forwarding import Client, Forwarding
 from .jobs import Attach, Watcher
@@ -89,6 +90,8 @@ class Lobby:
         # table (new or forwarded) any more, and /readyz says so.
         self.closing = False
         self._background: set[asyncio.Task[None]] = set()
+        # Recent create_table requests, to answer a repeat with its table.
+        self.created = CreatedTables()
 
     @property
     def actors(self) -> dict[str, TableActor]:
@@ -152,6 +155,7 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.acquire(state.table_id)  # a new table: nobody else knows it yet
         actor = self._start(state, 1, loaded=False)
+        self.created.remember(conn.player_id, msg.id, state.table_id)
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
         return actor
