@@ -69,9 +69,11 @@ dist: setup
 
 # After changing a wire model, the refusal catalogue or a limit: docs/protocol.md's
 # reference tables, docs/protocol-schema.json and docs/asyncapi.yaml, generated
-# from the models (a test fails while the committed ones differ).
+# from the models, and docs/protocol-transcript.md, a hand played on a server
+# started for it (tests fail while the committed ones differ).
 docs: setup
 	$(BIN)/python -m tools.maintenance.protocol_docs
+	$(BIN)/python -m tools.maintenance.protocol_transcript
 
 # After changing @msgpack/msgpack in package.json (and `npm install`): copy
 # its ES modules into client/web/vendor/msgpack.
