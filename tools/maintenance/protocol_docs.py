@@ -175,7 +175,9 @@ def requests_table(defs: Schema) -> str:
     """Every request: its fields and bounds, its answer, what it does."""
     rows = []
     for model in client_models():
-        exchange = EXCHANGES[model]
+        exchange = EXCHANGES.get(model)
+        if exchange is None:
+            raise LookupError(f"protocol.exchanges.EXCHANGES has no answer for {model.__name__}")
         answer = " / ".join(f"`{message_type(m)}`" for m in exchange.reply)
         if exchange.remembered and exchange.reply == (sm.Ok,):
             # A table action: what it caused comes after the reply.
