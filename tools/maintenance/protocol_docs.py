@@ -38,6 +38,7 @@ from protocol.exchanges import EXCHANGES, message_type
 from protocol.refusals import ERROR_CODES, NOT_NOW_REASONS
 from protocol.schema import CLIENT, SERVER, protocol_schema, schema_text
 from server.config import ServerConfig
+from server.connection import TokenBucket
 from server.created_tables import CREATED_REMEMBERED_SECONDS
 from server.table_requests import RECENT_REQUESTS
 from server.table_state import CHAT_HISTORY
@@ -265,6 +266,17 @@ def limits_table(config: ServerConfig) -> str:
     return _table(("limit", "value"), rows)
 
 
+def budget_text(config: ServerConfig) -> str:
+    """The request budget in a sentence, with its ``retry_after``."""
+    share = TokenBucket(config.rate_per_second, config.rate_burst).retry_after()
+    return (
+        f"Each connection has a token bucket: {config.rate_per_second:,.0f} requests a"
+        f" second, with a burst of {config.rate_burst:,.0f}. A request refused over it is"
+        f" told to wait one request's share, 1/{config.rate_per_second:,.0f} s rounded up"
+        f" to the millisecond: `retry_after` {share:g}."
+    )
+
+
 def bounds_table(defs: Schema) -> str:
     """Every field a client sends, with its bound and the requests that have it."""
     bounds: dict[tuple[str, str], list[str]] = {}
@@ -303,6 +315,7 @@ def blocks(config: ServerConfig | None = None) -> dict[str, str]:
         "errors": errors_table(),
         "reasons": reasons_table(),
         "limits": limits_table(config),
+        "budget": budget_text(config),
         "bounds": bounds_table(defs),
     }
 
