@@ -392,17 +392,8 @@ class Connection:
         match msg:
             case cm.Ping():
                 self.send(sm.Ok(id=msg.id))
-            case cm.CreateTable() if made := self.lobby.created.made(self.player_id, msg.id):
-                # Repeated with its id (the reply was lost): the same table.
-                actor = await self.lobby.actor_for_id(made)
-                await self._switch_to(actor)
-                await actor.call(Attach(self, msg, "again", program=self.program))
             case cm.CreateTable():
-                if self._tables_created >= self.config.max_tables_per_connection:
-                    raise LimitError("you have created enough tables for now", "too_many_tables")
-                await self._leave_table()
-                await self.lobby.create_table(self, msg, program=self.program)
-                self._tables_created += 1
+                await self._create(msg)
             case cm.ListTables():
                 self.send(sm.Tables(id=msg.id, tables=await self.lobby.list_public()))
             case cm.JoinTable():
@@ -448,6 +439,26 @@ class Connection:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
                 await self.actor.call(Request(self, msg))
+
+    async def _create(self, msg: cm.CreateTable) -> None:
+        """Create a table, or, for a request repeated with its id (its reply
+        was lost), answer with the table it made (server.created_tables),
+        unless that table is gone."""
+        made = self.lobby.created.made(self.player_id, msg.id)
+        if made is not None:
+            try:
+                actor = await self.lobby.actor_for_id(made)
+            except NotFound:
+                pass  # expired or deleted since: make a new one
+            else:
+                await self._switch_to(actor)
+                await actor.call(Attach(self, msg, "again", program=self.program))
+                return
+        if self._tables_created >= self.config.max_tables_per_connection:
+            raise LimitError("you have created enough tables for now", "too_many_tables")
+        await self._leave_table()
+        await self.lobby.create_table(self, msg, program=self.program)
+        self._tables_created += 1
 
     async def _finished_records(self, table_id: str, msg: cm.GetRecords) -> sm.Records:
         """The records of a finished game of the table (``server.finished_games``).
