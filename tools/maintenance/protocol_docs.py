@@ -402,6 +402,8 @@ def asyncapi() -> dict[str, Any]:
         if reasons:
             refusal += " (`not_now` reasons: " + ", ".join(f"`{r}`" for r in reasons) + ")"
         then = ", ".join(f"`{message_type(m)}`" for m in exchange.then)
+        if exchange.remembered and exchange.reply == (sm.Ok,):
+            then = f"the events it caused (each with `seq`), {then}"
         operations[kind] = {
             "action": "receive",
             "channel": {"$ref": "#/channels/table"},
