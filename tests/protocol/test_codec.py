@@ -202,3 +202,21 @@ def test_snapshots_sharing_a_public_part_are_the_bytes_of_each_alone() -> None:
     # Nothing of their own: every view is the public one.
     same = encode_snapshots(7, public, {1: public, 2: dict(public)})
     assert same[1] == same[2] == encode_snapshot(7, public)
+
+
+def test_a_client_reads_server_messages_with_fields_it_does_not_know() -> None:
+    """Fields a newer server adds within version 1 are ignored, nested ones
+    too; a type nobody knows is still ``UnknownType`` (a client skips it)."""
+    frame = msgpack.packb(
+        {
+            "type": "seat_changed",
+            "seq": 4,
+            "change": "joined",
+            "added_later": [1],
+            "seat": {"seat": 1, "kind": "human", "name": "Bea", "also_new": True},
+        }
+    )
+    decoded = decode_server(frame)
+    assert isinstance(decoded, sm.SeatChanged) and decoded.seat.name == "Bea"
+    with pytest.raises(UnknownType):
+        decode_server(msgpack.packb({"type": "notice_from_the_future", "text": "hi"}))
