@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 NODE_BOT_STAMP := examples/node-bot/node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit acceptance-variants bench dist vendor-msgpack vendor-cards screenshots clean
+.PHONY: setup serve test check lint typecheck unit acceptance-variants bench dist docs vendor-msgpack vendor-cards screenshots clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -66,6 +66,14 @@ bench: setup
 dist: setup
 	rm -rf build dist *.egg-info
 	$(BIN)/python -m build
+
+# After changing a wire model, the refusal catalogue or a limit: docs/protocol.md's
+# reference tables, docs/protocol-schema.json and docs/asyncapi.yaml, generated
+# from the models, and docs/protocol-transcript.md, a hand played on a server
+# started for it (tests fail while the committed ones differ).
+docs: setup
+	$(BIN)/python -m tools.maintenance.protocol_docs
+	$(BIN)/python -m tools.maintenance.protocol_transcript
 
 # After changing @msgpack/msgpack in package.json (and `npm install`): copy
 # its ES modules into client/web/vendor/msgpack.

@@ -49,6 +49,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
 from protocol.common import PROTOCOL_VERSION
+from protocol.errors import UnknownType
 
 log = logging.getLogger("hearts.client")
 
@@ -602,7 +603,14 @@ class ClientSession:
                 if ws is None:
                     raise ConnectionClosed(None, None)
                 async for frame in ws:
-                    self._dispatch(decode_server(frame))
+                    try:
+                        message = decode_server(frame)
+                    except UnknownType as exc:
+                        # A newer server's message: ignored, as the
+                        # protocol's compatibility rule says.
+                        log.debug("ignoring a message of unknown type: %s", exc)
+                        continue
+                    self._dispatch(message)
                 raise ConnectionClosed(None, None)
             except (ConnectionClosed, OSError):
                 self.connected.clear()

@@ -244,7 +244,8 @@ class Chat(Request):
 
 class Resume(Request):
     """Reattach to a seat after a drop or a reload; ``last_seq`` is the
-    number of the last event you saw (0 for none)."""
+    number of the last event you saw: the events after it that the log
+    holds are sent again (0: you saw none, so all of them)."""
 
     type: Literal["resume"] = "resume"
     table_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -281,11 +282,13 @@ class GetRecords(Request):
 
 
 class GetReplay(Request):
-    """A finished hand of the table's latest game, trick by trick, as your
-    seat may know it (``hand``: its number, from 1)."""
+    """A finished hand of one of the table's games, trick by trick, as your
+    seat may know it (``hand``: its number, from 1; ``game``: which game,
+    from 1, the current one when left out)."""
 
     type: Literal["get_replay"] = "get_replay"
     hand: Annotated[int, Field(ge=1, le=1000)]
+    game: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] | None = None
 
 
 class GetStats(Request):

@@ -13,7 +13,7 @@ pydantic runs in strict mode down to the nested rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -186,7 +186,11 @@ def _unpack(frame: bytes | str, limit: int, client: bool = False) -> dict[str, A
 
 
 def _validate(
-    adapter: TypeAdapter[Any], types: frozenset[str], data: dict[str, Any], strict: bool
+    adapter: TypeAdapter[Any],
+    types: frozenset[str],
+    data: dict[str, Any],
+    strict: bool,
+    extra: Literal["forbid", "ignore"] = "forbid",
 ) -> Any:
     kind = data.get("type")
     if not isinstance(kind, str):
@@ -194,7 +198,7 @@ def _validate(
     if kind not in types:
         raise UnknownType(f"unknown message type {kind[:40]!r}")
     try:
-        return adapter.validate_python(data, strict=strict)
+        return adapter.validate_python(data, strict=strict, extra=extra)
     except ValidationError as exc:
         raise BadMessage(describe(kind, exc.errors())) from None
 
@@ -206,9 +210,13 @@ def decode_client(frame: bytes | str, limit: int = MAX_FRAME_BYTES) -> ClientMes
 
 
 def decode_server(frame: bytes | str, limit: int = 4 * 1024 * 1024) -> ServerMessage:
-    """A server frame as a validated message (used by our clients)."""
+    """A server frame as a validated message (used by our clients). Fields
+    this version does not know are ignored, at every level: a newer server
+    may add some within protocol version 1 (docs/protocol.md, "Versioning
+    and compatibility"); a type it does not know raises ``UnknownType``,
+    which a client skips."""
     data = _unpack(frame, limit)
-    return _validate(_SERVER, _SERVER_TYPES, data, strict=False)  # type: ignore[no-any-return]
+    return _validate(_SERVER, _SERVER_TYPES, data, strict=False, extra="ignore")  # type: ignore[no-any-return]
 
 
 def request_id_of(frame: bytes | str) -> int | str | None:

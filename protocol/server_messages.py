@@ -22,7 +22,9 @@ from .view import PassDirection, SeatInfo, SeatView, TrickRecord
 
 
 class Welcome(WireModel):
-    """Reply to ``hello``. Keep ``player_token`` secret: it proves who you are."""
+    """Reply to ``hello``. Keep ``player_token`` secret: it proves who you
+    are. ``version`` is the protocol's; ``server`` names the server and
+    ``server_version`` gives its release."""
 
     type: Literal["welcome"] = "welcome"
     id: RequestId
@@ -30,13 +32,22 @@ class Welcome(WireModel):
     player_id: str
     player_token: str
     server: str
+    # The server's release (as /healthz says it), e.g. "0.1.0"; empty from
+    # servers before the field.
+    server_version: str = ""
 
 
 class Ok(WireModel):
-    """A request was accepted (or had already been, for a repeated id)."""
+    """A request was accepted (or had already been, for a repeated id).
+    ``seq``, for a request to a table: the table's event number once the
+    request was applied (its last event's, when it caused any): every
+    snapshot from that ``seq`` on shows it. Absent for a request that is
+    not a table's (``ping``, ``leave``)."""
 
     type: Literal["ok"] = "ok"
     id: RequestId
+    # Left out of the frame when absent, like ``Error.retry_after``.
+    seq: int | None = Field(default=None, ge=0, exclude_if=lambda v: v is None)
 
 
 class Error(WireModel):
@@ -124,6 +135,8 @@ class HandReplay(WireModel):
     type: Literal["hand_replay"] = "hand_replay"
     id: RequestId
     hand_number: int
+    # Which game of the table, from 1 (None from servers before the field).
+    game: int | None = None
     seat: int | None
     direction: PassDirection
     dealt: tuple[Card, ...]
@@ -358,7 +371,8 @@ class ClaimMade(WireModel):
     ``reason`` is ``top_cards`` (that seat holds the top cards of every suit
     left to it) or ``every_line`` (every way the others could play was
     checked). The hand's remaining cards follow as ``card_played`` events:
-    the claimant's winning line, the others' lowest legal cards."""
+    the claimant's winning line, each other seat's first legal card in suit
+    order (clubs, diamonds, hearts, spades; low to high within a suit)."""
 
     type: Literal["claim_made"] = "claim_made"
     seq: int
@@ -408,6 +422,17 @@ class ChatMessage(WireModel):
     text: str
 
 
+class CoveredMove(WireModel):
+    """One move a bot made in a player's name: in hand ``hand_number``, a
+    ``pass`` or ``discard`` (``cards``), a ``play`` (one card in ``cards``)
+    or a ``moon_choice`` (``choice``)."""
+
+    hand_number: int
+    kind: Literal["pass", "play", "discard", "moon_choice"]
+    cards: tuple[Card, ...] = ()
+    choice: Literal["add", "subtract"] | None = None
+
+
 class BotCovered(WireModel):
     """Sent to you alone when you come back after a bot played for you, or
     at once when your turn timer ran out and the bot made your move: what it
@@ -425,6 +450,9 @@ class BotCovered(WireModel):
     # The table's turn timer ran out (the player was here, too slow), rather
     # than the player being away.
     timed_out: bool = False
+    # The same moves one by one, in order, each with its hand: the fields
+    # above merge every hand the bot covered.
+    moves: tuple[CoveredMove, ...] = ()
 
 
 class Kicked(WireModel):

@@ -86,10 +86,8 @@ class ForwardedJob:
                 return Request(conn, message)
             case "knock", cm.Knock():
                 return Knock(conn, message)
-            case "attach", cm.JoinTable() | cm.Watch() | cm.Resume() if self.mode in (
-                "join",
-                "watch",
-                "resume",
+            case "attach", cm.JoinTable() | cm.Watch() | cm.Resume() | cm.CreateTable() if (
+                self.mode in ("join", "watch", "resume", "again")
             ):
                 return Attach(conn, message, self.mode, program=self.program)  # type: ignore[arg-type]
         raise ValueError(f"a forwarded {self.kind!r} job that no client sends")

@@ -62,6 +62,7 @@ from .lobby import Lobby
 from .mailbox import Mailbox
 from .store.base import StoreError
 from .table_state import table_id_of_invite
+from .version import package_version
 
 log = logging.getLogger("hearts.connection")
 
@@ -440,8 +441,11 @@ class Connection:
             case cm.GetReplay():
                 if self.actor is None:
                     raise NotAllowed("join or watch a table to replay its hands")
+                # Records first, then the state, as for get_records.
                 records = await self.lobby.store.hand_records(self.actor.table_id)
-                self.send(hand_replay(records, msg.hand, self.seat, msg.id))
+                stored = await self.lobby.store.load_table(self.actor.table_id)
+                state = stored.state if stored else None
+                self.send(hand_replay(records, state, msg, self.seat))
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
@@ -454,7 +458,19 @@ class Connection:
     async def _create_table(self, msg: cm.CreateTable) -> None:
         """Create a table within the creation budgets of this client address
         and player and the server's caps (``Lobby.admit_table``): a refusal
-        leaves the player where they were."""
+        leaves the player where they were. A request repeated with its id
+        (its reply was lost) is answered with the table it made
+        (server.created_tables), unless that table is gone."""
+        made = self.lobby.created.made(self.player_id, msg.id)
+        if made is not None:
+            try:
+                actor = await self.lobby.actor_for_id(made)
+            except NotFound:
+                pass  # expired or deleted since: make a new one
+            else:
+                await self._switch_to(actor)
+                await actor.call(Attach(self, msg, "again", program=self.program))
+                return
         await self.lobby.admit_table(self.address, self.player_id)
         try:
             await self._leave_table()
@@ -504,6 +520,7 @@ class Connection:
                 player_id=self.player_id,
                 player_token=token,
                 server=self.config.server_name,
+                server_version=package_version(),
             )
         )
 

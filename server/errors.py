@@ -29,6 +29,7 @@ clients only as ``internal_error`` ("something went wrong on our side").
 from __future__ import annotations
 
 from engine.errors import ClientError, ServerFault
+from protocol.refusals import NotNowReason
 
 
 class HelloRequired(ClientError):
@@ -89,9 +90,9 @@ class NotNow(ClientError):
 
     code = "not_now"
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, reason: NotNowReason | None = None) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason: NotNowReason | None = reason
 
 
 class ClaimRefused(NotNow):

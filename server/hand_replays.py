@@ -7,23 +7,29 @@ passes never leave the server: once the hand is played out, the tricks show
 which cards each seat played, but not which of them it was dealt or passed.
 A spectator gets the tricks and the points alone.
 
-Which hands: the table's latest game, whose records are the last run of
-hand numbers counting up from 1 in the table's records.
+Which hands: those of one game of the table (its current one unless the
+request names another), whose records are a run of hand numbers counting
+up from 1 in the table's records (server.finished_games).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from engine.cards import card_text, cards_of
 from engine.errors import RecordError
 from engine.hand import Phase
 from engine.record import replay
+from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.seat_view import TrickCache
 from protocol.view import PassDirection
 
 from .errors import NotNow
+from .finished_games import games_of
+from .finished_games import hand_number as finished_hand_number
+from .table_state import TableState
 
 DIRECTIONS: dict[str, PassDirection] = {
     "left": "left",
@@ -34,32 +40,40 @@ DIRECTIONS: dict[str, PassDirection] = {
 """The wire's pass directions (a variant's other ones show as ``hold``)."""
 
 
-def latest_game(records: list[bytes]) -> list[dict[str, object]]:
-    """The records of the latest game: from the last hand numbered 1 on.
-
-    Read from the newest back to that hand: a replay is answered on the
-    event loop, and a table keeps the records of every game it played, so
-    parsing them all would let one client's requests stall the server on a
-    table of many rematches."""
-    game: list[dict[str, object]] = []
-    for raw in reversed(records):
-        record = json.loads(raw)
-        game.append(record)
-        if record.get("hand") == 1:
-            break
-    game.reverse()
-    return game
+def current_game(games: int, state: bytes | None) -> int:
+    """The number of the table's current game, from 1 (0: none yet), given
+    its ``games`` runs of records and its stored ``state``: a game in play
+    none of whose hands has ended has no records yet (a rematch that just
+    started), so it is one past them."""
+    fresh = (
+        state is not None
+        and TableState.game_in_play(state)
+        and TableState.hands_in_play(state) == 0
+    )
+    return games + 1 if fresh else games
 
 
 def hand_replay(
-    records: list[bytes], hand_number: int, seat: int | None, request_id: int | str
+    records: Sequence[bytes], state: bytes | None, request: cm.GetReplay, seat: int | None
 ) -> sm.HandReplay:
-    """Hand ``hand_number`` of the latest game as ``seat`` may know it;
-    ``NotNow`` when that hand is not finished (or never was)."""
-    game = latest_game(records)
-    record = next((r for r in game if r.get("hand") == hand_number), None)
-    if record is None:
-        raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
+    """Hand ``request.hand`` of game ``request.game`` (the table's current
+    game when left out) as ``seat`` may know it; ``NotNow`` when that hand
+    is being played (``replay_not_finished``) or there is no such hand or
+    game (``replay_unavailable``). Only the record asked for is parsed: a
+    table keeps every game it played, and a replay is answered on the
+    event loop."""
+    games = games_of(records)
+    current = current_game(len(games), state)
+    number = request.game or current
+    hand_number = request.hand
+    game = games[number - 1] if 0 < number <= len(games) else ()
+    raw = next((r for r in game if finished_hand_number(r) == hand_number), None)
+    if raw is None:
+        in_play = state is not None and TableState.game_in_play(state)
+        if number == current and in_play and hand_number == len(game) + 1:
+            raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
+        raise NotNow(f"game {number} has no hand {hand_number} to replay", "replay_unavailable")
+    record = json.loads(raw)
     try:
         hand = replay(record)
     except RecordError as exc:
@@ -82,8 +96,9 @@ def hand_replay(
         received = tuple(card_text(c) for c in cards_of(hand.received[seat]))
     direction = DIRECTIONS.get(hand.direction, "hold")
     return sm.HandReplay(
-        id=request_id,
+        id=request.id,
         hand_number=hand_number,
+        game=number,
         seat=seat,
         direction=direction,
         dealt=dealt,

@@ -24,7 +24,9 @@ from protocol import client_messages as cm
 
 from .bot_runner import BotMove
 
-AttachMode = Literal["host", "join", "watch", "resume"]
+AttachMode = Literal["host", "join", "watch", "resume", "again"]
+"""``again``: a ``create_table`` repeated with its id, answered with the
+table it made (server.created_tables)."""
 
 
 class TableHandle(Protocol):

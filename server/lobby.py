@@ -29,6 +29,7 @@ from .bot_runner import BotRunner
 from .bus import BusMessage
 from .cluster import Cluster
 from .config import ServerConfig
+from .created_tables import CreatedTables
 from .errors import BadRules, NotFound, OwnerGone, TableRefused, TableTooNew
 from .forwarding import Client, Forwarding
 from .jobs import Attach, Watcher
@@ -105,6 +106,8 @@ class Lobby:
         # table (new or forwarded) any more, and /readyz says so.
         self.closing = False
         self._background: set[asyncio.Task[None]] = set()
+        # Recent create_table requests, to answer a repeat with its table.
+        self.created = CreatedTables()
 
     @property
     def actors(self) -> dict[str, TableActor]:
@@ -234,6 +237,7 @@ class Lobby:
             address=getattr(conn, "address", None),
             process=self.process,
         )
+        self.created.remember(conn.player_id, msg.id, state.table_id)
         await actor.call(Attach(conn, msg, "host", token, program=program))
         await self.refresh_listing(actor)
         self.capacity.created()

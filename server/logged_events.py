@@ -107,6 +107,9 @@ class BotCovered(_Event):
     moon_choice: str | None
     discarded: Cards = ()
     timed_out: bool = False
+    # The same moves one by one, each with its hand (a ``CoveredMove``'s
+    # wire form); events stored before it was kept have none.
+    moves: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

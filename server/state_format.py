@@ -29,7 +29,8 @@ The formats:
 2. Format 1 with every field present, plus ``format`` and
    ``readable_from``, and when the table was created and last moved
    (``created_at``, ``moved_at``: Unix seconds, 0 for a format-1 blob,
-   which never kept them). A format-1 reader (the release before) reads it: it
+   which never kept them); in a seat, the moves a bot made in its player's
+   name one by one (``covered_moves``, empty for a format-1 blob). A format-1 reader (the release before) reads it: it
    reads the fields it knows and ignores new top-level ones.
 """
 
@@ -95,7 +96,9 @@ TABLE_FIELDS: Mapping[int, frozenset[str]] = MappingProxyType(
 )
 """The top-level fields of each format."""
 
-SEAT_FIELDS: Mapping[int, frozenset[str]] = MappingProxyType({1: _SEAT_1, 2: _SEAT_1})
+SEAT_FIELDS: Mapping[int, frozenset[str]] = MappingProxyType(
+    {1: _SEAT_1, 2: _SEAT_1 | {"covered_moves"}}
+)
 """A stored seat's fields in each format."""
 
 # Format 1's fields that its older blobs may lack, with the value they meant.
@@ -113,6 +116,8 @@ _TABLE_DEFAULTS_1: Mapping[str, Any] = MappingProxyType(
 _SEAT_DEFAULTS_1: Mapping[str, Any] = MappingProxyType(
     {"program": False, "covered_discarded": [], "recent": []}
 )
+# Format 2's seat fields that format 1 never had.
+_SEAT_NEW_2: Mapping[str, Any] = MappingProxyType({"covered_moves": []})
 
 
 def _from_1(data: dict[str, Any]) -> dict[str, Any]:
@@ -127,7 +132,8 @@ def _from_1(data: dict[str, Any]) -> dict[str, Any]:
     for name, default in _TABLE_DEFAULTS_1.items():
         out.setdefault(name, _copy(default))
     out["seats"] = [
-        {**{k: _copy(v) for k, v in _SEAT_DEFAULTS_1.items()}, **seat} for seat in data["seats"]
+        {**{k: _copy(v) for k, v in {**_SEAT_DEFAULTS_1, **_SEAT_NEW_2}.items()}, **seat}
+        for seat in data["seats"]
     ]
     return out
 

@@ -251,6 +251,11 @@ class TableActor:
         self._duties.sync_grace(self.state)
         self._duties.sync_turns(self.state)
         requester = _requester(job)
+        if isinstance(reply, sm.Ok):
+            # Committed: the table's seq is now that of the request's last
+            # event (or the table's, for a repeat or a request without
+            # events), what a client compares snapshots with.
+            reply = sm.Ok(id=reply.id, seq=self.state.seq)
         if reply is not None and requester is not None:
             requester[0].send(reply)
         # The public part of this moment's views, shared by the fan-out and

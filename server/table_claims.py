@@ -2,8 +2,9 @@
 checks the claim against every hand (``engine.claim``: it must hold whatever
 the others play), and if it does, plays the hand out at once, so the hand
 record stays a complete, replayable record: the claimant's cards on a line
-that wins every trick, the others' lowest legal cards (any card of theirs
-loses every trick, so which one changes no score). ``claim_made`` comes
+that wins every trick, each other seat's first legal card in suit order
+(clubs, diamonds, hearts, spades; any card of theirs loses every trick, so
+which one changes no score). ``claim_made`` comes
 first and says why the claim holds, for everyone at the table. Not at a
 paused table (a program's claim while every person is away would play
 their hands out without them).

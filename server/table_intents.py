@@ -264,10 +264,11 @@ def set_connected(
                     passed=tuple(s.covered_passed),
                     moon_choice=s.covered_moon,
                     discarded=tuple(s.covered_discarded),
+                    moves=tuple(s.covered_moves),
                 )
             )
             s.covered_played, s.covered_passed, s.covered_moon = [], [], None
-            s.covered_discarded = []
+            s.covered_discarded, s.covered_moves = [], []
     return events
 
 
@@ -389,6 +390,7 @@ def bot_acted(table: TableState, seat: int, kind: str, value: Any) -> None:
     s = table.seats[seat]
     if s.kind != "human":
         return
+    s.covered_moves = [*s.covered_moves, covered_move(table, kind, value)]
     if kind == "pass":
         s.covered_passed = [*s.covered_passed, *value]
     elif kind == "moon":
@@ -397,6 +399,17 @@ def bot_acted(table: TableState, seat: int, kind: str, value: Any) -> None:
         s.covered_discarded = [*s.covered_discarded, *value]
     else:
         s.covered_played = [*s.covered_played, value]
+
+
+def covered_move(table: TableState, kind: str, value: Any) -> dict[str, Any]:
+    """A bot's move in a player's name, as ``bot_covered`` lists it: ``kind``
+    ``pass``, ``discard`` (``value`` the cards), ``play`` (the card) or
+    ``moon`` (the choice), in the hand being played."""
+    hand = table.game.hand_number if table.game is not None else 0
+    if kind == "moon":
+        return {"hand_number": hand, "kind": "moon_choice", "cards": [], "choice": value}
+    cards = [value] if kind == "play" else list(value)
+    return {"hand_number": hand, "kind": kind, "cards": cards, "choice": None}
 
 
 def all_ready(table: TableState) -> bool:

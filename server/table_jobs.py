@@ -63,6 +63,14 @@ def attach(state: TableState, watchers: TableWatchers, job: Attach) -> Outcome:
                 events = _come_back(state, watchers, job, seat)
         case "host", cm.CreateTable():
             seat, token = 0, job.token
+        case "again", cm.CreateTable():
+            # A create_table repeated with its id: its table, the player's
+            # seat there (a new token), as a repeated join_table would.
+            seat, token, events = intents.sit(
+                state, conn.name, conn.player_id, None, program=job.program
+            )
+            if not events:
+                events = _come_back(state, watchers, job, seat)
         case "watch", cm.Watch():
             intents.admit(state, conn.player_id, msg.invite)
             seat = None

@@ -40,13 +40,14 @@ def apply_request(
         raise NotAllowed("you are not at this table")
     seat = watchers.seat_of(conn)
     key = f"{type(msg).__name__}:{msg.id}"
-    if seat is not None and isinstance(msg.id, (int, str)) and key in state.seats[seat].recent:
+    held = state.seats[seat] if seat is not None else None
+    if held is not None and key in held.recent:
         return [], []  # a repeat (after a reconnect): not applied twice
     events, after = _intent(state, watchers, seat, conn, msg)
-    if seat is not None and events and state.seats[seat].kind == "human":
-        recent = state.seats[seat].recent
-        recent.append(key)
-        del recent[:-RECENT_REQUESTS]
+    # Remembered on the seat the player holds now: ``take_seat`` moves it.
+    if held is not None and events and held.kind == "human" and held in state.seats:
+        held.recent.append(key)
+        del held.recent[:-RECENT_REQUESTS]
     return events, after
 
 

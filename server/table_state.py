@@ -87,6 +87,9 @@ class Seat:
     covered_passed: list[str] = field(default_factory=list)
     covered_moon: str | None = None
     covered_discarded: list[str] = field(default_factory=list)
+    # The same moves one by one with their hand numbers (a ``CoveredMove``
+    # each, in its wire form), in order.
+    covered_moves: list[dict[str, Any]] = field(default_factory=list)
     # Request ids already applied for this seat, newest last, with the reply
     # kind; a repeated id is answered again without being applied twice.
     recent: list[str] = field(default_factory=list)
@@ -122,6 +125,7 @@ class Seat:
             "covered_passed": self.covered_passed,
             "covered_moon": self.covered_moon,
             "covered_discarded": self.covered_discarded,
+            "covered_moves": self.covered_moves,
         }
 
     @classmethod
@@ -290,6 +294,14 @@ class TableState:
         if not game or data.get("status") == "game_over" or game.get("winner") is not None:
             return 0
         return len(game.get("hand_scores") or ())
+
+    @staticmethod
+    def game_in_play(blob: bytes) -> bool:
+        """Whether a game is being played (started and not over), read from
+        a stored blob as ``hands_in_play`` is."""
+        data = json.loads(blob)
+        game = data.get("game")
+        return bool(game) and data.get("status") != "game_over" and game.get("winner") is None
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> TableState:

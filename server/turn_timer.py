@@ -82,6 +82,17 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
             moon_choice=move.choice if move.kind == "moon" else None,
             discarded=move.cards if move.kind == "discard" else (),
             timed_out=True,
+            moves=(
+                intents.covered_move(
+                    state,
+                    move.kind,
+                    move.choice
+                    if move.kind == "moon"
+                    else move.card
+                    if move.kind == "play"
+                    else move.cards,
+                ),
+            ),
         )
     )
     return events

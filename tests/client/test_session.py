@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 from pydantic import BaseModel
 
@@ -463,3 +464,13 @@ async def test_a_knocker_hears_a_host_who_came_back_to_a_table_put_away(
             await back.request(cm.AnswerKnock(id=back.next_id(), player_id=player, accept=True))
             answer = await asyncio.wait_for(knocking, TIMEOUT)
             assert answer.accepted
+
+
+async def test_a_message_type_from_a_newer_server_is_skipped(server: RunningServer) -> None:
+    """The compatibility rule: a type the client does not know (a newer
+    server's) is ignored; the session reads on and answers still come."""
+    async with session_at(server.url) as session:
+        for conn in list(server.ws_server.connections):
+            await conn.send(msgpack.packb({"type": "sent_by_a_newer_server", "text": "hi"}))
+        pong = await session.request(cm.Ping(id=session.next_id()))
+        assert isinstance(pong, sm.Ok) and session.connected.is_set()

@@ -8,9 +8,12 @@ import random
 
 import pytest
 
+from engine.cards import card_text
 from engine.claim import ClaimTooEarly, check_claim, claim_play, holds_top_cards
 from engine.hand import Hand, Phase
 from engine.rules import Rules
+
+RANK_ORDER = "23456789TJQKA"
 
 
 def wins_every_trick(hand: Hand, seat: int) -> bool:
@@ -87,3 +90,16 @@ def test_only_on_the_claimants_turn() -> None:
     hand = ending(5, 3)
     with pytest.raises(ValueError):
         check_claim(hand, (hand.turn + 1) % 4)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_others_play_out_their_first_legal_card_in_suit_order(seed: int) -> None:
+    """docs/protocol.md "Claims": each other seat plays its first legal card
+    in the order clubs, diamonds, hearts, spades, low to high in a suit."""
+    hand = ending(seed, 4)
+    claimant = (hand.turn + 1) % 4  # another seat is to play now
+    legal = hand.legal_cards()
+    order = sorted(
+        legal, key=lambda c: ("CDHS".index(card_text(c)[1]), RANK_ORDER.index(card_text(c)[0]))
+    )
+    assert claim_play(hand, claimant) == order[0]

@@ -65,6 +65,8 @@ class WireClient:
     ws: ClientConnection
     name: str = "P"
     frames: list[Received] = field(default_factory=list)
+    # Every frame this client sent, in order (the wire's other direction).
+    sent: list[bytes | str] = field(default_factory=list)
     player_token: str = ""
     seat_token: str = ""
     table_id: str = ""
@@ -164,10 +166,11 @@ class WireClient:
 
     async def send(self, message: BaseModel) -> None:
         """Send a message without waiting for anything."""
-        await self.ws.send(encode(message))
+        await self.send_raw(encode(message))
 
     async def send_raw(self, data: bytes | str) -> None:
         """Send an arbitrary frame."""
+        self.sent.append(data)
         await self.ws.send(data)
 
     async def wait_for(

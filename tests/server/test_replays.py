@@ -17,7 +17,7 @@ from protocol import server_messages as sm
 from server.app import RunningServer
 from server.hand_replays import hand_replay
 
-from .harness import WireClient, play_until
+from .harness import SHORT_RULES, WireClient, play_until
 
 
 async def test_a_replay_is_the_hand_as_the_seat_knew_it(server: RunningServer) -> None:
@@ -44,6 +44,7 @@ async def test_a_replay_is_the_hand_as_the_seat_knew_it(server: RunningServer) -
         "type",
         "id",
         "hand_number",
+        "game",
         "seat",
         "direction",
         "dealt",
@@ -81,6 +82,32 @@ def test_a_replay_reads_only_the_latest_games_records() -> None:
         latest.append(json.dumps(hand_record(hand)).encode())
     earlier = [b"an earlier game's record"] * 1000
     for number in (1, 2):
-        alone = hand_replay(latest, number, 0, 1)
-        assert hand_replay(earlier + latest, number, 0, 1) == alone
+        alone = hand_replay(latest, None, cm.GetReplay(id=1, hand=number), 0)
+        assert hand_replay(earlier + latest, None, cm.GetReplay(id=1, hand=number), 0) == (
+            alone.model_copy(update={"game": len(earlier) + 1})
+        )
         assert alone.hand_number == number and len(alone.tricks) == 13
+
+
+async def test_replays_name_their_game_and_follow_a_rematch(server: RunningServer) -> None:
+    """After a rematch the current game is the new one (its hand 1 is being
+    played), the earlier game is asked for by number, and a hand or game
+    that does not exist is ``replay_unavailable``, not "not finished"."""
+    host = await WireClient.open(server.url, "Rita")
+    await host.create(seats=("easy", "easy", "easy"), rules=SHORT_RULES)
+    await host.start()
+    await play_until(host, random.Random(4), lambda v: v.status == "game_over")
+    first = await host.call(cm.GetReplay(id=host.next_id(), hand=1))
+    assert isinstance(first, sm.HandReplay) and first.game == 1
+    missing = await host.error(cm.GetReplay(id=host.next_id(), hand=999))
+    assert (missing.code, missing.reason) == ("not_now", "replay_unavailable")
+    await host.call(cm.Rematch(id=host.next_id()))
+    await host.snapshot_where(lambda v: v.status == "playing" and v.hand_number == 1)
+    now = await host.error(cm.GetReplay(id=host.next_id(), hand=1))
+    assert (now.code, now.reason) == ("not_now", "replay_not_finished")
+    again = await host.call(cm.GetReplay(id=host.next_id(), hand=1, game=1))
+    assert isinstance(again, sm.HandReplay)
+    assert (again.game, again.dealt, again.tricks) == (1, first.dealt, first.tricks)
+    none = await host.error(cm.GetReplay(id=host.next_id(), hand=1, game=5))
+    assert none.reason == "replay_unavailable"
+    await host.close()
