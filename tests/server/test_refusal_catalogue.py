@@ -20,7 +20,7 @@ SERVER = Path(server.errors.__file__).resolve().parent
 # ``replay_unavailable``; a table that moved closes the connection, 1012).
 NEVER_SENT = {"bad_request", "protocol_error", "bad_record", "owner_gone"}
 # Codes the server writes into an ``error`` itself, not through a class.
-_ERROR_CALLS = ("Error", "LimitError")
+_ERROR_CALLS = ("Error", "LimitError", "TableRefused")
 _REASON_CALLS = ("NotNow", "ClaimRefused")
 
 
@@ -41,7 +41,7 @@ def _raised() -> tuple[set[str], set[str]]:
                 continue
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            second = node.args[1] if len(node.args) == 2 else None
+            second = node.args[1] if len(node.args) >= 2 else None
             literal = second.value if isinstance(second, ast.Constant) else None
             keywords = {k.arg: k.value for k in node.keywords}
             if name in _REASON_CALLS and literal is not None:
@@ -50,7 +50,7 @@ def _raised() -> tuple[set[str], set[str]]:
                 code = keywords.get("code")
                 if isinstance(code, ast.Constant):
                     codes.add(code.value)
-                if name == "LimitError" and literal is not None:
+                if name in ("LimitError", "TableRefused") and literal is not None:
                     codes.add(literal)
     return codes, reasons
 
