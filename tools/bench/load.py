@@ -392,14 +392,18 @@ async def measure(
 
 
 async def clear_redis(url: str) -> None:
-    """Delete the ``hearts:*`` keys of the scratch database."""
+    """Delete the store's keys from the scratch database: those under the
+    URL's key prefix (``hearts:`` unless it says ``?prefix=``)."""
     from redis.asyncio import Redis
 
-    client = Redis.from_url(url)
+    from server.store import redis_url_and_prefix
+
+    address, prefix = redis_url_and_prefix(url)
+    client = Redis.from_url(address)
     try:
-        keys = [key async for key in client.scan_iter(match="hearts:*", count=1000)]
+        keys = [key async for key in client.scan_iter(match=f"{prefix}*", count=1000)]
         for start in range(0, len(keys), 1000):
-            await client.delete(*keys[start : start + 1000])
+            await client.unlink(*keys[start : start + 1000])
     finally:
         await client.aclose()
 
