@@ -26,6 +26,9 @@ from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
 from server.config import ServerConfig
 
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
+
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 90.0
 
