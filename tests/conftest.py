@@ -14,7 +14,8 @@ Markers (``pytest -m "not browser and not subprocess"`` is ``make quick``):
   starts one without the marker fails saying so (``subprocess.Popen`` is
   watched), so the quick run never starts one by surprise.
 * ``slow``: takes several seconds even on an idle machine (whole games,
-  failovers); marked by hand.
+  failovers). Given to every test under tests/server/cluster (several
+  server processes each); other tests are marked by hand.
 
 Chromium: the browser tests (tests/web) and the installed wheel's browser
 check (tests/packaging) share one Chromium, started when a test first asks
@@ -58,10 +59,12 @@ MARKERS = {
     "redis": "needs the test Redis (automatic: the redis_space fixture)",
     "subprocess": "starts other programs: hearts commands, nginx, redis-server "
     "(automatic: tests/packaging, tests/deploy and the process fixtures)",
-    "slow": "takes several seconds even on an idle machine",
+    "slow": "takes several seconds even on an idle machine (automatic: tests/server/cluster)",
 }
 # Folders whose every test starts programs.
 PROCESS_FOLDERS = ("packaging", "deploy")
+# Folders whose every test is slow.
+SLOW_FOLDERS = (("server", "cluster"),)
 # Fixtures that start programs for the test that uses them.
 PROCESS_FIXTURES = frozenset({"servers", "aof_redis"})
 
@@ -165,6 +168,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.redis)
         if names & PROCESS_FIXTURES or (parts and parts[0] in PROCESS_FOLDERS):
             item.add_marker(pytest.mark.subprocess)
+        if any(parts[: len(folder)] == folder for folder in SLOW_FOLDERS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -48,6 +48,7 @@ def serve_args(port: int, redis: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: Path) -> None:
     """Play into the middle of hand 1, SIGKILL the server right after an
     acknowledged play, start a new server on the same Redis and port: the

@@ -39,6 +39,7 @@ def send_buffer(conn: ServerConnection) -> int:
     return size
 
 
+@pytest.mark.slow
 async def test_a_spectator_that_stops_reading_is_dropped_and_the_game_goes_on(
     server: RunningServer, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -78,6 +78,7 @@ async def next_snapshot_after_reconnect(session: ClientSession) -> SeatView:
     return await asyncio.wait_for(scan(), 60)
 
 
+@pytest.mark.slow
 async def test_sigkill_then_the_same_command_resumes_every_game(tmp_path: Path) -> None:
     data = tmp_path / "data"
     log = tmp_path / "serve.log"

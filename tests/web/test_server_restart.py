@@ -10,6 +10,7 @@ import contextlib
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from ..serve_process import ServeProcess
@@ -59,6 +60,7 @@ def play_first_hand(page: Page) -> None:
             play_legal(page)
 
 
+@pytest.mark.slow
 def test_the_page_resumes_its_hand_after_the_server_is_killed_and_restarted(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage
@@ -69,6 +70,7 @@ def play_out_hand(page: Page) -> None:
         play_legal(page)
 
 
+@pytest.mark.slow
 def test_keyboard_focus_trick_animations_and_forced_last_card(new_page: NewPage) -> None:
     """One hand through the keyboard with animations on: focus goes to the
     hand after Start and after Pass, Pass is one Tab from the hand, the
@@ -163,6 +165,7 @@ def test_chosen_hovered_and_focused_cards_rise(new_page: NewPage) -> None:
     assert top(cards[11]) <= resting - 8
 
 
+@pytest.mark.slow
 def test_host_rematch_leaves_the_friend_final_scores(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     friend = new_page(viewport=PHONE)
@@ -323,6 +326,7 @@ def test_sound_is_off_until_turned_on_and_remembered(new_page: NewPage) -> None:
     expect(page.locator("#sound")).to_be_checked()
 
 
+@pytest.mark.slow
 def test_statistics_page_counts_finished_games(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP)
     create_table(page, "Ira", seats=("easy", "easy", "easy"), hands=1)

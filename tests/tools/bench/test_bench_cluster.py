@@ -16,6 +16,7 @@ from tools.bench.load import resident_kib
 from tools.bench.server import add_bench_server_parser, run_bench_server
 
 
+@pytest.mark.slow
 @pytest.mark.subprocess
 async def test_two_processes_share_the_tables_and_report_figures(redis_space: RedisSpace) -> None:
     """Four tables over two processes: each owns two, both phases play
