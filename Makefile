@@ -58,10 +58,10 @@ unit: setup $(NPM_STAMP) $(NODE_BOT_STAMP)
 test: lint typecheck unit
 
 # The edit-test loop: every test but the browser's and those that start
-# programs (markers: tests/conftest.py), in one process. Needs Redis.
+# programs (markers: tests/conftest.py), on the same workers. Needs Redis.
 quick: setup $(NPM_STAMP)
 	bash .ci/services
-	CI=$${CI:-} $(BIN)/pytest -q -m "not browser and not subprocess"
+	CI=$${CI:-} $(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not browser and not subprocess"
 
 # Every variant at every seat count: hearts host --autoplay medium plays a
 # one-hand game and hearts verify accepts its records (the suite runs a few).

@@ -109,9 +109,12 @@ async def test_quit_mid_game_then_continue_it_or_start_a_new_one(tmp_path: Path)
         await wait_for(pilot, lambda: isinstance(app.screen, ContinueGameScreen), "the offer")
         await pilot.press("n")
         model = app.model
+        # The new table's first snapshot may come before its first deal.
         await wait_for(
             pilot,
-            lambda: bool(model.view and model.view.table_id != left.table_id),
+            lambda: bool(
+                model.view and model.view.table_id != left.table_id and model.view.hand_number
+            ),
             "a new game",
         )
         assert model.view is not None and model.view.hand_number == 1
