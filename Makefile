@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 NODE_BOT_STAMP := examples/node-bot/node_modules/.installed
 
-.PHONY: setup serve test check lint typecheck unit acceptance-variants bench dist docs vendor-msgpack vendor-cards screenshots clean
+.PHONY: setup serve test quick check lint typecheck unit acceptance-variants bench dist docs vendor-msgpack vendor-cards screenshots clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -47,11 +47,21 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# pytest on two workers (pytest-xdist): the suite mostly waits (sockets,
+# child processes, the browser). PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= 2
+
 unit: setup $(NPM_STAMP) $(NODE_BOT_STAMP)
 	bash .ci/services
-	CI=$${CI:-} $(BIN)/pytest -q
+	CI=$${CI:-} $(BIN)/pytest -q -n $(PYTEST_WORKERS)
 
 test: lint typecheck unit
+
+# The edit-test loop: every test but the browser's and those that start
+# programs (markers: tests/conftest.py), on the same workers. Needs Redis.
+quick: setup $(NPM_STAMP)
+	bash .ci/services
+	CI=$${CI:-} $(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not browser and not subprocess"
 
 # Every variant at every seat count: hearts host --autoplay medium plays a
 # one-hand game and hearts verify accepts its records (the suite runs a few).

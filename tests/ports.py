@@ -1,4 +1,11 @@
-"""Free TCP ports on 127.0.0.1 for the servers the tests start."""
+"""Free TCP ports on 127.0.0.1, for programs that cannot bind port 0 and
+say which port they got (nginx).
+
+The port is released before the program binds it, so another process may
+take it in between: ``hearts serve`` is never started this way (``--port 0``
+binds a free port and its start-up line names it; tests/serve_process.py),
+nor are in-process servers (``ServerConfig(port=0)``, then ``server.port``).
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ after a SIGKILL.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,16 +22,28 @@ from pathlib import Path
 from types import TracebackType
 
 ROOT = Path(__file__).resolve().parents[1]
+# hearts serve's start-up line, with the port it listens on (bound by the
+# server itself: ``--port 0`` picks a free one).
+SERVING = re.compile(r"serving http://[^/\s]+:(\d+)/")
+
+
+def serving_port(text: str) -> int | None:
+    """The port in ``text``'s first start-up line of hearts serve, or None."""
+    found = SERVING.search(text)
+    return int(found.group(1)) if found else None
 
 
 class ServeProcess:
     """One run of ``hearts serve ARGS`` (start it again for a restart)."""
 
     def __init__(self, args: list[str], log: Path) -> None:
-        """``args`` follow ``hearts serve``; stderr is appended to ``log``."""
+        """``args`` follow ``hearts serve``; stderr is appended to ``log``.
+        With ``--port 0`` in ``args`` the server binds a free port, read
+        from its start-up line into ``port`` (pass that port to a restart)."""
         self.args = args
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
+        self.port: int | None = None
 
     def command(self) -> list[str]:
         """The command line (this Python running ``hearts serve ARGS``)."""
@@ -54,7 +67,8 @@ class ServeProcess:
         except FutureTimeout:
             self.proc.kill()
             line = ""
-        assert "serving" in line, f"hearts serve did not start: {line!r}\n{self.log_text()}"
+        self.port = serving_port(line)
+        assert self.port is not None, f"hearts serve did not start: {line!r}\n{self.log_text()}"
         return line
 
     def _copy_log(self, serving: Future[str]) -> None:

@@ -11,6 +11,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from server.app import RunningServer
 from tests.server.harness import WireClient
 
@@ -26,6 +28,7 @@ def hearts_bot(*args: str) -> list[str]:
     return [sys.executable, "-m", "tools.cli.main", "bot", "--server", "{url}", *args]
 
 
+@pytest.mark.subprocess
 async def test_the_example_bot_plays_a_whole_game_beside_a_person(
     outside_server: RunningServer,
 ) -> None:
@@ -47,6 +50,7 @@ async def test_the_example_bot_plays_a_whole_game_beside_a_person(
     assert len(scored) == len(done.view.hands) >= 2  # more while the lowest total is tied
 
 
+@pytest.mark.subprocess
 async def test_the_bot_resumes_its_seat_after_a_dropped_connection(
     outside_server: RunningServer,
 ) -> None:
@@ -75,6 +79,7 @@ async def test_the_bot_resumes_its_seat_after_a_dropped_connection(
     assert any(line["type"] == "reconnected" for line in done.lines)
 
 
+@pytest.mark.subprocess
 async def test_a_bot_that_plays_an_illegal_card_is_stopped(
     outside_server: RunningServer,
 ) -> None:

@@ -30,6 +30,9 @@ from server.state_format import FORMAT
 from server.store import CommitRequest
 from server.table_state import json_bytes
 
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
+
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 90.0
 

@@ -25,6 +25,7 @@ FEW = [("widow", 6), ("cancellation", 10)]
 CASES = EVERY if os.environ.get("HEARTS_VARIANT_ACCEPTANCE") == "all" else FEW
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(("variant", "players"), CASES, ids=[f"{v}-{n}" for v, n in CASES])
 async def test_host_autoplays_a_whole_game_and_its_records_verify(
     server: RunningServer,  # noqa: F811 (the fixture imported above)

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 
@@ -43,6 +45,7 @@ def golden() -> list[tuple[str, dict[str, Any]]]:
     return list(zip(records, expected, strict=True))
 
 
+@pytest.mark.subprocess
 def test_the_golden_file_verifies_line_by_line_and_exits_2() -> None:
     done = verify(DATA / "golden_records.jsonl")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
@@ -69,6 +72,7 @@ def test_the_golden_file_covers_every_kind_of_answer() -> None:
     assert all(kinds.values()), kinds
 
 
+@pytest.mark.subprocess
 def test_only_legal_records_exit_0_and_an_illegal_one_exits_1(tmp_path: Path) -> None:
     legal = [r for r, e in golden() if e["ok"]]
     illegal = [r for r, e in golden() if not e["ok"] and "step" in e]

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .test_golden import DATA, verify
 
 
+@pytest.mark.subprocess
 def test_every_variants_golden_record_verifies_as_derived_by_hand() -> None:
     done = verify(DATA / "golden_variants.jsonl")
     answers = [json.loads(line) for line in done.stdout.splitlines()]

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -354,6 +355,7 @@ def test_a_random_game_ends_with_a_single_lowest_total(seed: int) -> None:
     assert game.totals[game.winner] == min(game.totals)
 
 
+@pytest.mark.subprocess
 def test_the_hearts_verify_command_agrees_with_the_engine_on_random_records(
     tmp_path: Path,
 ) -> None:

@@ -10,9 +10,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from server.app import RunningServer
 from tests.ci import unavailable
 from tests.client.outside_game import game_beside
+
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node-bot"
 

@@ -30,8 +30,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.ports import free_port
-
 REPO = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT = 300.0
 INSTALL_TIMEOUT = 300.0
@@ -52,7 +50,7 @@ NOT_SOURCES = (
     "test-artifacts",
 )
 """Names .gitignore leaves out of the repository, left out of the build's copy."""
-SERVING = re.compile(r"serving (http://\S+)/ ")
+SERVING = re.compile(r"serving (http://[^/\s]+:(\d+))/ ")
 
 
 def project_version() -> str:
@@ -216,18 +214,18 @@ class ServeProcess:
 
 
 def start_serve(venv: Venv) -> ServeProcess:
-    """Start the installed ``hearts serve`` on a free port and wait (bounded)
-    for the line it prints once it listens."""
-    port = free_port()
+    """Start the installed ``hearts serve`` on a port it binds itself
+    (``--port 0``) and wait (bounded) for the line it prints once it
+    listens, which says that port."""
     proc = subprocess.Popen(
-        [str(venv.bin / "hearts"), "serve", "--port", str(port), "--bot-workers", "1"],
+        [str(venv.bin / "hearts"), "serve", "--port", "0", "--bot-workers", "1"],
         cwd=venv.home,
         env=venv.env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
-    serving = ServeProcess(proc, "", port)
+    serving = ServeProcess(proc, "", 0)
     lines: queue.Queue[str | None] = queue.Queue()
 
     def pump() -> None:
@@ -251,6 +249,7 @@ def start_serve(venv: Venv) -> ServeProcess:
         found = SERVING.search(line)
         if found:
             serving.url = found.group(1)
+            serving.port = int(found.group(2))
             return serving
 
 

@@ -11,6 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+# Starts a server-like program as a child process.
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # A server-like parent: starts a BotRunner, has Hard moves decided (so the

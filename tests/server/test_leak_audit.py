@@ -459,6 +459,7 @@ def audit_bot_views(views: list[SeatView], truths: dict[str, Truth]) -> int:
     return len(views)
 
 
+@pytest.mark.slow
 async def test_no_frame_carries_a_hidden_card(
     audited: tuple[RunningServer, RecordingBots],
 ) -> None:

@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
+
 
 def test_the_soft_open_files_limit_is_raised_to_the_hard_one() -> None:
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]

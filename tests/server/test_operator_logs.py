@@ -26,6 +26,9 @@ from tests.server.conftest import ServerFactory
 from tests.server.harness import SHORT_RULES, WireClient, play_until
 from tools.cli.main import main
 
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = pytest.mark.subprocess
+
 
 def json_lines(text: str) -> list[dict[str, Any]]:
     """Every line of the log as JSON (a line that is not fails the test)."""

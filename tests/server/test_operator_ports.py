@@ -20,6 +20,9 @@ from tests.server.conftest import ServerFactory
 from tests.server.harness import WireClient
 from tests.server.throwaway_redis import ThrowawayRedis
 
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = pytest.mark.subprocess
+
 
 def fetch(url: str) -> tuple[int, str]:
     """Status and body of a GET (blocking)."""

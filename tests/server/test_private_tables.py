@@ -74,10 +74,12 @@ async def test_guessing_codes_from_one_address_is_throttled_but_the_link_is_not(
             pass  # the last wait ran out as the attackers stopped: miss once more
         err = await friend.error(cm.JoinTable(id=friend.next_id(), code=seated.code))
         assert err.code == "rate_limited" and err.retry_after and err.retry_after > 0
-        # ...but the invite link's holder sits at once.
-        started = time.monotonic()
+        # ...but the invite link's holder sits at once: its one request is
+        # answered with a seat while the address still has to wait (the
+        # secret let it through, not the wait running out).
         joined = await friend.join_with(seated.code, _invite_of(seated))
-        assert joined.seat == 1 and time.monotonic() - started < 1.0
+        assert joined.seat == 1
+        assert server.lobby.guard.lookup_wait("127.0.0.1") > 0
         metrics = server.lobby.metrics
         assert metrics is not None
         text = metrics.render().decode()

@@ -55,6 +55,8 @@ async def metric(server: RunningServer, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
+@pytest.mark.subprocess
 async def test_an_80_hand_autoplay_game_finishes_without_a_reconnect(
     make_server: ServerFactory, tmp_path: Path
 ) -> None:
@@ -105,6 +107,7 @@ async def test_an_80_hand_autoplay_game_finishes_without_a_reconnect(
         )
 
 
+@pytest.mark.slow
 async def test_a_flood_is_told_when_to_retry_then_closed(
     make_server: ServerFactory, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -14,14 +14,18 @@ import random
 import signal
 from pathlib import Path
 
+import pytest
+
 from client.session import ClientSession
 from engine.record import verify_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
-from ..ports import free_port
 from ..serve_process import ServeProcess
 from .harness import TWO_HANDS, session_play
+
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
 
 
 def serve_args(port: int, redis: str) -> list[str]:
@@ -44,18 +48,23 @@ def serve_args(port: int, redis: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: Path) -> None:
     """Play into the middle of hand 1, SIGKILL the server right after an
     acknowledged play, start a new server on the same Redis and port: the
     session resumes, the game ends, the records verify and hand 1's record
-    starts with every play acknowledged before the kill."""
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}/ws"
+    starts with every play acknowledged before the kill. The first server
+    binds a free port itself; the second binds the same one again."""
     log = tmp_path / "server.log"
-    session = ClientSession(url, "Rex", max_backoff=0.3, give_up_after=60)
+    session: ClientSession | None = None
     try:
-        with ServeProcess(serve_args(port, redis_db), log) as first:
+        with ServeProcess(serve_args(0, redis_db), log) as first:
             await asyncio.to_thread(first.start)
+            port = first.port
+            assert port is not None
+            session = ClientSession(
+                f"ws://127.0.0.1:{port}/ws", "Rex", max_backoff=0.3, give_up_after=60
+            )
             await session.connect()
             seated = await session.request(
                 cm.CreateTable(
@@ -89,7 +98,8 @@ async def test_sigkill_mid_hand_then_restart_on_redis(redis_db: str, tmp_path: P
             assert isinstance(reply, sm.Records)
             assert await asyncio.to_thread(second.stop) == 0
     finally:
-        await session.close()
+        if session is not None:
+            await session.close()
 
     records = [json.loads(r) for r in reply.records]
     assert len(records) == len(final.hands) >= 2

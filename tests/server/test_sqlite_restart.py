@@ -9,10 +9,13 @@ the same folder is refused at start-up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
 from pathlib import Path
+
+import pytest
 
 from client.session import ClientSession, Reconnected
 from engine.record import verify_record
@@ -20,9 +23,11 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.view import SeatView
 
-from ..ports import free_port
 from ..serve_process import ROOT, ServeProcess
 from .harness import TWO_HANDS, WireClient, session_play
+
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
 
 
 def serve_args(data: Path, port: int) -> list[str]:
@@ -73,20 +78,20 @@ async def next_snapshot_after_reconnect(session: ClientSession) -> SeatView:
     return await asyncio.wait_for(scan(), 60)
 
 
+@pytest.mark.slow
 async def test_sigkill_then_the_same_command_resumes_every_game(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}/ws"
     log = tmp_path / "serve.log"
-    session = ClientSession(url, "Rex", max_backoff=0.3, give_up_after=60)
-    with (
-        ServeProcess(serve_args(data, port), log) as first,
-        ServeProcess(serve_args(data, port), log) as second,
-    ):
+    with contextlib.ExitStack() as running:
+        # The first server binds a free port itself; the second binds it again.
+        first = running.enter_context(ServeProcess(serve_args(data, 0), log))
+        line = await asyncio.to_thread(first.start)
+        assert f"tables in SQLite {data / 'hearts.sqlite3'}" in line
+        port = first.port
+        assert port is not None
+        url = f"ws://127.0.0.1:{port}/ws"
+        session = ClientSession(url, "Rex", max_backoff=0.3, give_up_after=60)
         try:
-            line = await asyncio.to_thread(first.start)
-            assert f"tables in SQLite {data / 'hearts.sqlite3'}" in line
-
             # A public table waiting for players (the page offers its seats)…
             wendy = await WireClient.open(url, "Wendy")
             waiting = await wendy.create(public=True, name="Wendy's table")
@@ -110,6 +115,7 @@ async def test_sigkill_then_the_same_command_resumes_every_game(tmp_path: Path) 
             acknowledged += [p.card for p in before.trick]
 
             assert await asyncio.to_thread(first.kill) == -signal.SIGKILL
+            second = running.enter_context(ServeProcess(serve_args(data, port), log))
             await asyncio.to_thread(second.start)
 
             after = await next_snapshot_after_reconnect(session)
@@ -143,11 +149,11 @@ async def test_sigkill_then_the_same_command_resumes_every_game(tmp_path: Path) 
 async def test_a_second_server_on_the_same_data_is_refused(tmp_path: Path) -> None:
     data = tmp_path / "data"
     log = tmp_path / "serve.log"
-    port = free_port()
-    with ServeProcess(serve_args(data, port), log) as first:
+    with ServeProcess(serve_args(data, 0), log) as first:
         await asyncio.to_thread(first.start)
+        port = first.port
         refused = await asyncio.create_subprocess_exec(
-            *ServeProcess(serve_args(data, free_port()), log).command(),
+            *ServeProcess(serve_args(data, 0), log).command(),
             cwd=ROOT,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

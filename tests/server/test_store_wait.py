@@ -10,9 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.ports import free_port
 from tests.serve_process import ROOT, ServeProcess
 from tests.server.throwaway_redis import ThrowawayRedis
+
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = pytest.mark.subprocess
 
 
 async def serve_to_the_end(*args: str) -> tuple[int, str]:

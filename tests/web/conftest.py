@@ -36,6 +36,10 @@ from ..conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the browser fixtu
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
+# Before any script of every page: the presenter makes no pauses between
+# table events (client/web/js/storage.js, loadPaced). about:blank has no
+# localStorage, hence the try.
+NO_PACING = "try { localStorage.setItem('hearts.pace', '0'); } catch {}"
 
 
 def _missing(reason: str) -> None:
@@ -170,7 +174,9 @@ NewPage = Callable[..., Page]
 @pytest.fixture
 def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iterator[NewPage]:
     """``new_page(viewport=PHONE, locale="en-GB", motion="reduce")``: a page in
-    a fresh browser context (its own localStorage: a different player);
+    a fresh browser context (its own localStorage: a different player),
+    without the pauses between table events unless ``paced=True`` (for the
+    tests of the pacing and the trick animations themselves);
     ``server_url`` points it at another server than the session's. At the end
     of the test no page may have logged an error or warning, except those a
     test declared with ``new_page.expect_console(regex)``. It asks for
@@ -185,6 +191,7 @@ def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iter
         locale: str = "en-GB",
         motion: Literal["reduce", "no-preference"] = "reduce",
         server_url: str | None = None,
+        paced: bool = False,
     ) -> Page:
         context = browser.new_context(
             viewport=viewport or PHONE,
@@ -192,6 +199,8 @@ def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iter
             base_url=server_url or base_url,
             reduced_motion=motion,
         )
+        if not paced:
+            context.add_init_script(NO_PACING)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()

@@ -5,6 +5,7 @@ trick and the score table at phone and desktop sizes."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import NewPage, shoot
@@ -74,6 +75,7 @@ def check_illegal_card(page: Page, frames: FrameLog) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_whole_game_against_three_bots(new_page: NewPage) -> None:
     page = new_page()
     frames = FrameLog(page)

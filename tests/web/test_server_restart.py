@@ -6,12 +6,13 @@ hand, the same cards, the same tricks and the same scores, and play goes on.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from ..ports import free_port
 from ..serve_process import ServeProcess
 from .conftest import PHONE
 from .helpers import (
@@ -59,24 +60,33 @@ def play_first_hand(page: Page) -> None:
             play_legal(page)
 
 
+@pytest.mark.slow
 def test_the_page_resumes_its_hand_after_the_server_is_killed_and_restarted(
     browser: Browser, tmp_path: Path
 ) -> None:
-    port = free_port()
-    args = ["--data", str(tmp_path / "data"), "--port", str(port), "--grace", "30"]
-    args += ["--bot-workers", "1", "--bot-budget-ms", "30"]
+    def args(port: int) -> list[str]:
+        return [
+            *("--data", str(tmp_path / "data"), "--port", str(port), "--grace", "30"),
+            *("--bot-workers", "1", "--bot-budget-ms", "30"),
+        ]
+
     log = tmp_path / "serve.log"
-    # Chromium logs each refused reconnect while the server is down; any
-    # other console error or warning fails the test.
-    refused = re.compile(rf"WebSocket connection to 'ws://127\.0\.0\.1:{port}/ws' failed")
     problems: list[str] = []
-
-    def console(msg: ConsoleMessage) -> None:
-        if msg.type in ("error", "warning") and not refused.search(msg.text):
-            problems.append(f"console {msg.type}: {msg.text}")
-
-    with ServeProcess(args, log) as first, ServeProcess(args, log) as second:
+    with contextlib.ExitStack() as running:
+        # The first server binds a free port itself; the second binds it again.
+        first = running.enter_context(ServeProcess(args(0), log))
         first.start()
+        port = first.port
+        assert port is not None
+        second = running.enter_context(ServeProcess(args(port), log))
+        # Chromium logs each refused reconnect while the server is down; any
+        # other console error or warning fails the test.
+        refused = re.compile(rf"WebSocket connection to 'ws://127\.0\.0\.1:{port}/ws' failed")
+
+        def console(msg: ConsoleMessage) -> None:
+            if msg.type in ("error", "warning") and not refused.search(msg.text):
+                problems.append(f"console {msg.type}: {msg.text}")
+
         context = browser.new_context(
             viewport=PHONE,
             locale="en-GB",

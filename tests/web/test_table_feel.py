@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage
@@ -69,12 +70,13 @@ def play_out_hand(page: Page) -> None:
         play_legal(page)
 
 
+@pytest.mark.slow
 def test_keyboard_focus_trick_animations_and_forced_last_card(new_page: NewPage) -> None:
     """One hand through the keyboard with animations on: focus goes to the
     hand after Start and after Pass, Pass is one Tab from the hand, the
     last card plays itself, focus lands on Rematch at the end; every card
     of every trick flew in once and every winner glowed once."""
-    page = new_page(viewport=DESKTOP, motion="no-preference")
+    page = new_page(viewport=DESKTOP, motion="no-preference", paced=True)
     frames = FrameLog(page)
     create_table(page, "Kira", seats=("easy", "medium", "hard"), hands=1)
     fast_play(page)
@@ -117,6 +119,17 @@ def test_keyboard_focus_trick_animations_and_forced_last_card(new_page: NewPage)
     assert not any("by You" in row for row in rows), rows
 
 
+def settled(page: Page, text: str) -> None:
+    """Until every animation and transition of the hand's card ``text`` has
+    finished (asking for them starts a transition a style change is due to
+    begin, so one just set off is waited for too)."""
+    page.evaluate(
+        "c => Promise.all(document.querySelector(`.hand .card[data-card='${c}']`)"
+        ".getAnimations().map((a) => a.finished))",
+        text,
+    )
+
+
 def test_chosen_hovered_and_focused_cards_rise(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP, motion="no-preference")
     create_table(page, "Lev", seats=("easy", "easy", "easy"), hands=1)
@@ -141,17 +154,18 @@ def test_chosen_hovered_and_focused_cards_rise(new_page: NewPage) -> None:
         " return el.getAnimations().length === 0 && el.classList.contains('selected'); }",
         arg=cards[2],
     )
-    page.wait_for_timeout(250)  # the lift's 0.15 s transition, to measure where it ends
+    settled(page, cards[2])  # the lift's transition, to measure where it ends
     assert top(cards[2]) <= resting - 15
     card(page, cards[8]).hover(position={"x": 6, "y": 30})
-    page.wait_for_timeout(250)
+    settled(page, cards[8])
     assert top(cards[8]) <= resting - 4
     card(page, cards[10]).focus()
     page.keyboard.press("ArrowRight")  # keyboard focus shows as :focus-visible
-    page.wait_for_timeout(250)
+    settled(page, cards[11])
     assert top(cards[11]) <= resting - 8
 
 
+@pytest.mark.slow
 def test_host_rematch_leaves_the_friend_final_scores(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     friend = new_page(viewport=PHONE)
@@ -312,6 +326,7 @@ def test_sound_is_off_until_turned_on_and_remembered(new_page: NewPage) -> None:
     expect(page.locator("#sound")).to_be_checked()
 
 
+@pytest.mark.slow
 def test_statistics_page_counts_finished_games(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP)
     create_table(page, "Ira", seats=("easy", "easy", "easy"), hands=1)
@@ -335,7 +350,7 @@ def test_statistics_page_counts_finished_games(new_page: NewPage) -> None:
 
 
 def test_layout_codes_links_and_trick_clear_of_name_plates(new_page: NewPage) -> None:
-    page = new_page(viewport=PHONE, motion="no-preference")
+    page = new_page(viewport=PHONE, motion="no-preference", paced=True)
     create_table(page, "Marta", seats=("easy", "easy", "easy"), hands=1)
     # The code stays on one line; the whole invite link shows.
     code = page.locator(".big-code")
@@ -346,8 +361,17 @@ def test_layout_codes_links_and_trick_clear_of_name_plates(new_page: NewPage) ->
     start(page)
     pass_three(page)
     # Freeze every trick card at the start of its flight: none covers a name plate.
+    shown: list[str] = []
     for _ in range(6):
-        page.wait_for_selector(".trick .card")
+        # A trick other than the one just checked (a new card, or a new
+        # trick), or our turn to add to it.
+        page.wait_for_function(
+            "shown => { const now = [...document.querySelectorAll('.trick .card')]"
+            ".map((c) => c.dataset.card); const mine = document.querySelector("
+            "'[data-myturn=\"true\"]'); return (now.length > 0 && now.join() !== shown.join())"
+            " || mine !== null; }",
+            arg=shown,
+        )
         overlaps = page.evaluate(
             """() => {
               const cards = [...document.querySelectorAll('.trick .card')];
@@ -364,10 +388,9 @@ def test_layout_codes_links_and_trick_clear_of_name_plates(new_page: NewPage) ->
             }"""
         )
         assert overlaps == [], overlaps
+        shown = page.eval_on_selector_all(".trick .card", "cs => cs.map((c) => c.dataset.card)")
         if page.locator(f'{TABLE}[data-myturn="true"]').count():
             play_legal(page)
-        else:
-            page.wait_for_timeout(100)
     # The join screen's way back to the lobby looks like a button, not a bare link.
     guest = new_page(viewport=PHONE)
     guest.goto("/t/ZZZZZZ")

@@ -13,8 +13,6 @@ import json
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocket, expect
 
-from tests.ports import free_port
-
 from .conftest import DESKTOP, PHONE, NewPage, StartServer, shoot
 from .helpers import TABLE, FrameLog, create_table
 
@@ -38,8 +36,8 @@ def wait_closed(ws: WebSocket) -> None:
 
 
 def test_a_restarted_server_forgets_the_table(new_page: NewPage, start_server: StartServer) -> None:
-    port = free_port()
-    first = start_server(port)
+    first = start_server(0)
+    port = first.server.port  # bound by the server; the restart binds it again
     url = first.url
     host = new_page(viewport=DESKTOP, server_url=url)
     host_frames = FrameLog(host)

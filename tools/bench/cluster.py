@@ -48,11 +48,14 @@ async def _redis_info(url: str) -> tuple[int, dict[str, int]]:
     process holds."""
     from redis.asyncio import Redis
 
-    client = Redis.from_url(url)
+    from server.store import redis_url_and_prefix
+
+    address, prefix = redis_url_and_prefix(url)
+    client = Redis.from_url(address)
     try:
         info = await client.info("memory")
         owners: dict[str, int] = {}
-        async for key in client.scan_iter(match="hearts:{*}:lease:*", count=1000):
+        async for key in client.scan_iter(match=prefix + "{*}:lease:*", count=1000):
             owner = await client.get(key)
             if isinstance(owner, bytes):
                 owners[owner.decode()] = owners.get(owner.decode(), 0) + 1

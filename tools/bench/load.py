@@ -396,19 +396,22 @@ async def measure(
 
 
 async def clear_redis(url: str) -> None:
-    """Delete the ``hearts:*`` keys of the scratch database (one Redis, the
-    master of a Sentinel set, or every node of a Cluster)."""
+    """Delete the store's keys from the scratch database (one Redis, the
+    master of a Sentinel set, or every node of a Cluster): those under the
+    URL's key prefix (``hearts:`` unless it says ``?prefix=``)."""
+    from server.store import redis_url_and_prefix
     from server.store.redis_target import parse_redis_url
 
-    client = parse_redis_url(url).client(5.0)
+    address, prefix = redis_url_and_prefix(url)
+    client = parse_redis_url(address).client(5.0)
     try:
-        keys = {key async for key in client.scan_iter(match="hearts:*", count=1000)}
-        # One key per DEL: on a Cluster the keys lie in many slots.
+        keys = {key async for key in client.scan_iter(match=f"{prefix}*", count=1000)}
+        # One key per UNLINK: on a Cluster the keys lie in many slots.
         ordered = sorted(keys)
         for start in range(0, len(ordered), 1000):
             async with client.pipeline(transaction=False) as pipe:
                 for key in ordered[start : start + 1000]:
-                    pipe.delete(key)
+                    pipe.unlink(key)
                 await pipe.execute()
     finally:
         await client.aclose()

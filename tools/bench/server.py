@@ -35,8 +35,9 @@ reports the performance targets of README's Measured section that the run's
 phases measured, each with its value and whether it was met. ``--profile DIR``
 writes cProfile stats of each server process (``memory.prof``,
 ``sqlite.prof``, ``redis.prof``, ``fairness.prof``, ``knee-<tables>.prof``)
-for ``python -m pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: its
-``hearts:*`` keys are deleted before and after the run.
+for ``python -m pstats``. The Redis database (``--redis``, default ``…/14``) is scratch: the
+keys under the store's prefix (``hearts:``, or the URL's ``?prefix=``) are deleted
+before and after the run.
 """
 
 from __future__ import annotations
@@ -328,8 +329,8 @@ def add_bench_server_parser(bench_subparsers: Any) -> argparse.ArgumentParser:
         metavar="URL",
         default=DEFAULT_REDIS,
         help="scratch Redis for the redis phase ('' to skip; redis+sentinel:// and "
-        "redis+cluster:// URLs too, see docs/deploy.md); its hearts:* keys "
-        f"are deleted before and after (default {DEFAULT_REDIS})",
+        "redis+cluster:// URLs too, see docs/deploy.md); its hearts:* keys (or those of "
+        f"the URL's ?prefix=) are deleted before and after (default {DEFAULT_REDIS})",
     )
     p.add_argument(
         "--processes",

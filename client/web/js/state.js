@@ -8,7 +8,7 @@
 // trick lingers with its winning card highlighted. What is drawn is always a
 // snapshot; events only choose the pause and the announcement.
 
-import { loadAutoplay, loadChat, loadFast, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
+import { loadAutoplay, loadChat, loadFast, loadPaced, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
 import { pause, reducedMotion } from "./dom.js";
 
 export const app = {
@@ -44,8 +44,12 @@ export const app = {
 const PACE = {
   normal: { card: 650, trick: 1500, collect: 260 },
   fast: { card: 140, trick: 520, collect: 120 },
+  // localStorage "hearts.pace" = 0 (storage.loadPaced): the browser tests
+  // run without pauses, except those that check the pacing itself.
+  none: { card: 0, trick: 0, collect: 0 },
 };
-const pace = () => (app.fast ? PACE.fast : PACE.normal);
+const paced = loadPaced();
+const pace = () => (!paced ? PACE.none : app.fast ? PACE.fast : PACE.normal);
 
 let hooks = { render: () => {}, announceEvents: () => {}, onSnapshot: () => {}, botCovered: () => {} };
 export function setPresenterHooks(h) {

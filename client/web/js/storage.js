@@ -7,6 +7,7 @@ const KEY = {
   player: "hearts.player",
   seat: "hearts.seat",
   fast: "hearts.fast",
+  pace: "hearts.pace",
   lang: "hearts.lang",
   tab: "hearts.tab",
   chat: "hearts.chat",
@@ -44,6 +45,10 @@ export const saveSeat = (seat) => write(KEY.seat, seat);
 
 export const loadFast = () => read(KEY.fast, false) === true;
 export const saveFast = (on) => write(KEY.fast, Boolean(on));
+
+/** false when "hearts.pace" holds 0: no pauses between table events (for
+ * automated tests; nothing on the page sets it). */
+export const loadPaced = () => read(KEY.pace, 1) !== 0;
 
 export const loadLang = () => read(KEY.lang, null);
 export const saveLang = (lang) => write(KEY.lang, lang);

@@ -5,6 +5,8 @@ C says when a claim can be made."""
 
 from __future__ import annotations
 
+import pytest
+
 from client.tui.launch import Launch
 from client.tui.model import TableModel
 from tools.local_server import start_play_server
@@ -24,6 +26,7 @@ def claims_logged(model: TableModel) -> int:
     return sum(line.msg.key in ("claim.top_you", "claim.every_you") for line in model.log)
 
 
+@pytest.mark.slow
 async def test_c_claims_the_rest_or_is_refused() -> None:
     launch = Launch(
         mode="play",

@@ -4,6 +4,8 @@ with ← →), and Esc goes back to the table."""
 
 from __future__ import annotations
 
+import pytest
+
 from client.tui.launch import Launch
 from client.tui.screens.replay import ReplayScreen
 from protocol.common import RulesModel
@@ -12,6 +14,7 @@ from tools.local_server import start_play_server
 from .conftest import make_app, play_out_hand, screen_text, wait_for
 
 
+@pytest.mark.slow
 async def test_v_replays_the_finished_hand() -> None:
     launch = Launch(
         mode="play",

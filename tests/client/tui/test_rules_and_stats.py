@@ -69,6 +69,7 @@ async def test_rules_options_and_tips_pages(server: RunningServer, language: str
         await wait_for(pilot, lambda: "✓ J♦" in screen_text(app), "the bonus card ticked")
 
 
+@pytest.mark.slow
 async def test_a_finished_game_is_counted_and_shown(server: RunningServer, tmp_path: Path) -> None:
     path = tmp_path / "data" / "hearts" / "stats.json"
     rules = RulesModel(end="hands", end_at=1, moon="subtract")

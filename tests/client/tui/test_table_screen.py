@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from client.tui import app as app_module
 from client.tui.app import HeartsApp
 from client.tui.launch import Launch
@@ -192,6 +194,7 @@ async def test_the_bell_rings_on_your_turn_only_when_asked(server: RunningServer
         assert ringing.bells == 2  # and for our card
 
 
+@pytest.mark.slow
 async def test_a_single_legal_card_plays_itself_when_asked(server: RunningServer) -> None:
     """With the setting on, every turn with one legal card is played without
     a key (the 2♣ lead, a lone card of the suit led, the last card); the

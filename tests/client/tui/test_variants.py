@@ -8,6 +8,7 @@ out, which the ring's unit tests and these cover)."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Select
 
 from client.tui.launch import Launch
@@ -58,6 +59,7 @@ async def test_the_form_follows_the_game_and_seats_nine(server: RunningServer) -
 TEN_SEATS_SEED = 1  # two hands, then one lowest total: the game ends (J♦ is −10)
 
 
+@pytest.mark.slow
 async def test_ten_seats_are_readable_in_80x24_from_the_waiting_room_to_game_over() -> None:
 
     async with seeded_server(TEN_SEATS_SEED) as server:
@@ -125,6 +127,16 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         )
         await play_out_hand(pilot, app)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        # The screen is pushed before its score table is drawn: wait for the
+        # table's last row.
+        await wait_for(
+            pilot,
+            lambda: any(
+                line.count("█") >= 2 and line.split("█")[1].split()[:1] == ["10"]
+                for line in screen_text(app).split("\n")
+            ),
+            "the score table",
+        )
         text = save_svg(app, "ten-seats-game-over-80x24")
         view = app.model.view
         assert view is not None and view.status in ("between_hands", "game_over")
@@ -139,6 +151,7 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
             assert rows[str(seat + 1)] == [*hands, str(view.totals[seat])], (seat, text)
 
 
+@pytest.mark.slow
 async def test_three_seats_hold_seventeen_cards_in_80x24_each_with_its_key(
     server: RunningServer,
 ) -> None:

@@ -9,6 +9,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from client.session import ClientSession
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import GameOverScreen
@@ -38,6 +40,7 @@ async def chat_line(session: ClientSession, text: str) -> sm.ChatMessage:
     return await asyncio.wait_for(find(), TIMEOUT)
 
 
+@pytest.mark.slow
 async def test_a_spectator_sees_all_seats_cannot_act_and_chats(
     server: RunningServer, tmp_path: Path
 ) -> None:

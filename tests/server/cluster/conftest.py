@@ -1,9 +1,8 @@
 """Several real ``hearts serve`` processes on one Redis, and players that
 follow them around.
 
-Processes run on database 12 of the test Redis (flushed before and after;
-a pytest-xdist worker's own, ``worker_db``),
-with a short lease so takeovers happen within a couple of seconds. Players
+Processes run on the test Redis under a key prefix of the test's own
+(``redis_space``), each on a port it binds itself, with a short lease so takeovers happen within a couple of seconds. Players
 are in-process ``ClientSession``s given every server's URL: when theirs dies
 they reconnect to the next and resume. Waiting is always for a message or a
 process event, with a timeout.
@@ -24,7 +23,6 @@ from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from client.autoplay import choose_move, needs_move
 from client.session import ClientSession
@@ -33,13 +31,12 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import SeatView
+from server.store import redis_url_and_prefix
 from server.store.redis_keys import Keyspace
-
-from ...ports import free_port
-from ..conftest import in_ci, redis_url
+from tests.redis_space import RedisSpace
+from tests.serve_process import serving_port
 
 ROOT = Path(__file__).resolve().parents[3]
-CLUSTER_DB = 12
 LEASE_MS = 3000
 
 
@@ -65,9 +62,13 @@ class ServerProcess:
         return self.log.read_text(errors="replace")
 
 
-async def start_serve(port: int, redis: str, log: Path, grace: float = 30) -> ServerProcess:
+async def start_serve(
+    redis: str, log: Path, grace: float = 30, port: int = 0, lease_ms: int = LEASE_MS
+) -> ServerProcess:
     """Start ``hearts serve`` (``grace`` seconds before an away seat is
-    covered) and wait until /healthz answers."""
+    covered, leases of ``lease_ms``) on ``port`` (0: the server binds a
+    free one) and wait for its start-up line, which says the port it
+    listens on."""
     with log.open("ab") as out:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -79,7 +80,7 @@ async def start_serve(port: int, redis: str, log: Path, grace: float = 30) -> Se
             "--redis",
             redis,
             "--lease-ms",
-            str(LEASE_MS),
+            str(lease_ms),
             "--grace",
             str(grace),
             "--bot-workers",
@@ -91,43 +92,34 @@ async def start_serve(port: int, redis: str, log: Path, grace: float = 30) -> Se
             stderr=out,
         )
     deadline = time.monotonic() + 30
-    while True:
+    while (bound := serving_port(log.read_text(errors="replace"))) is None:
         assert proc.returncode is None, log.read_text()
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            answer = await reader.read()
-            writer.close()
-            if b"200 OK" in answer:
-                return ServerProcess(port, proc, log)
-        except OSError:
-            pass
         assert time.monotonic() < deadline, log.read_text()
-        await asyncio.sleep(0.05)  # polling for the port to open
+        await asyncio.sleep(0.05)  # polling the log for the start-up line
+    return ServerProcess(bound, proc, log)
 
 
 @pytest.fixture
-async def cluster_redis() -> AsyncIterator[str]:
-    """Database 12 of the test Redis, empty (fails in CI when Redis is down)."""
-    url = redis_url(CLUSTER_DB)
-    client = Redis.from_url(url)
-    try:
-        await client.flushdb()
-    except (RedisError, OSError) as exc:
-        await client.aclose()
-        if in_ci():
-            pytest.fail(f"Redis is not reachable at {url}: {exc}")
-        pytest.skip(f"Redis is not reachable at {url}")
-    yield url
-    await client.flushdb()
-    await client.aclose()
+def cluster_redis(redis_space: RedisSpace) -> str:
+    """The test Redis under this test's own key prefix (fails in CI when
+    Redis is down; the keys are deleted afterwards)."""
+    return redis_space.url
 
 
 @pytest.fixture
-async def servers(cluster_redis: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+def lease_ms() -> int:
+    """The processes' lease (a test parametrizes ``lease_ms`` for another)."""
+    return LEASE_MS
+
+
+@pytest.fixture
+async def servers(
+    cluster_redis: str, tmp_path: Path, lease_ms: int
+) -> AsyncIterator[list[ServerProcess]]:
     """Three processes sharing one Redis."""
     procs = [
-        await start_serve(free_port(), cluster_redis, tmp_path / f"serve{i}.log") for i in range(3)
+        await start_serve(cluster_redis, tmp_path / f"serve{i}.log", lease_ms=lease_ms)
+        for i in range(3)
     ]
     yield procs
     for p in procs:
@@ -219,9 +211,10 @@ THREE_HANDS = RulesModel(end="hands", end_at=3)
 
 async def lease_owner(redis_url: str, table_id: str) -> str | None:
     """Which process holds the table's lease now."""
-    client = Redis.from_url(redis_url)
+    address, prefix = redis_url_and_prefix(redis_url)
+    client = Redis.from_url(address)
     try:
-        value = await client.get(Keyspace().lease(table_id))
+        value = await client.get(Keyspace(prefix).lease(table_id))
     finally:
         await client.aclose()
     return value.decode() if isinstance(value, bytes) else None

@@ -9,18 +9,23 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
+
 from client.session import ClientSession
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
-from .conftest import THREE_HANDS, Player, connect_player, free_port, start_serve, until
+from .conftest import THREE_HANDS, Player, connect_player, start_serve, until
+
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
 
 
 async def test_players_of_a_dead_forwarding_process_are_covered_by_bots(
     cluster_redis: str, tmp_path: Path
 ) -> None:
-    owner = await start_serve(free_port(), cluster_redis, tmp_path / "owner.log", grace=1)
-    relay = await start_serve(free_port(), cluster_redis, tmp_path / "relay.log", grace=1)
+    owner = await start_serve(cluster_redis, tmp_path / "owner.log", grace=1)
+    relay = await start_serve(cluster_redis, tmp_path / "relay.log", grace=1)
     host = await connect_player([owner.url], "Host", tmp_path / "host.json")
     # The guest does not come back: its session never reconnects.
     session = ClientSession(relay.url, "Guest", session_file=tmp_path / "g.json", reconnect=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,23 +19,25 @@ from engine.record import verify_record
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import RulesModel
+from tests.ci import in_ci
 
-from ..conftest import in_ci
-from .conftest import connect_player, free_port, records_of, start_serve
+from .conftest import connect_player, records_of, start_serve
 
 
 class RedisProcess:
-    """A private redis-server with AOF on a free port."""
+    """A private redis-server with AOF, on a Unix socket in ``workdir`` (no
+    TCP port: nothing else can take its address between a stop and a
+    start). ``workdir`` must be short: a socket path has at most 107 bytes."""
 
     def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
+        self.socket = workdir / "redis.sock"
         self.workdir = workdir
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         """Its URL."""
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"unix://{self.socket}?db=0"
 
     def start(self) -> None:
         """Start and wait until it answers."""
@@ -47,9 +50,11 @@ class RedisProcess:
             [
                 binary,
                 "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
+                "0",
+                "--unixsocket",
+                str(self.socket),
+                "--unixsocketperm",
+                "700",
                 "--dir",
                 str(self.workdir),
                 "--appendonly",
@@ -61,7 +66,7 @@ class RedisProcess:
             ],
             stdout=subprocess.DEVNULL,
         )
-        client = Redis(port=self.port)
+        client = Redis(unix_socket_path=str(self.socket))
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -72,7 +77,7 @@ class RedisProcess:
             except Exception:  # redis-py's ConnectionError while it starts
                 pass
             assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.02)  # polling for the port to open
+            time.sleep(0.02)  # polling for the socket to open
 
     def stop(self) -> None:
         """Stop it (its AOF keeps the data)."""
@@ -83,17 +88,19 @@ class RedisProcess:
 
 
 @pytest.fixture
-def aof_redis(tmp_path: Path) -> Iterator[RedisProcess]:
-    server = RedisProcess(tmp_path)
-    server.start()
-    yield server
-    server.stop()
+def aof_redis() -> Iterator[RedisProcess]:
+    """A private redis-server, stopped (and its folder removed) afterwards."""
+    with tempfile.TemporaryDirectory(prefix="hearts-redis-") as folder:
+        server = RedisProcess(Path(folder))
+        server.start()
+        yield server
+        server.stop()
 
 
 async def test_a_redis_restart_is_a_pause_not_an_error(
     aof_redis: RedisProcess, tmp_path: Path
 ) -> None:
-    serve = await start_serve(free_port(), aof_redis.url, tmp_path / "serve.log")
+    serve = await start_serve(aof_redis.url, tmp_path / "serve.log")
     player = await connect_player([serve.url], "Ann", tmp_path / "ann.json")
     try:
         reply = await player.session.request(
@@ -132,8 +139,8 @@ async def test_a_redis_restart_does_not_strand_forwarded_players(
     guest sits through B (every frame of theirs crosses the pub/sub bus,
     which loses what is published while Redis is away). The game still
     finishes for both players and every record verifies."""
-    a = await start_serve(free_port(), aof_redis.url, tmp_path / "a.log")
-    b = await start_serve(free_port(), aof_redis.url, tmp_path / "b.log")
+    a = await start_serve(aof_redis.url, tmp_path / "a.log")
+    b = await start_serve(aof_redis.url, tmp_path / "b.log")
     host = await connect_player([a.url], "Ann", tmp_path / "ann.json")
     guest = await connect_player([b.url], "Bo", tmp_path / "bo.json")
     try:

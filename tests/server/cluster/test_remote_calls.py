@@ -15,15 +15,16 @@ from server.cluster import Cluster
 from server.errors import OwnerGone
 from server.jobs import Attach
 from server.remote import RemoteTable
+from tests.redis_space import RedisSpace
 
 from ..absent_client import AbsentClient
 
 
-async def test_an_abandoned_call_fails_at_once_with_owner_gone(cluster_redis: str) -> None:
-    redis = Redis.from_url(cluster_redis)
-    listener = Redis.from_url(cluster_redis)
+async def test_an_abandoned_call_fails_at_once_with_owner_gone(redis_space: RedisSpace) -> None:
+    redis = Redis.from_url(redis_space.base)
+    listener = Redis.from_url(redis_space.base)
     # A lease of a minute: only abandon() can end the call within the test.
-    cluster = Cluster(redis, lease_ms=60_000)
+    cluster = Cluster(redis, redis_space.prefix, lease_ms=60_000)
     pubsub = listener.pubsub(ignore_subscribe_messages=True)
     await pubsub.ssubscribe(cluster.channel("owner1"))
     calls: dict[str, asyncio.Future[None]] = {}

@@ -2,16 +2,16 @@
 ``SqliteStore`` and ``RedisStore``.
 
 The SQLite store gets a fresh file in the test's temporary folder, and the
-same injected clock as the memory store. The Redis store gets a fresh random key prefix per test and its keys are
-deleted afterwards. Redis is expected on ``HEARTS_TEST_REDIS_URL`` (default
-``redis://127.0.0.1:6379/0``). When it does not answer, the Redis cases are
+same injected clock as the memory store. The Redis store gets the test's own
+key prefix (the ``redis_space`` fixture, tests/redis_space.py), whose keys
+are deleted afterwards. When Redis does not answer, the Redis cases are
 skipped with the reason on a developer machine but FAIL in CI (``CI`` set to
 anything but empty/0/false): a CI run must never go green without them.
 """
 
 from __future__ import annotations
 
-import os
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -22,13 +22,12 @@ from typing import cast
 import pytest
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
 
 from server.store import MemoryStore, RedisStore, SqliteStore
-from tests.ci import in_ci
 from tests.redis_ha import ClusterSet
+from tests.redis_space import REDIS_BASE, RedisSpace, require_redis
 
-REDIS_URL = os.environ.get("HEARTS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REDIS_URL = REDIS_BASE
 # A small cap so trimming is exercised with a handful of events.
 CAP = 8
 
@@ -88,31 +87,20 @@ class Harness:
 
 async def _connect_raw() -> Redis:
     """A plain client on the test Redis, or skip/fail as the module docstring says."""
-    raw = Redis.from_url(REDIS_URL)
-    try:
-        await raw.ping()
-    except RedisError as exc:
-        await raw.aclose()
-        reason = f"Redis does not answer at {REDIS_URL} ({exc.__class__.__name__})"
-        if in_ci():
-            pytest.fail(f"{reason}; CI is set, so this is a failure, not a skip")
-        pytest.skip(f"{reason}; start redis-server (or run `make test`) to run these")
-    return raw
+    await asyncio.to_thread(require_redis, REDIS_URL)
+    return Redis.from_url(REDIS_URL)
 
 
 @asynccontextmanager
-async def redis_harness(max_events: int = CAP) -> AsyncIterator[Harness]:
-    """A ``RedisStore`` on a fresh prefix whose keys are deleted afterwards."""
-    raw = await _connect_raw()
-    prefix = f"hearts-test:{secrets.token_hex(8)}:"
-    store = RedisStore(REDIS_URL, prefix=prefix, max_events=max_events)
+async def redis_harness(space: RedisSpace, max_events: int = CAP) -> AsyncIterator[Harness]:
+    """A ``RedisStore`` on the test's own prefix (its keys are deleted by
+    the ``redis_space`` fixture)."""
+    raw = Redis.from_url(space.base)
+    store = RedisStore(space.base, prefix=space.prefix, max_events=max_events)
     try:
         yield Harness("redis", store, raw=raw)
     finally:
         await store.close()
-        keys = [key async for key in raw.scan_iter(match=f"{prefix}*")]
-        if keys:
-            await raw.delete(*keys)
         await raw.aclose()
 
 
@@ -153,7 +141,16 @@ async def cluster_harness(cluster: ClusterSet, max_events: int = CAP) -> AsyncIt
         await raw.aclose()
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "cluster"])
+@pytest.fixture(
+    params=[
+        "memory",
+        "sqlite",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param(
+            "cluster", marks=[pytest.mark.redis, pytest.mark.slow, pytest.mark.subprocess]
+        ),
+    ]
+)
 async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
     """Each store in turn (the test runs once per implementation; Redis
     twice: one Redis, and a Redis Cluster the tests start)."""
@@ -170,12 +167,13 @@ async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         async with cluster_harness(cluster) as cluster_case:
             yield cluster_case
         return
-    async with redis_harness() as redis_case:
+    space: RedisSpace = request.getfixturevalue("redis_space")
+    async with redis_harness(space) as redis_case:
         yield redis_case
 
 
 @pytest.fixture
-async def redis_case() -> AsyncIterator[Harness]:
+async def redis_case(redis_space: RedisSpace) -> AsyncIterator[Harness]:
     """The Redis store alone, for Redis-specific tests."""
-    async with redis_harness() as case:
+    async with redis_harness(redis_space) as case:
         yield case

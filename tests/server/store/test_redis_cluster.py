@@ -19,6 +19,9 @@ from tests.redis_ha import ClusterSet, Node, cluster_node_args, cluster_port, un
 from tests.server.store.conftest import Harness, cluster_harness
 from tests.server.store.helpers import commit
 
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
+
 
 def _store(case: Harness) -> RedisStore:
     assert isinstance(case.store, RedisStore)

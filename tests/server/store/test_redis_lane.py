@@ -14,6 +14,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.redis_lane import RedisLane
+from tests.redis_space import RedisSpace
 from tests.server.store.conftest import REDIS_URL, Harness, _connect_raw
 from tests.server.store.helpers import commit
 
@@ -34,8 +35,7 @@ async def _kill(lane: RedisLane) -> None:
         await raw.aclose()
 
 
-async def test_concurrent_commands_each_get_their_own_reply() -> None:
-    await _connect_raw()  # skip (or fail in CI) without Redis
+async def test_concurrent_commands_each_get_their_own_reply(redis_space: RedisSpace) -> None:
     lane = _lane()
     try:
         words = [f"word-{i}-{secrets.token_hex(2)}" for i in range(300)]
@@ -54,10 +54,11 @@ async def test_concurrent_commands_each_get_their_own_reply() -> None:
         await lane.aclose()
 
 
-async def test_a_lost_connection_fails_what_is_in_flight_and_the_next_call_reconnects() -> None:
-    await _connect_raw()
+async def test_a_lost_connection_fails_what_is_in_flight_and_the_next_call_reconnects(
+    redis_space: RedisSpace,
+) -> None:
     lane = _lane()
-    key = f"hearts-test:{secrets.token_hex(8)}:never"
+    key = f"{redis_space.prefix}never"
     try:
         waiting = asyncio.ensure_future(lane.call("BLPOP", key, 30))
         await _kill(lane)
@@ -68,10 +69,11 @@ async def test_a_lost_connection_fails_what_is_in_flight_and_the_next_call_recon
         await lane.aclose()
 
 
-async def test_a_reply_late_past_the_timeout_drops_the_connection_not_the_order() -> None:
-    await _connect_raw()
+async def test_a_reply_late_past_the_timeout_drops_the_connection_not_the_order(
+    redis_space: RedisSpace,
+) -> None:
     lane = _lane(timeout=0.3)
-    key = f"hearts-test:{secrets.token_hex(8)}:never"
+    key = f"{redis_space.prefix}never"
     try:
         with pytest.raises(RedisTimeoutError):
             await lane.call("BLPOP", key, 2)
@@ -81,14 +83,14 @@ async def test_a_reply_late_past_the_timeout_drops_the_connection_not_the_order(
         await lane.aclose()
 
 
-async def test_a_database_in_the_url_is_selected() -> None:
+async def test_a_database_in_the_url_is_selected(redis_space: RedisSpace) -> None:
     raw = await _connect_raw()
     parts = urlsplit(REDIS_URL)
     db = int(parts.path.strip("/") or 0)
     other = 1 if db != 1 else 2
     url = urlunsplit(parts._replace(path=f"/{other}"))
     lane = _lane(url=url)
-    key = f"hearts-test:{secrets.token_hex(8)}:db"
+    key = f"{redis_space.prefix}db"
     try:
         await lane.call("SET", key, "here")
         assert await raw.get(key) is None  # not in the test's own database

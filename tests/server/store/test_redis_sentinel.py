@@ -17,6 +17,9 @@ from server.store import RedisStore, StoreError
 from tests.redis_ha import SentinelSet, port_in_range
 from tests.server.store.helpers import commit
 
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = [pytest.mark.subprocess, pytest.mark.slow]
+
 
 @pytest.fixture
 async def sentinel_set(tmp_path: Path) -> AsyncIterator[SentinelSet]:

@@ -180,6 +180,7 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
+@pytest.mark.subprocess
 async def test_every_commit_acknowledged_before_a_sigkill_is_there(tmp_path: Path) -> None:
     path = tmp_path / "hearts.sqlite3"
     child = subprocess.Popen(

@@ -9,34 +9,19 @@ import os
 
 import pytest
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
-from tests.ci import in_ci
-from tests.server.conftest import redis_url
+from tests.redis_space import RedisSpace
 from tools.bench.cluster import cluster_ok, run_cluster
 from tools.bench.load import resident_kib
 from tools.bench.server import add_bench_server_parser, run_bench_server
 
-BENCH_DB = 14
 
-
-async def _require_redis(url: str) -> None:
-    client = Redis.from_url(url)
-    try:
-        await client.ping()
-    except (RedisError, OSError) as exc:
-        if in_ci():
-            pytest.fail(f"Redis is not reachable at {url}: {exc}")
-        pytest.skip(f"Redis is not reachable at {url}")
-    finally:
-        await client.aclose()
-
-
-async def test_two_processes_share_the_tables_and_report_figures() -> None:
+@pytest.mark.slow
+@pytest.mark.subprocess
+async def test_two_processes_share_the_tables_and_report_figures(redis_space: RedisSpace) -> None:
     """Four tables over two processes: each owns two, both phases play
     without a refused request, and the memory figures are there."""
-    url = redis_url(BENCH_DB)
-    await _require_redis(url)
+    url = redis_space.url
     out = await run_cluster(processes=2, tables=4, seconds=0.5, redis_url=url)
     for phase in ("local", "spread"):
         figures = out[phase]
@@ -48,10 +33,10 @@ async def test_two_processes_share_the_tables_and_report_figures() -> None:
         assert figures["server_kib_per_table"] > 0 and figures["seated_kib_per_table"] > 0
         assert figures["redis_kib_per_table"] > 0
     assert cluster_ok(out)
-    # The scratch database is left empty.
-    client = Redis.from_url(url)
+    # Nothing is left under the run's prefix.
+    client = Redis.from_url(redis_space.base)
     try:
-        assert [key async for key in client.scan_iter(match="hearts:*")] == []
+        assert [key async for key in client.scan_iter(match=f"{redis_space.prefix}*")] == []
     finally:
         await client.aclose()
 

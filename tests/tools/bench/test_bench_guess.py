@@ -8,6 +8,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+# Starts hearts (or other programs) as child processes.
+pytestmark = pytest.mark.subprocess
+
 
 def test_a_short_guessing_run_reports_its_figures() -> None:
     done = subprocess.run(

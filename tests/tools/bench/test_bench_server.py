@@ -14,6 +14,7 @@ from tools.bench.idle import bench_idle
 from tools.bench.server import PHASES, add_bench_server_parser, run_all, run_bench_server
 
 
+@pytest.mark.slow
 async def test_bench_phases_report_figures(tmp_path: Path) -> None:
     """One table for half a second per phase: every figure present and
     positive; the SQLite phase's scratch file is gone afterwards; an
@@ -64,6 +65,7 @@ def test_bench_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert printed.out == "" and "must be positive" in printed.err
 
 
+@pytest.mark.slow
 async def test_bench_fairness_reports_both_levels() -> None:
     """An Easy table beside one table of Hard bots, briefly: the Easy
     table's bots moved (gaps measured, p50 <= p99), and every Hard decision

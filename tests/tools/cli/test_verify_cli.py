@@ -65,12 +65,14 @@ def check(lines: list[str]) -> tuple[int, list[dict[str, Any]]]:
     return status, answers(out.getvalue())
 
 
+@pytest.mark.subprocess
 def test_standard_input_is_read_with_a_dash() -> None:
     done = run("verify", "-", stdin=f"{COMPLETE}\n{PARTIAL}\n")
     assert done.returncode == 0
     assert answers(done.stdout) == [COMPLETE_ANSWER, PARTIAL_ANSWER]
 
 
+@pytest.mark.subprocess
 def test_a_file_is_read_and_answered_in_order(tmp_path: Path) -> None:
     path = tmp_path / "records.jsonl"
     path.write_text(f"{PARTIAL}\n{COMPLETE}\n", encoding="utf-8")
@@ -79,6 +81,7 @@ def test_a_file_is_read_and_answered_in_order(tmp_path: Path) -> None:
     assert answers(done.stdout) == [PARTIAL_ANSWER, COMPLETE_ANSWER]
 
 
+@pytest.mark.subprocess
 def test_a_malformed_line_does_not_stop_the_lines_after_it() -> None:
     done = run("verify", "-", stdin=f"{COMPLETE}\n{NOT_JSON}\n[]\n{PARTIAL}\n")
     assert done.returncode == 2
@@ -124,6 +127,7 @@ def test_a_bad_card_or_deal_is_unreadable_not_illegal() -> None:
     ]
 
 
+@pytest.mark.subprocess
 def test_a_file_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
     missing = tmp_path / "missing.jsonl"
     done = run("verify", str(missing))
@@ -132,6 +136,7 @@ def test_a_file_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
     assert done.stderr.startswith(f"hearts verify: cannot read {missing}:")
 
 
+@pytest.mark.subprocess
 def test_a_file_that_is_not_utf8_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(b'{"hand": 4, "deal": "\xe9"}\n')

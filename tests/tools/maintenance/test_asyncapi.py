@@ -13,12 +13,16 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from protocol.exchanges import EXCHANGES, message_type
 from protocol.refusals import NOT_NOW_REASONS
 from tests.ci import unavailable
 from tools.maintenance import protocol_docs as docs
+
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[3]
 CHECK = Path(__file__).with_name("asyncapi_check.mjs")

@@ -7,10 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from server.app import start_server
 from server.config import ServerConfig
 from tests.protocol.strict_schema import validator
 from tools.maintenance import protocol_transcript as transcript
+
+# Starts other programs (tests/conftest.py, markers).
+pytestmark = pytest.mark.subprocess
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "docs" / "protocol-schema.json").read_text()
