@@ -4,6 +4,7 @@ one port; the operator's metrics and admin listeners on ports of their own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
@@ -382,6 +383,11 @@ async def wait_for_store(store: TableStore, label: str, patience: float) -> None
             return
         except (StoreError, TimeoutError) as exc:
             why = _why_store_failed(exc)
+            if why == "it does not answer" and isinstance(store, RedisStore):
+                # Which part does not answer: the sentinels, a service they
+                # do not know, a master, a Cluster's nodes.
+                with contextlib.suppress(Exception):
+                    why = await store.target.diagnose(2.0)
             left = patience - (time.monotonic() - started)
             if left <= 0:
                 raise StoreUnavailable(

@@ -85,9 +85,13 @@ def test_a_sentinel_set_nobody_answers_at_stops_the_start_with_one_line(
 ) -> None:
     # Nothing listens on port 1: no sentinel answers.
     url = "redis+sentinel://127.0.0.1:1,127.0.0.1:1/hearts"
-    assert main(["serve", "--port", "0", "--redis", url]) == 1
+    assert main(["serve", "--port", "0", "--redis", url, "--store-wait", "0"]) == 1
     printed = capsys.readouterr().err.strip().splitlines()
-    assert printed[-1] == "hearts serve: no sentinel answers at 127.0.0.1:1,127.0.0.1:1"
+    assert printed[-1].startswith("hearts serve: the table store (Redis ")
+    assert printed[-1].endswith(
+        "cannot be used: no sentinel answers at 127.0.0.1:1,127.0.0.1:1;"
+        " gave up after 0 s (--store-wait 0)"
+    )
 
 
 def test_the_budgets_and_caps_reach_the_server_config_and_help_shows_their_defaults(
