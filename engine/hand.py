@@ -513,12 +513,17 @@ class Hand:
                     sum(self.rules.tables.penalty[c] for c in cards),
                 )
             )
-            if self.phase is Phase.MOON_CHOICE:
-                assert self.shooter is not None  # set with the phase, never by a client
-                events.append(MoonChoiceNeeded(self.shooter))
-            elif self.phase is Phase.DONE:
-                events.append(self._scored())
+            events.extend(self._end_events())
         return events
+
+    def _end_events(self) -> list[Event]:
+        """What the last trick led to: a moon choice to make, or the score."""
+        if self.phase is Phase.MOON_CHOICE:
+            assert self.shooter is not None  # set with the phase, never by a client
+            return [MoonChoiceNeeded(self.shooter)]
+        if self.phase is Phase.DONE:
+            return [self._scored()]
+        return []
 
     def apply_unchecked(self, card: int) -> None:
         """Play ``card`` for the seat to move without any check (search path)."""
@@ -529,6 +534,11 @@ class Hand:
         self.trick.append(card)
         if not self.broken and bit & self.rules.tables.breakers:
             self.broken = True
+        self._after_card(seat)
+
+    def _after_card(self, seat: int) -> None:
+        # The next seat to play, or the trick closed (``VariantHand`` closes
+        # its tricks its own way; the card itself is taken the same).
         n = self.players
         if len(self.trick) < n:
             self.turn = (seat + 1) % n

@@ -20,8 +20,9 @@ data (docs/rules.md "Variants"):
   joins the first winner's taken pile.
 
 The checked actions (``play``, ``discard_widow``) verify, apply and narrate
-events like ``Hand``'s; ``apply_unchecked`` / ``discard_unchecked`` are the
-search path. The standard path in ``Hand`` never runs this code.
+events like ``Hand``'s; ``apply_unchecked`` (``Hand``'s, then this class's
+``_after_card``) / ``discard_unchecked`` are the search path. The standard
+path in ``Hand`` never runs this code.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from .events import (
     Event,
     HeartsBroken,
     LeftoverTaken,
-    MoonChoiceNeeded,
     RestTaken,
     SeatOut,
     TrickCarried,
@@ -263,22 +263,10 @@ class VariantHand(Hand):
         events.extend(CardsDrawn(s, cards) for s, cards in self.draws[draws:])
         if self.leftover is not None and self.phase is not Phase.PLAY:
             events.append(LeftoverTaken(self.leftover[0], tuple(cards_of(self.leftover[1]))))
-        if self.phase is Phase.MOON_CHOICE:
-            assert self.shooter is not None  # set with the phase, never by a client
-            events.append(MoonChoiceNeeded(self.shooter))
-        elif self.phase is Phase.DONE:
-            events.append(self._scored())
+        events.extend(self._end_events())
         return events
 
-    def apply_unchecked(self, card: int) -> None:
-        """Play ``card`` for the seat to move without any check (search path)."""
-        seat = self.turn
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        self.plays.append(card)
-        self.trick.append(card)
-        if not self.broken and bit & self.rules.tables.breakers:
-            self.broken = True
+    def _after_card(self, seat: int) -> None:
         if len(self.trick) < len(self.trick_order):
             self.turn = self.trick_order[len(self.trick)]
             if self.stock and self.rules.tables.deal_kind == "domino":
