@@ -11,8 +11,8 @@ reference), in one place:
 play (``Hand.play`` checks, then calls it): tests/engine/test_properties.py
 checks it against the slow reference rules (tests/engine/reference.py) at
 every step. The bots' own fast rules (``bots.rulebook``, the endgame
-solver) are checked against the engine in tests/bots/test_rulebook.py and
-tests/bots/test_hard.py.
+solver's legal cards, trick winner and points) are checked against the
+engine in tests/bots/test_rulebook.py and tests/bots/test_endgame_rules.py.
 """
 
 from __future__ import annotations
