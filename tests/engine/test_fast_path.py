@@ -128,13 +128,20 @@ def test_a_playout_makes_the_moves_the_checked_hand_would(seed: int, cut: float)
     # legal set would have shifted the choices.
     rng = random.Random(seed)
     hand = Hand.deal(random_rules(rng), rng.randint(1, 8), rng)
+    playout_agrees_from(hand, rng, cut, seed + 1)
+
+
+def playout_agrees_from(hand: Hand, rng: random.Random, cut: float, seed: int) -> None:
+    """Passes and plays ``hand`` (checked, choices from ``rng``) to the
+    ``cut`` of its cards, then checks ``random_playout`` from there against
+    ``checked_playout``, both drawing from ``random.Random(seed)``."""
     if hand.phase is Phase.PASS:
         for seat in range(hand.players):
             hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), hand.rules.pass_count))
     total = hand.rules.tables.hand_size * hand.players
     for _ in range(int(cut * (total - 1))):
         hand.play(hand.turn, rng.choice(hand.legal_cards()))
-    fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
+    fast_rng, slow_rng = random.Random(seed), random.Random(seed)
     before = snapshot(hand)
     fast = random_playout(hand, fast_rng)
     assert snapshot(hand) == before
@@ -178,27 +185,4 @@ def test_the_fast_kernel_plays_data_variants_as_the_checked_hand_does(
     rng = random.Random(seed)
     rules = random_variant_rules(variant, rng.choice(VARIANTS[variant].players), rng)
     assert rules.tables.fast
-    hand = deal_hand(rules, rng.randint(1, 8), rng)
-    if hand.phase is Phase.PASS:
-        for seat in range(hand.players):
-            hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), rules.pass_count))
-    total = rules.tables.hand_size * hand.players
-    for _ in range(int(cut * (total - 1))):
-        hand.play(hand.turn, rng.choice(hand.legal_cards()))
-    fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
-    before = snapshot(hand)
-    fast = random_playout(hand, fast_rng)
-    assert snapshot(hand) == before
-    slow = hand.copy()
-    while slow.phase is Phase.PLAY:
-        legal = slow.legal_cards()
-        if slow.trick_index == 0 and not slow.trick:
-            choice = legal[0]
-        else:
-            choice = legal[int(slow_rng.random() * len(legal))]
-        slow.play(slow.turn, choice)
-    if slow.phase is Phase.MOON_CHOICE:
-        assert slow.shooter is not None
-        slow.choose_moon(slow.shooter, "add")
-    assert fast == list(slow.scores or ())
-    assert fast_rng.getstate() == slow_rng.getstate()
+    playout_agrees_from(deal_hand(rules, rng.randint(1, 8), rng), rng, cut, seed + 1)
