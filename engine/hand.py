@@ -392,19 +392,20 @@ class Hand:
             raise WrongPhase("the cards have already been passed")
         if self.passes[seat] is not None:
             raise BadPass("you have already passed")
-        cards = list(cards)
-        k = self.rules.pass_count
+        self._check_held(seat, list(cards), self.rules.pass_count, BadPass, "pass")
+
+    def _check_held(
+        self, seat: int, cards: list[int], k: int, bad: type[RuleViolation], verb: str
+    ) -> None:
+        # ``k`` different cards that ``seat`` holds: a pass, a widow discard.
         if len(cards) != k:
-            raise BadPass(f"pass exactly {k} cards")
+            raise bad(f"{verb} exactly {k} cards")
         if len(set(cards)) != k:
-            raise BadPass(f"pass {k} different cards")
+            raise bad(f"{verb} {k} different cards")
+        limit = self.rules.tables.card_limit
         for c in cards:
-            if (
-                not isinstance(c, int)
-                or not 0 <= c < self.rules.tables.card_limit
-                or not self.hands[seat] >> c & 1
-            ):
-                raise CardNotHeld(f"you do not hold {_label(c, self.rules.tables.card_limit)}")
+            if not isinstance(c, int) or not 0 <= c < limit or not self.hands[seat] >> c & 1:
+                raise CardNotHeld(f"you do not hold {_label(c, limit)}")
 
     def can_pass(self, seat: int, cards: Iterable[int]) -> bool:
         """Whether ``pass_cards(seat, cards)`` would be accepted."""

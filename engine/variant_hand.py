@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from .cards import BASE_OF, RANK_OF, SUIT_OF, cards_of, mask_of
-from .errors import BadDiscard, CardNotHeld, NotYourTurn, WrongPhase
+from .errors import BadDiscard, NotYourTurn, WrongPhase
 from .events import (
     CardPlayed,
     CardsDrawn,
@@ -46,7 +46,7 @@ from .events import (
     WidowDiscarded,
     WidowTaken,
 )
-from .hand import Hand, Phase, _accepts, _label
+from .hand import Hand, Phase, _accepts
 from .rules import Rules
 from .seats import seat_name
 
@@ -377,16 +377,7 @@ class VariantHand(Hand):
             raise NotYourTurn(
                 f"it is {seat_name(self.widow_seat or 0, self.players)}'s turn to discard"
             )
-        cards = list(cards)
-        k = len(self.dealt_stock)
-        if len(cards) != k:
-            raise BadDiscard(f"discard exactly {k} cards")
-        if len(set(cards)) != k:
-            raise BadDiscard(f"discard {k} different cards")
-        limit = self.rules.tables.card_limit
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < limit or not self.hands[seat] >> c & 1:
-                raise CardNotHeld(f"you do not hold {_label(c, limit)}")
+        self._check_held(seat, list(cards), len(self.dealt_stock), BadDiscard, "discard")
 
     def can_discard(self, seat: int, cards: Iterable[int]) -> bool:
         """Whether ``discard_widow(seat, cards)`` would be accepted."""
