@@ -48,8 +48,6 @@ from typing import Any, ClassVar
 
 from .cards import (
     CARD_LIMIT,
-    HEARTS_MASK,
-    SUIT_MASKS,
     SUIT_NAMES,
     SUIT_OF,
     card_label,
@@ -331,16 +329,18 @@ class Hand:
         return cards_of(self.legal_mask(seat))
 
     def _legal(self, h: int) -> int:
-        # The mask test at the heart of the engine (docs/rules.md rules 3-6).
+        # The mask test at the heart of the engine (docs/rules.md rules 3-6),
+        # for two decks too (the tables' suit masks); with no first lead
+        # card (Domino) the first leader leads anything.
         t = self.rules.tables
         if not self.trick:
-            if self.trick_index == 0:
+            if self.trick_index == 0 and self.first_lead >= 0:
                 return h & (1 << self.first_lead)
             if self.broken:
                 return h
-            safe = h & ~HEARTS_MASK
+            safe = h & ~t.hearts
             return safe if safe else h
-        follow = h & SUIT_MASKS[SUIT_OF[self.trick[0]]]
+        follow = h & t.suit_masks[SUIT_OF[self.trick[0]]]
         if follow:
             return follow
         if self.trick_index == 0:

@@ -165,24 +165,6 @@ class VariantHand(Hand):
         """Seats still holding cards (Domino Hearts: the others dropped out)."""
         return [s for s, h in enumerate(self.hands) if h]
 
-    def _legal(self, h: int) -> int:
-        t = self.rules.tables
-        if not self.trick:
-            if self.trick_index == 0 and self.first_lead >= 0:
-                return h & (1 << self.first_lead)
-            if self.broken:
-                return h
-            safe = h & ~t.hearts
-            return safe if safe else h
-        follow = h & t.suit_masks[SUIT_OF[self.trick[0]]]
-        if follow:
-            return follow
-        if self.trick_index == 0:
-            safe = h & ~t.first_trick_banned
-            if safe:
-                return safe
-        return h
-
     def points_taken(self) -> list[int]:
         """Raw points each seat has taken so far this hand (before moon)."""
         sp = self.rules.tables.suit_penalty
