@@ -14,36 +14,10 @@ their own, since their points differ from their neighbours').
 
 from __future__ import annotations
 
-from engine.cards import HEARTS_MASK, SUIT_MASKS, SUIT_OF
+from engine.cards import HEARTS_MASK, SUIT_MASKS, SUIT_OF, distinct_moves
 
 from .bits import QS_BIT
 from .rulebook import Rulebook
-
-
-def distinct_moves(legal: int, others: int, loners: int) -> list[int]:
-    """One card per class of interchangeable cards of ``legal``.
-
-    ``others`` holds the cards still in the other hands: two cards of ours
-    are interchangeable when none of those lies between them.
-    """
-    moves: list[int] = []
-    prev = -1
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        if (
-            prev >= 0
-            and SUIT_OF[prev] == SUIT_OF[c]
-            and not others & ((1 << c) - (2 << prev))
-            and not (1 << c | 1 << prev) & loners
-        ):
-            prev = c
-            continue
-        moves.append(c)
-        prev = c
-    return moves
 
 
 class EndgameSolver:

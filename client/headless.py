@@ -35,13 +35,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.rules import RulesError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
-from protocol.common import RulesModel
 from protocol.view import SeatView
 
 from .autoplay import Move, choose_move
 from .invite import share_link
+from .rules_option import table_rules
 from .seat_player import NOT_LET_IN_STATUS, NotLetIn, SeatPlayer, join_or_knock
 from .session import (
     DEFAULT_NAME,
@@ -59,30 +60,6 @@ def throttled_sentence(retry_after: float | None) -> str:
     """What a player is told when the server refuses lookups by code."""
     wait = math.ceil(retry_after or 1)
     return f"too many wrong codes from your network; try again in {wait} s (or use the invite link)"
-
-
-def parse_rules(text: str | None) -> RulesModel:
-    """``--rules`` as JSON (``{"moon": "choice"}``) or ``key=value,key=value``."""
-    if not text:
-        return RulesModel()
-    text = text.strip()
-    if text.startswith("{"):
-        return RulesModel.model_validate_json(text)
-    data: dict[str, Any] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if value.isdigit():
-            data[key] = int(value)
-        elif value in ("true", "false"):
-            data[key] = value == "true"
-        elif value in ("null", "none"):
-            data[key] = None
-        elif key == "pass_cycle":
-            data[key] = value.split("+")
-        else:
-            data[key] = value
-    return RulesModel.model_validate(data)
 
 
 def add_headless_arguments(p: argparse.ArgumentParser) -> None:
@@ -189,6 +166,7 @@ def _table_line(session: ClientSession, reply: sm.Seated) -> dict[str, Any]:
 
 
 async def _host(args: argparse.Namespace) -> int:
+    rules = table_rules(args.rules)  # refused before connecting
     session = _session(args)
     await session.connect()
     player = Autoplayer(session, args)
@@ -199,7 +177,7 @@ async def _host(args: argparse.Namespace) -> int:
                 id=session.next_id(),
                 name=args.table_name or "",
                 public=args.public,
-                rules=parse_rules(args.rules),
+                rules=rules,
                 seats=seats,
                 approval=args.approval,
                 turn_seconds=getattr(args, "turn_timer", None),
@@ -297,6 +275,9 @@ def run_headless(command: str, args: argparse.Namespace) -> int:
         args.name = args.name or DEFAULT_NAME
     try:
         return asyncio.run(runner(args))
+    except RulesError as exc:
+        print(f"hearts {command}: {exc}", file=sys.stderr)
+        return 2
     except RequestFailed as exc:
         if exc.code == "rate_limited" and exc.retry_after is not None:
             print(f"hearts {command}: {throttled_sentence(exc.retry_after)}", file=sys.stderr)

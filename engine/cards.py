@@ -168,6 +168,35 @@ def iter_cards(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def distinct_moves(legal: int, others: int, loners: int) -> list[int]:
+    """One card per class of interchangeable cards of ``legal``, ascending.
+
+    Two cards of ``legal`` adjacent in a suit with no card of ``others``
+    between them win or lose the same tricks, so a search need try only
+    the lower (the endgame solver and the claim check both prune so). A
+    card of ``loners`` (one whose points or hearts-breaking differ from its
+    neighbours') always stands alone.
+    """
+    moves: list[int] = []
+    prev = -1
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        if (
+            prev >= 0
+            and SUIT_OF[prev] == SUIT_OF[c]
+            and not others & ((1 << c) - (2 << prev))
+            and not (1 << c | 1 << prev) & loners
+        ):
+            prev = c
+            continue
+        moves.append(c)
+        prev = c
+    return moves
+
+
 def parse_cards(texts: Iterable[str]) -> list[int]:
     """Parse a list of card texts; raises ``ValueError`` on the first bad one."""
     return [card(t) for t in texts]

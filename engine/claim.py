@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import SUIT_MASKS, SUIT_OF, cards_of
+from .cards import SUIT_MASKS, cards_of, distinct_moves
 from .hand import Hand, Phase
 
 DEFAULT_LIMIT = 5_000
@@ -67,24 +67,6 @@ def holds_top_cards(hand: Hand, seat: int) -> bool:
     return True
 
 
-def _distinct(legal: int, others: int, loners: int) -> list[int]:
-    """One card per run of ``legal`` cards with no card of ``others`` between."""
-    moves: list[int] = []
-    prev = -1
-    for c in cards_of(legal):
-        if (
-            prev >= 0
-            and SUIT_OF[prev] == SUIT_OF[c]
-            and not others & ((1 << c) - (2 << prev))
-            and not (1 << c | 1 << prev) & loners
-        ):
-            prev = c
-            continue
-        moves.append(c)
-        prev = c
-    return moves
-
-
 class _Search:
     def __init__(self, seat: int, limit: int) -> None:
         self.seat = seat
@@ -115,7 +97,7 @@ class _Search:
         for c in hand.trick:
             theirs |= 1 << c
         loners = hand.rules.tables.breakers if not hand.broken else 0
-        moves = _distinct(hand.legal_mask(), theirs, loners)
+        moves = distinct_moves(hand.legal_mask(), theirs, loners)
         if mover == seat:
             result = any(self._after(hand, c) for c in moves)
         else:

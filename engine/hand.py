@@ -48,8 +48,6 @@ from typing import Any, ClassVar
 
 from .cards import (
     CARD_LIMIT,
-    HEARTS_MASK,
-    SUIT_MASKS,
     SUIT_NAMES,
     SUIT_OF,
     card_label,
@@ -331,16 +329,18 @@ class Hand:
         return cards_of(self.legal_mask(seat))
 
     def _legal(self, h: int) -> int:
-        # The mask test at the heart of the engine (docs/rules.md rules 3-6).
+        # The mask test at the heart of the engine (docs/rules.md rules 3-6),
+        # for two decks too (the tables' suit masks); with no first lead
+        # card (Domino) the first leader leads anything.
         t = self.rules.tables
         if not self.trick:
-            if self.trick_index == 0:
+            if self.trick_index == 0 and self.first_lead >= 0:
                 return h & (1 << self.first_lead)
             if self.broken:
                 return h
-            safe = h & ~HEARTS_MASK
+            safe = h & ~t.hearts
             return safe if safe else h
-        follow = h & SUIT_MASKS[SUIT_OF[self.trick[0]]]
+        follow = h & t.suit_masks[SUIT_OF[self.trick[0]]]
         if follow:
             return follow
         if self.trick_index == 0:
@@ -392,19 +392,20 @@ class Hand:
             raise WrongPhase("the cards have already been passed")
         if self.passes[seat] is not None:
             raise BadPass("you have already passed")
-        cards = list(cards)
-        k = self.rules.pass_count
+        self._check_held(seat, list(cards), self.rules.pass_count, BadPass, "pass")
+
+    def _check_held(
+        self, seat: int, cards: list[int], k: int, bad: type[RuleViolation], verb: str
+    ) -> None:
+        # ``k`` different cards that ``seat`` holds: a pass, a widow discard.
         if len(cards) != k:
-            raise BadPass(f"pass exactly {k} cards")
+            raise bad(f"{verb} exactly {k} cards")
         if len(set(cards)) != k:
-            raise BadPass(f"pass {k} different cards")
+            raise bad(f"{verb} {k} different cards")
+        limit = self.rules.tables.card_limit
         for c in cards:
-            if (
-                not isinstance(c, int)
-                or not 0 <= c < self.rules.tables.card_limit
-                or not self.hands[seat] >> c & 1
-            ):
-                raise CardNotHeld(f"you do not hold {_label(c, self.rules.tables.card_limit)}")
+            if not isinstance(c, int) or not 0 <= c < limit or not self.hands[seat] >> c & 1:
+                raise CardNotHeld(f"you do not hold {_label(c, limit)}")
 
     def can_pass(self, seat: int, cards: Iterable[int]) -> bool:
         """Whether ``pass_cards(seat, cards)`` would be accepted."""
@@ -513,12 +514,17 @@ class Hand:
                     sum(self.rules.tables.penalty[c] for c in cards),
                 )
             )
-            if self.phase is Phase.MOON_CHOICE:
-                assert self.shooter is not None  # set with the phase, never by a client
-                events.append(MoonChoiceNeeded(self.shooter))
-            elif self.phase is Phase.DONE:
-                events.append(self._scored())
+            events.extend(self._end_events())
         return events
+
+    def _end_events(self) -> list[Event]:
+        """What the last trick led to: a moon choice to make, or the score."""
+        if self.phase is Phase.MOON_CHOICE:
+            assert self.shooter is not None  # set with the phase, never by a client
+            return [MoonChoiceNeeded(self.shooter)]
+        if self.phase is Phase.DONE:
+            return [self._scored()]
+        return []
 
     def apply_unchecked(self, card: int) -> None:
         """Play ``card`` for the seat to move without any check (search path)."""
@@ -529,6 +535,11 @@ class Hand:
         self.trick.append(card)
         if not self.broken and bit & self.rules.tables.breakers:
             self.broken = True
+        self._after_card(seat)
+
+    def _after_card(self, seat: int) -> None:
+        # The next seat to play, or the trick closed (``VariantHand`` closes
+        # its tricks its own way; the card itself is taken the same).
         n = self.players
         if len(self.trick) < n:
             self.turn = (seat + 1) % n

@@ -20,8 +20,9 @@ data (docs/rules.md "Variants"):
   joins the first winner's taken pile.
 
 The checked actions (``play``, ``discard_widow``) verify, apply and narrate
-events like ``Hand``'s; ``apply_unchecked`` / ``discard_unchecked`` are the
-search path. The standard path in ``Hand`` never runs this code.
+events like ``Hand``'s; ``apply_unchecked`` (``Hand``'s, then this class's
+``_after_card``) / ``discard_unchecked`` are the search path. The standard
+path in ``Hand`` never runs this code.
 """
 
 from __future__ import annotations
@@ -31,14 +32,13 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from .cards import BASE_OF, RANK_OF, SUIT_OF, cards_of, mask_of
-from .errors import BadDiscard, CardNotHeld, NotYourTurn, WrongPhase
+from .errors import BadDiscard, NotYourTurn, WrongPhase
 from .events import (
     CardPlayed,
     CardsDrawn,
     Event,
     HeartsBroken,
     LeftoverTaken,
-    MoonChoiceNeeded,
     RestTaken,
     SeatOut,
     TrickCarried,
@@ -46,7 +46,7 @@ from .events import (
     WidowDiscarded,
     WidowTaken,
 )
-from .hand import Hand, Phase, _accepts, _label
+from .hand import Hand, Phase, _accepts
 from .rules import Rules
 from .seats import seat_name
 
@@ -165,24 +165,6 @@ class VariantHand(Hand):
         """Seats still holding cards (Domino Hearts: the others dropped out)."""
         return [s for s, h in enumerate(self.hands) if h]
 
-    def _legal(self, h: int) -> int:
-        t = self.rules.tables
-        if not self.trick:
-            if self.trick_index == 0 and self.first_lead >= 0:
-                return h & (1 << self.first_lead)
-            if self.broken:
-                return h
-            safe = h & ~t.hearts
-            return safe if safe else h
-        follow = h & t.suit_masks[SUIT_OF[self.trick[0]]]
-        if follow:
-            return follow
-        if self.trick_index == 0:
-            safe = h & ~t.first_trick_banned
-            if safe:
-                return safe
-        return h
-
     def points_taken(self) -> list[int]:
         """Raw points each seat has taken so far this hand (before moon)."""
         sp = self.rules.tables.suit_penalty
@@ -263,22 +245,10 @@ class VariantHand(Hand):
         events.extend(CardsDrawn(s, cards) for s, cards in self.draws[draws:])
         if self.leftover is not None and self.phase is not Phase.PLAY:
             events.append(LeftoverTaken(self.leftover[0], tuple(cards_of(self.leftover[1]))))
-        if self.phase is Phase.MOON_CHOICE:
-            assert self.shooter is not None  # set with the phase, never by a client
-            events.append(MoonChoiceNeeded(self.shooter))
-        elif self.phase is Phase.DONE:
-            events.append(self._scored())
+        events.extend(self._end_events())
         return events
 
-    def apply_unchecked(self, card: int) -> None:
-        """Play ``card`` for the seat to move without any check (search path)."""
-        seat = self.turn
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        self.plays.append(card)
-        self.trick.append(card)
-        if not self.broken and bit & self.rules.tables.breakers:
-            self.broken = True
+    def _after_card(self, seat: int) -> None:
         if len(self.trick) < len(self.trick_order):
             self.turn = self.trick_order[len(self.trick)]
             if self.stock and self.rules.tables.deal_kind == "domino":
@@ -389,16 +359,7 @@ class VariantHand(Hand):
             raise NotYourTurn(
                 f"it is {seat_name(self.widow_seat or 0, self.players)}'s turn to discard"
             )
-        cards = list(cards)
-        k = len(self.dealt_stock)
-        if len(cards) != k:
-            raise BadDiscard(f"discard exactly {k} cards")
-        if len(set(cards)) != k:
-            raise BadDiscard(f"discard {k} different cards")
-        limit = self.rules.tables.card_limit
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < limit or not self.hands[seat] >> c & 1:
-                raise CardNotHeld(f"you do not hold {_label(c, limit)}")
+        self._check_held(seat, list(cards), len(self.dealt_stock), BadDiscard, "discard")
 
     def can_discard(self, seat: int, cards: Iterable[int]) -> bool:
         """Whether ``discard_widow(seat, cards)`` would be accepted."""

@@ -150,12 +150,12 @@ def run_play(args: argparse.Namespace, local_server: StartServer | None = None) 
     starts the server to play on when ``--server`` names none."""
     if textual_missing("play"):
         return 2
-    from ..headless import parse_rules
+    from ..rules_option import table_rules
     from .launch import Launch, parse_seats
 
     try:
         seats = parse_seats(args.bots)
-        rules = parse_rules(args.rules)
+        rules = table_rules(args.rules)
     except ValueError as exc:
         print(f"hearts play: {exc}", file=sys.stderr)
         return 2
@@ -178,13 +178,13 @@ def run_interactive(command: str, args: argparse.Namespace) -> int:
         return 2
     from client.session import default_session_file
 
-    from ..headless import parse_rules
+    from ..rules_option import table_rules
     from .launch import Launch, Mode, parse_seats
 
     session_file = Path(args.session_file) if args.session_file else default_session_file()
     try:
         seats = parse_seats(getattr(args, "seats", "open,open,open"), default="open")
-        rules = parse_rules(getattr(args, "rules", None))
+        rules = table_rules(getattr(args, "rules", None))
     except ValueError as exc:
         print(f"hearts {command}: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from client.headless import parse_rules
+from client.rules_option import table_rules
 from client.session import ClientSession
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -230,7 +230,7 @@ async def test_resume_asks_the_saved_server_under_the_saved_name(
     """No --server, no --name: the seat is resumed on the server saved with
     it, under the saved name, which stderr names; the game is played out."""
     path = tmp_path / "session.json"
-    seated = await saved_seat(server.url, path, rules=parse_rules("end=hands,end_at=1"))
+    seated = await saved_seat(server.url, path, rules=table_rules("end=hands,end_at=1"))
     proc = await hearts("resume", "--autoplay", "easy", "--json", "--session-file", str(path))
     table = await first_line(proc)
     assert table == {
@@ -474,7 +474,7 @@ async def approval_table(url: str) -> tuple[ClientSession, sm.Seated]:
         cm.CreateTable(
             id=host.next_id(),
             seats=("open", "easy", "easy"),
-            rules=parse_rules("end=hands,end_at=1"),
+            rules=table_rules("end=hands,end_at=1"),
             approval=True,
         )
     )

@@ -19,6 +19,7 @@ import pytest
 from engine.cards import card, card_text, cards_of, mask_of
 from engine.hand import Hand, Phase
 from engine.rules import Rules
+from engine.variants import VARIANTS
 
 HOLD = Rules(pass_cycle=("hold",))
 """Standard rules without passing: a hand starts in the play phase."""
@@ -213,3 +214,40 @@ ALL_HEARTS_DEAL = ["AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "2C", "3C", "4C"]
 QUEEN_FIRST_DEAL = ["AC 2S", "2C QS 5H 5D", "3C 3S", "4C 4S"]
 # Seat 3 wins the first trick ("2C 3C 4C AC") and leads 2♦; seat 0 holds 3♦ and 5♣.
 FOLLOW_DEAL = ["2C 3D 5C", "3C 4D", "4C 5D", "AC 2D"]
+
+
+def checked_playout(hand: Hand, rng: random.Random) -> list[int]:
+    """What ``random_playout`` promises, through the checked path: each card
+    uniformly among ``legal_cards()`` (index ``int(rng.random() * count)``,
+    the first lead being forced and drawing nothing), "add" for a moon choice."""
+    hand = hand.copy()
+    while hand.phase is Phase.PLAY:
+        legal = hand.legal_cards()
+        if hand.trick_index == 0 and not hand.trick:
+            assert len(legal) == 1
+            choice = legal[0]
+        else:
+            choice = legal[int(rng.random() * len(legal))]
+        hand.play(hand.turn, choice)
+    if hand.phase is Phase.MOON_CHOICE:
+        assert hand.shooter is not None
+        hand.choose_moon(hand.shooter, "add")
+    assert hand.scores is not None
+    return list(hand.scores)
+
+
+def random_variant_rules(variant: str, players: int, rng: random.Random) -> Rules:
+    """Rules of ``variant`` with the host's free options drawn at random."""
+    v = VARIANTS[variant]
+    cycles: list[tuple[str, ...]] = [("left",), ("right",), ("hold",), ("left", "right", "hold")]
+    if v.default_pass_cycle is not None:
+        cycles = [v.default_pass_cycle]
+    return Rules(
+        variant=variant,
+        players=players,
+        pass_cycle=rng.choice(cycles),
+        moon=rng.choice(v.moons),
+        first_trick=rng.choice(v.first_tricks),
+        queen_breaks_hearts=rng.choice((False, True)),
+        bonus_card=rng.choice(v.bonus_cards),
+    )

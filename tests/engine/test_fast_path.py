@@ -1,14 +1,44 @@
-"""The fast deal and the unchecked pass (engine/hand.py) against slow references."""
+"""Every fast rule path of the engine against the checked path (or a slow
+reference), in one place:
+
+* the fast deal (``Hand.deal``) against the full shuffle;
+* the unchecked pass (``Hand.pass_all_unchecked``) against ``pass_cards``;
+* the playout kernel (``engine.playout``: ``random_playout``,
+  ``random_hand``) against ``Hand.play``/``pass_cards``, standard rules and
+  every variant it plays fast.
+
+``Hand.apply_unchecked`` is the engine's one implementation of a card's
+play (``Hand.play`` checks, then calls it): tests/engine/test_properties.py
+checks it against the slow reference rules (tests/engine/reference.py) at
+every step. The bots' own fast rules (``bots.rulebook``, the endgame
+solver's legal cards, trick winner and points) are checked against the
+engine in tests/bots/test_rulebook.py and tests/bots/test_endgame_rules.py.
+"""
 
 from __future__ import annotations
 
 import itertools
 import random
 
-from engine.hand import Hand, Phase
-from engine.rules import Rules
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .support import cached_rules, random_rules, snapshot
+from engine.dealing import deal_hand
+from engine.hand import Hand, Phase
+from engine.playout import random_hand, random_pass, random_playout
+from engine.rules import Rules
+from engine.variants import VARIANTS
+
+from .support import (
+    cached_rules,
+    checked_playout,
+    random_rules,
+    random_variant_rules,
+    snapshot,
+)
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def full_shuffle_deal(rules: Rules, rng: random.Random) -> list[int]:
@@ -86,3 +116,73 @@ def test_pass_all_unchecked_under_every_offset() -> None:
             assert hand.received[seat] == passes[giver]
             assert hand.hands[seat] == before[seat] & ~passes[seat] | passes[giver]
         assert hand.hands[hand.turn] >> rules.tables.first_lead & 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, cut=st.floats(min_value=0.0, max_value=1.0))
+def test_a_playout_makes_the_moves_the_checked_hand_would(seed: int, cut: float) -> None:
+    # From a random position (any trick, mid-trick too) under random rules,
+    # the fast playout and a checked replay that draws the same random
+    # numbers reach the same points and consume the same numbers: any
+    # card the checked hand refused would have raised, any different
+    # legal set would have shifted the choices.
+    rng = random.Random(seed)
+    hand = Hand.deal(random_rules(rng), rng.randint(1, 8), rng)
+    playout_agrees_from(hand, rng, cut, seed + 1)
+
+
+def playout_agrees_from(hand: Hand, rng: random.Random, cut: float, seed: int) -> None:
+    """Passes and plays ``hand`` (checked, choices from ``rng``) to the
+    ``cut`` of its cards, then checks ``random_playout`` from there against
+    ``checked_playout``, both drawing from ``random.Random(seed)``."""
+    if hand.phase is Phase.PASS:
+        for seat in range(hand.players):
+            hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), hand.rules.pass_count))
+    total = hand.rules.tables.hand_size * hand.players
+    for _ in range(int(cut * (total - 1))):
+        hand.play(hand.turn, rng.choice(hand.legal_cards()))
+    fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+    before = snapshot(hand)
+    fast = random_playout(hand, fast_rng)
+    assert snapshot(hand) == before
+    assert fast == checked_playout(hand, slow_rng)
+    assert fast_rng.getstate() == slow_rng.getstate()
+
+
+def test_random_hand_is_the_checked_pass_and_playout() -> None:
+    # From the deal: random_hand's passes are random_pass's, locked through
+    # the checked pass, then the checked playout; same points, same draws.
+    checked = 0
+    for seed in range(150):
+        rules = random_rules(random.Random(seed % 24))
+        rng = random.Random(seed)
+        hand = Hand.deal(rules, rng.randint(1, 4), rng)
+        fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
+        slow = hand.copy()
+        fast = random_hand(hand, fast_rng)
+        if slow.phase is Phase.PASS:
+            for seat in range(slow.players):
+                slow.pass_cards(seat, random_pass(slow, seat, slow_rng))
+            assert snapshot(slow) == snapshot(hand)
+            checked += 1
+        assert fast == checked_playout(slow, slow_rng)
+        assert fast_rng.getstate() == slow_rng.getstate()
+        t = rules.tables  # bonus_points is 0 without a bonus card
+        assert sum(fast) in {
+            t.moon_points + t.bonus_points,  # no moon
+            (rules.players - 1) * t.moon_points + t.bonus_points,  # moon, others +26
+            -t.moon_points + t.bonus_points,  # moon, shooter -26
+        }
+    assert checked > 50
+
+
+@pytest.mark.parametrize("variant", ["omnibus", "spot", "greek", "black_maria"])
+@given(seed=SEEDS, cut=st.floats(min_value=0.0, max_value=1.0))
+@settings(max_examples=15, deadline=None)
+def test_the_fast_kernel_plays_data_variants_as_the_checked_hand_does(
+    variant: str, seed: int, cut: float
+) -> None:
+    rng = random.Random(seed)
+    rules = random_variant_rules(variant, rng.choice(VARIANTS[variant].players), rng)
+    assert rules.tables.fast
+    playout_agrees_from(deal_hand(rules, rng.randint(1, 8), rng), rng, cut, seed + 1)

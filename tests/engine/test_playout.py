@@ -1,4 +1,5 @@
-"""Fast random playouts (engine/playout.py) against the checked ``Hand``."""
+"""Fast random playouts (engine/playout.py): their draws and distributions
+(the kernel against the checked ``Hand``: tests/engine/test_fast_path.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import random
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import cards_of, mask_of
@@ -42,26 +42,6 @@ def fixed(*values: float) -> Callable[[], float]:
     """An ``rnd`` returning ``values`` in turn."""
     it = iter(values)
     return lambda: next(it)
-
-
-def checked_playout(hand: Hand, rng: random.Random) -> list[int]:
-    """What ``random_playout`` promises, through the checked path: each card
-    uniformly among ``legal_cards()`` (index ``int(rng.random() * count)``,
-    the first lead being forced and drawing nothing), "add" for a moon choice."""
-    hand = hand.copy()
-    while hand.phase is Phase.PLAY:
-        legal = hand.legal_cards()
-        if hand.trick_index == 0 and not hand.trick:
-            assert len(legal) == 1
-            choice = legal[0]
-        else:
-            choice = legal[int(rng.random() * len(legal))]
-        hand.play(hand.turn, choice)
-    if hand.phase is Phase.MOON_CHOICE:
-        assert hand.shooter is not None
-        hand.choose_moon(hand.shooter, "add")
-    assert hand.scores is not None
-    return list(hand.scores)
 
 
 def test_random_card_picks_the_kth_lowest_card() -> None:
@@ -133,30 +113,6 @@ def test_random_hand_passes_then_plays_out() -> None:
     assert sum(points) in (26, 78)
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, cut=st.floats(min_value=0.0, max_value=1.0))
-def test_a_playout_makes_the_moves_the_checked_hand_would(seed: int, cut: float) -> None:
-    # From a random position (any trick, mid-trick too) under random rules,
-    # the fast playout and a checked replay that draws the same random
-    # numbers reach the same points and consume the same numbers: any
-    # card the checked hand refused would have raised, any different
-    # legal set would have shifted the choices.
-    rng = random.Random(seed)
-    hand = Hand.deal(random_rules(rng), rng.randint(1, 8), rng)
-    if hand.phase is Phase.PASS:
-        for seat in range(hand.players):
-            hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), hand.rules.pass_count))
-    total = hand.rules.tables.hand_size * hand.players
-    for _ in range(int(cut * (total - 1))):
-        hand.play(hand.turn, rng.choice(hand.legal_cards()))
-    fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
-    before = snapshot(hand)
-    fast = random_playout(hand, fast_rng)
-    assert snapshot(hand) == before
-    assert fast == checked_playout(hand, slow_rng)
-    assert fast_rng.getstate() == slow_rng.getstate()
-
-
 def test_random_card_is_the_kth_lowest_in_every_suit() -> None:
     rng = random.Random(8)
     for _ in range(2000):
@@ -201,33 +157,6 @@ def test_random_pass_mask_is_uniform_over_the_three_card_sets() -> None:
     assert len(counts) == 286
     # 285 degrees of freedom (sd about 24): the bound is 6 sd above the mean
     assert chi_square(list(counts.values()), draws / 286) < 285 + 6 * 24
-
-
-def test_random_hand_is_the_checked_pass_and_playout() -> None:
-    # From the deal: random_hand's passes are random_pass's, locked through
-    # the checked pass, then the checked playout; same points, same draws.
-    checked = 0
-    for seed in range(150):
-        rules = random_rules(random.Random(seed % 24))
-        rng = random.Random(seed)
-        hand = Hand.deal(rules, rng.randint(1, 4), rng)
-        fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
-        slow = hand.copy()
-        fast = random_hand(hand, fast_rng)
-        if slow.phase is Phase.PASS:
-            for seat in range(slow.players):
-                slow.pass_cards(seat, random_pass(slow, seat, slow_rng))
-            assert snapshot(slow) == snapshot(hand)
-            checked += 1
-        assert fast == checked_playout(slow, slow_rng)
-        assert fast_rng.getstate() == slow_rng.getstate()
-        t = rules.tables  # bonus_points is 0 without a bonus card
-        assert sum(fast) in {
-            t.moon_points + t.bonus_points,  # no moon
-            (rules.players - 1) * t.moon_points + t.bonus_points,  # moon, others +26
-            -t.moon_points + t.bonus_points,  # moon, shooter -26
-        }
-    assert checked > 50
 
 
 def exact_outcomes(hand: Hand) -> dict[tuple[int, ...], float]:

@@ -1,8 +1,8 @@
 """Properties of every variant at every seat count it allows, over seeded
 random hands (hypothesis draws the seeds): cards are conserved, every trick
 is complete (or cancelled and carried, with two decks), penalties sum as the
-variant says, records replay, and the playout kernel plays as the checked
-path does."""
+variant says, and records replay (the playout kernel against the checked path:
+tests/engine/test_fast_path.py)."""
 
 from __future__ import annotations
 
@@ -18,32 +18,15 @@ from engine.dealing import deal_hand
 from engine.events import GameOver
 from engine.game import Game
 from engine.hand import Hand, Phase
-from engine.playout import random_hand, random_playout
+from engine.playout import random_hand
 from engine.record import hand_record, replay, verify_record
 from engine.rules import Rules
 from engine.variants import VARIANTS
 
-from .support import snapshot
+from .support import random_variant_rules, snapshot
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 CASES = [(v, n) for v, spec in VARIANTS.items() if v != "standard" for n in spec.players]
-
-
-def random_variant_rules(variant: str, players: int, rng: random.Random) -> Rules:
-    """Rules of ``variant`` with the host's free options drawn at random."""
-    v = VARIANTS[variant]
-    cycles: list[tuple[str, ...]] = [("left",), ("right",), ("hold",), ("left", "right", "hold")]
-    if v.default_pass_cycle is not None:
-        cycles = [v.default_pass_cycle]
-    return Rules(
-        variant=variant,
-        players=players,
-        pass_cycle=rng.choice(cycles),
-        moon=rng.choice(v.moons),
-        first_trick=rng.choice(v.first_tricks),
-        queen_breaks_hearts=rng.choice((False, True)),
-        bonus_card=rng.choice(v.bonus_cards),
-    )
 
 
 def act(hand: Hand, rng: random.Random) -> None:
@@ -171,41 +154,6 @@ def test_a_whole_game_of_every_variant_ends_with_a_winner(variant: str, players:
                 ]
     assert len(over) == 1 and over[0].winner == game.winner
     assert len(game.hand_scores) >= 2
-
-
-@pytest.mark.parametrize("variant", ["omnibus", "spot", "greek", "black_maria"])
-@given(seed=SEEDS, cut=st.floats(min_value=0.0, max_value=1.0))
-@settings(max_examples=15, deadline=None)
-def test_the_fast_kernel_plays_data_variants_as_the_checked_hand_does(
-    variant: str, seed: int, cut: float
-) -> None:
-    rng = random.Random(seed)
-    rules = random_variant_rules(variant, rng.choice(VARIANTS[variant].players), rng)
-    assert rules.tables.fast
-    hand = deal_hand(rules, rng.randint(1, 8), rng)
-    if hand.phase is Phase.PASS:
-        for seat in range(hand.players):
-            hand.pass_cards(seat, rng.sample(hand.legal_pass_cards(seat), rules.pass_count))
-    total = rules.tables.hand_size * hand.players
-    for _ in range(int(cut * (total - 1))):
-        hand.play(hand.turn, rng.choice(hand.legal_cards()))
-    fast_rng, slow_rng = random.Random(seed + 1), random.Random(seed + 1)
-    before = snapshot(hand)
-    fast = random_playout(hand, fast_rng)
-    assert snapshot(hand) == before
-    slow = hand.copy()
-    while slow.phase is Phase.PLAY:
-        legal = slow.legal_cards()
-        if slow.trick_index == 0 and not slow.trick:
-            choice = legal[0]
-        else:
-            choice = legal[int(slow_rng.random() * len(legal))]
-        slow.play(slow.turn, choice)
-    if slow.phase is Phase.MOON_CHOICE:
-        assert slow.shooter is not None
-        slow.choose_moon(slow.shooter, "add")
-    assert fast == list(slow.scores or ())
-    assert fast_rng.getstate() == slow_rng.getstate()
 
 
 @pytest.mark.parametrize("variant", ["domino", "widow", "cancellation"])

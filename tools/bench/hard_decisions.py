@@ -24,9 +24,9 @@ from bots.sampler import plausible_sampler
 from engine.cards import card
 from engine.dealing import deal_hand
 from engine.hand import Phase
+from engine.rules_text import parse_rules
 from protocol.view import SeatView
 from tools.arena.hands import arena_table
-from tools.cli.arena import parse_rules
 
 
 def collect_views(rules_text: str, hands: int, every: int, seed: int) -> list[SeatView]:

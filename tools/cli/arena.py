@@ -63,6 +63,7 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``hearts arena`` with parsed ``args``; returns the exit status."""
     from bots.budget import Budget
+    from engine.rules_text import parse_rules
     from tools.arena.hands import check_lineup, format_report, run_deals, summarize
 
     lineup = [x.strip() for x in args.players.split(",") if x.strip()]
@@ -130,42 +131,6 @@ def _run_games(args: argparse.Namespace, lineup: list[str], budget: Any, rules: 
     report["seed"] = args.seed
     print(json.dumps(report) if args.json else format_games_report(report))
     return 0
-
-
-def parse_rules(text: str | None) -> Any:
-    """``--rules`` as engine rules: a JSON object (``{"variant": "spot"}``) or
-    ``key=value,key=value`` (numbers, true/false, null; a pass cycle as
-    ``left+right``), the same spelling as ``hearts host --rules``.
-
-    Raises ``ValueError`` (``engine.rules.RulesError``) for rules that
-    cannot be played."""
-    from engine.rules import Rules
-
-    if not text or not text.strip():
-        return Rules()
-    text = text.strip()
-    if text.startswith("{"):
-        try:
-            return Rules.from_json(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"--rules is not JSON: {exc}") from None
-    data: dict[str, Any] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not key or not value:
-            raise ValueError(f"--rules needs key=value, not {part.strip()!r}")
-        if value.isdigit():
-            data[key] = int(value)
-        elif value in ("true", "false"):
-            data[key] = value == "true"
-        elif value in ("null", "none"):
-            data[key] = None
-        elif key == "pass_cycle":
-            data[key] = value.split("+")
-        else:
-            data[key] = value
-    return Rules.from_json(data)
 
 
 def main(argv: list[str] | None = None) -> int:
