@@ -21,8 +21,6 @@ import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
 import { loadTab, saveAutoplay, saveFast, saveTab } from "./storage.js";
 
-const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
-
 let actions = null; // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
 let els = null; // the screen's long-lived elements
 let center = { mode: "", el: null, update: () => {} };
@@ -36,18 +34,15 @@ let lastFocus = null; // the element of the table that last had the keyboard foc
 const me = bottomSeat;
 export { posOf };
 
-/** How a seat is called on this screen: "You", a player's name, or for a
- * bot that has only its level's name, its place at a four-seat table
- * ("West") or its seat number at any other ("Bot 5"). */
-export function seatName(view, i, youWord = true) {
-  if (youWord && view.seat !== null && i === view.seat) return t("seat.you");
+/** What a seat is called: its one name, the same on every screen at the
+ * table (the server names bots, SeatInfo.name); where it sits from you is
+ * shown by its place, never by its name. Sentences about yourself have
+ * keys of their own ("won by you"). */
+export function seatName(view, i) {
   const s = view.seats[i];
   if (!s) return "?";
   if (s.kind === "open") return t("seat.openSeat");
-  if (s.kind === "bot" && s.bot_level && s.name === BOT_DEFAULT[s.bot_level]) {
-    return isClassic(view) ? t(`wind.${posOf(view, i)}`) : t("seat.botAt", { n: i + 1 });
-  }
-  return s.name;
+  return s.name || t("seat.you");
 }
 
 /** Hearts with a widow: you took the widow and have yet to discard. */
@@ -502,7 +497,7 @@ function renderSeat(box, view, i) {
   if (view.status === "playing" && s.out) badges.push(badge(t("seat.out"), "out"));
   box.classList.toggle("out", view.status === "playing" && Boolean(s.out));
   if (view.status === "between_hands" && s.kind === "human" && s.ready) badges.push(badge(`✓ ${t("seat.ready")}`, "ok"));
-  const name = h("span", { class: "seat-name" }, isMe ? s.name || t("seat.you") : seatName(view, i));
+  const name = h("span", { class: "seat-name" }, seatName(view, i));
   const meta = [];
   if (view.status !== "waiting" && s.kind !== "open") {
     if (!isMe && view.status === "playing") {
@@ -954,7 +949,7 @@ function resultRows(view, last) {
         h(
           "tr",
           { class: view.totals[i] === low ? "leader" : "" },
-          h("th", { scope: "row" }, seatName(view, i)),
+          h("th", { scope: "row", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i)),
           h("td", {}, last ? signed(last.points[i]) : "–"),
           h("td", {}, String(view.totals[i] ?? 0)),
         ),
@@ -1210,7 +1205,7 @@ function renderScores(view) {
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col" }, seatName(view, i))))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i))))),
       h(
         "tbody",
         {},

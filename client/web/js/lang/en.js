@@ -165,10 +165,6 @@ const strings = {
   "notice.badLink.title": "This invite link is not valid",
   "notice.badLink.text": "The link to table {code} may be mistyped, cut short or out of date. Ask whoever invited you for a new link, or type the table's code to join with it.",
 
-  "wind.bottom": "South",
-  "wind.left": "West",
-  "wind.top": "North",
-  "wind.right": "East",
   "table.leaveShort": "Leave",
   "seat.you": "You",
   "seat.host": "host",
@@ -178,7 +174,6 @@ const strings = {
   "seat.passed": "passed",
   "seat.ready": "ready",
   "seat.openSeat": "Open seat",
-  "seat.botAt": "Bot {n}",
   "seat.addBot": "Add bot",
   "seat.removeBot": "Open seat",
   "seat.kick": "Remove",
