@@ -53,6 +53,14 @@ const discarding = (view) =>
  * default), or the widow's discard. */
 const passCount = (view) => (discarding(view) ? view.discard_count : (view.rules?.pass_count ?? 3));
 
+/** The card you have chosen to play and sent, not yet answered: it is on
+ * the table at once (the server's refusal puts it back in your hand); the
+ * pacing of the others' cards never holds it. */
+export const cardOnItsWay = (view) =>
+  typeof app.pending === "string" && app.pending !== "pass" && app.pending !== "discard" && view.seat !== null && view.hand.includes(app.pending)
+    ? app.pending
+    : null;
+
 const myTurn = (view) =>
   view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
 const passing = (view) =>
@@ -667,6 +675,8 @@ function renderTrick(view) {
     winner = app.linger.winner;
   } else {
     cards = view.status === "playing" ? view.trick : [];
+    const own = cardOnItsWay(view);
+    if (own && !cards.some((c) => c.seat === view.seat)) cards = [...cards, { seat: view.seat, card: own }];
   }
   const cancelled = cancelledIn(cards.map((c) => c.card));
   // Cards already on the table stay where they are: moving a node in the
@@ -681,11 +691,15 @@ function renderTrick(view) {
     if (wanted.has(key)) keep.set(key, el);
     else el.remove();
   }
+  const own = app.linger ? null : cardOnItsWay(view);
   for (const { seat, card } of cards) {
     let el = keep.get(keyOf(seat, card));
     if (!el) {
       el = trickCard(view, seat, card);
       box.append(el);
+      // When your card reached the table, in the page's own timeline (the
+      // browser tests read it: click to table within 50 ms).
+      if (card === own && seat === view.seat) performance.mark("own-card-on-table", { detail: card });
     }
     el.dataset.pos = posOf(view, seat);
     if (!isClassic(view)) placeOnRing(el, view, seat);
@@ -997,7 +1011,8 @@ function cardButton(card) {
 
 function renderHand(view) {
   const box = els.hand;
-  const cards = view.status === "waiting" ? [] : sortHand(view.hand);
+  // The card on its way to the table has left the hand already.
+  const cards = view.status === "waiting" ? [] : sortHand(view.hand).filter((c) => c !== cardOnItsWay(view));
   const handKey = `${view.table_id}:${view.hand_number}`;
   const fresh = handKey !== lastHandKey || box.childElementCount === 0;
   lastHandKey = handKey;
