@@ -34,7 +34,8 @@ def by_seat(page: Page, selector: str) -> dict[int, str]:
     """The text of every element ``selector`` finds, by the ``data-seat`` of
     it or the nearest element around it that has one."""
     pairs: list[list[Any]] = page.eval_on_selector_all(
-        selector, "els => els.map(e => [Number(e.closest('[data-seat]').dataset.seat), e.textContent.trim()])"
+        selector,
+        "els => els.map(e => [Number(e.closest('[data-seat]').dataset.seat), e.textContent.trim()])",
     )
     return {seat: text for seat, text in pairs}
 

@@ -35,7 +35,7 @@ from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
-from ..seats import compass_key, my_seat
+from ..seats import my_seat, place_key
 from ..table_client import TableClient
 from ..table_host import TableHost
 from ..takeback import undo_refusal
@@ -544,7 +544,7 @@ class TableScreen(Screen[None]):
         info: SeatInfo | None = None
         if view.status == "waiting":
             info = seated = view.seats[seat]
-            where = self.t(compass_key(view, seat))
+            where = self.t(place_key(view, seat))
             who = self.t("kind.open") if seated.kind == "open" else seat_name(self.t, view, seated)
             title = self.t("seatmenu.title", where=where, who=who)
         elif view.kicked:

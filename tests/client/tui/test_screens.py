@@ -98,7 +98,7 @@ async def test_settings_switch_language_and_fast_play(server: RunningServer) -> 
         await wait_for(pilot, lambda: app.t.language == "uk", "Ukrainian")
         await wait_for(pilot, lambda: "Виберіть 3 карти" in screen_text(app), "the redraw")
         text = save_svg(app, "pass-uk-80x24")
-        assert "♥ Чирви" in text and "передача ліворуч" in text and "Захід" in text
+        assert "♥ Чирви" in text and "передача ліворуч" in text and "← ліворуч" in text
         await pilot.press("a")
         await pilot.press("p")
         assert "✕ Виберіть 3 карти для передачі (вибрано 1)." in screen_text(app)
@@ -113,7 +113,10 @@ async def test_russian_table_in_a_larger_terminal(server: RunningServer) -> None
             pilot, lambda: app.model.my_turn() or bool(app.model.trick), "the first trick"
         )
         text = save_svg(app, "play-ru-120x40")
-        assert "♥ Червы" in text and "Запад" in text and "Восток" in text and "Север" in text
+        assert "♥ Червы" in text and "← слева" in text and "→ справа" in text
+        assert "↑ напротив" in text
+        view = app.model.view
+        assert view is not None and all(s.name in text for s in view.seats[1:])
         assert "карт: " in text
 
 
