@@ -151,6 +151,17 @@ class TableScreen(Screen[None]):
 
     # -- drawing -------------------------------------------------------------
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit the key line to the new width at once (not at the next key)."""
+        if self._ready:
+            with contextlib.suppress(NoMatches):
+                self._sync_keys(event.size.width)
+
+    def _sync_keys(self, width: int) -> None:
+        """The key line: what works now, as much as ``width`` columns hold."""
+        keys = fit_keys(self.t, table_keys(self.model, self._chatting), width)
+        self.query_one("#keys", Static).update(Text(keys, style=Style(dim=True)))
+
     def sync(self) -> None:
         """Redraw everything from the model (after every change)."""
         if not self._ready:
@@ -205,8 +216,7 @@ class TableScreen(Screen[None]):
             self.query_one(widget).refresh()
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#notice", Static).update(self._notice())
-        keys = fit_keys(t, table_keys(model, self._chatting), self.size.width)
-        self.query_one("#keys", Static).update(Text(keys, style=Style(dim=True)))
+        self._sync_keys(self.size.width)
         placeholder = "chat.placeholder_watch" if watching else "chat.placeholder"
         self.query_one("#chat", Input).placeholder = t(placeholder)
         self._sync_buttons()
