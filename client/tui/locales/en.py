@@ -118,7 +118,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "why.no_claim": "Claim on your turn, with two cards or more left.",
         "replay.you": "You",
         "replay.points": "Points: {points}",
-        "replay.won": "{name} won it ({n} points)",
+        "replay.won": {"one": "{name} won it ({n} point)", "other": "{name} won it ({n} points)"},
         "replay.trick": "Trick {k} of {n}",
         "replay.received": "You received",
         "replay.passed": "You passed",

@@ -118,7 +118,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "why.no_claim": "Заявляйте в свой ход, когда осталось две карты или больше.",
         "replay.you": "Вы",
         "replay.points": "Очки: {points}",
-        "replay.won": "Забирает {name} ({n} очков)",
+        "replay.won": {
+            "one": "Забирает {name} ({n} очко)",
+            "few": "Забирает {name} ({n} очка)",
+            "many": "Забирает {name} ({n} очков)",
+        },
         "replay.trick": "Взятка {k} из {n}",
         "replay.received": "Вы получили",
         "replay.passed": "Вы передали",

@@ -118,7 +118,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "why.no_claim": "Заявляйте у свій хід, коли лишилося дві карти чи більше.",
         "replay.you": "Ви",
         "replay.points": "Очки: {points}",
-        "replay.won": "Забирає {name} ({n} очок)",
+        "replay.won": {
+            "one": "Забирає {name} ({n} очко)",
+            "few": "Забирає {name} ({n} очки)",
+            "many": "Забирає {name} ({n} очок)",
+        },
         "replay.trick": "Взятка {k} з {n}",
         "replay.received": "Ви отримали",
         "replay.passed": "Ви передали",

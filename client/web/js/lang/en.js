@@ -222,7 +222,7 @@ const strings = {
   "replay.passed": "You passed",
   "replay.received": "You received",
   "replay.trick": "Trick {k} of {n}",
-  "replay.won": "{name} won it ({n} points)",
+  "replay.won": { one: "{name} won it ({n} point)", other: "{name} won it ({n} points)" },
   "replay.prev": "Previous",
   "replay.next": "Next",
   "replay.close": "Close",

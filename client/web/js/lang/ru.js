@@ -222,7 +222,7 @@ const strings = {
   "replay.passed": "Вы передали",
   "replay.received": "Вы получили",
   "replay.trick": "Взятка {k} из {n}",
-  "replay.won": "Забирает {name} ({n} очков)",
+  "replay.won": { one: "Забирает {name} ({n} очко)", few: "Забирает {name} ({n} очка)", many: "Забирает {name} ({n} очков)", other: "Забирает {name} ({n} очка)" },
   "replay.prev": "Назад",
   "replay.next": "Дальше",
   "replay.close": "Закрыть",

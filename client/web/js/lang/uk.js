@@ -222,7 +222,7 @@ const strings = {
   "replay.passed": "Ви передали",
   "replay.received": "Ви отримали",
   "replay.trick": "Взятка {k} з {n}",
-  "replay.won": "Забирає {name} ({n} очок)",
+  "replay.won": { one: "Забирає {name} ({n} очко)", few: "Забирає {name} ({n} очки)", many: "Забирає {name} ({n} очок)", other: "Забирає {name} ({n} очка)" },
   "replay.prev": "Назад",
   "replay.next": "Далі",
   "replay.close": "Закрити",
