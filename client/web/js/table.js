@@ -490,7 +490,9 @@ function renderSeat(box, view, i) {
   const showResult = (view.status === "between_hands" || view.status === "game_over") && last && !app.linger;
   const badges = [];
   if (s.host) badges.push(badge(t("seat.host"), "host"));
-  if (s.kind === "bot" && s.bot_level) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
+  // A bot's level: a badge, unless the host's level menu on the plate says it.
+  const levelMenu = view.status === "waiting" && view.seat !== null && view.seat === view.host_seat && i !== view.seat;
+  if (s.kind === "bot" && s.bot_level && !levelMenu) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
   // A player's own program (its hello said so): never shown as a person.
   if (s.kind === "human" && s.program) badges.push(badge(`⚙ ${t("seat.program")}`, "program"));
   if (s.bot_covering) badges.push(badge(t("seat.covering"), "covering"));
@@ -795,7 +797,9 @@ const BUILDERS = {
         approval.hidden = !v.approval;
         approval.textContent = host ? t("table.approvalHost") : t("table.approvalGuest");
         start.hidden = !host;
-        hint.textContent = v.seat === null ? t("table.spectating") : host ? t("table.startHint") : t("table.waitHost");
+        // The host is told what an open seat becomes only while one is open.
+        const open = v.seats.some((s) => s.kind === "open");
+        hint.textContent = v.seat === null ? t("table.spectating") : host ? (open ? t("table.startHint") : t("table.startFull")) : t("table.waitHost");
         renderKicked(kicked, v);
       },
     };

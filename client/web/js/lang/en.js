@@ -113,6 +113,7 @@ const strings = {
   "table.leaveConfirm": "Leave this table? A bot will take over your seat.",
   "table.start": "Start game",
   "table.startHint": "Empty seats are filled with Medium bots.",
+  "table.startFull": "Every seat is taken: start when you are ready.",
   "table.waitHost": "Waiting for the host to start the game.",
   "table.invite": "Invite friends with the link or the code.",
   "table.spectating": "You are watching this table.",
