@@ -1219,6 +1219,13 @@ function renderScores(view) {
   }
   const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
+  // Each seat's running total after each hand.
+  const running = new Map();
+  let sums = view.seats.map(() => 0);
+  for (const hand of view.hands) {
+    sums = sums.map((sum, i) => sum + (hand.points[i] ?? 0));
+    running.set(hand, sums);
+  }
   fill(
     box,
     h(
@@ -1250,9 +1257,11 @@ function renderScores(view) {
             order.map((i) =>
               h(
                 "td",
-                { class: hand.shooter === i ? "moon" : "" },
+                { class: hand.shooter === i ? "moon" : "", dataset: { seat: String(i) } },
                 String(hand.points[i]),
                 hand.shooter === i ? h("span", { class: "moon-mark", title: t("scores.moon") }, " ☾") : null,
+                // The seat's total after this hand, under its points.
+                h("span", { class: "running", title: t("scores.runningTitle") }, String(running.get(hand)[i])),
               ),
             ),
           ),

@@ -277,6 +277,7 @@ const strings = {
   "tricks.led": "led by {name}",
   "tricks.won": "won by {name}",
   "scores.hand": "Hand",
+  "scores.runningTitle": "total after this hand",
   "scores.total": "Total",
   "scores.none": "No hands finished yet.",
   "scores.moon": "shot the moon",

@@ -277,6 +277,7 @@ const strings = {
   "tricks.led": "начинает {name}",
   "tricks.won": "забирает {name}",
   "scores.hand": "Раздача",
+  "scores.runningTitle": "итого после этой раздачи",
   "scores.total": "Итого",
   "scores.none": "Ещё ни одной законченной раздачи.",
   "scores.moon": "выстрел в луну",

@@ -277,6 +277,7 @@ const strings = {
   "tricks.led": "починає {name}",
   "tricks.won": "забирає {name}",
   "scores.hand": "Роздача",
+  "scores.runningTitle": "разом після цієї роздачі",
   "scores.total": "Разом",
   "scores.none": "Ще жодної завершеної роздачі.",
   "scores.moon": "постріл у місяць",
