@@ -363,6 +363,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "quit.title": "Leave the table?",
         "quit.title_watch": "Stop watching?",
         "quit.body": "Your seat is kept for a while: `hearts resume` brings you back.",
+        "quit.body_over": "The game is over: nothing is left to play.",
         "quit.body_play": "This quick game ends when you leave.",
         "quit.body_play_saved": "Your game is kept: run `hearts play` again to continue it.",
         "continue.title": "Continue your game?",

@@ -375,6 +375,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "quit.title": "Выйти из-за стола?",
         "quit.title_watch": "Прекратить просмотр?",
         "quit.body": "Ваше место сохранится на какое-то время: `hearts resume` вернёт вас в игру.",
+        "quit.body_over": "Игра окончена: играть больше нечего.",
         "quit.body_play": "Эта быстрая игра закончится, как только вы выйдете.",
         "quit.body_play_saved": "Игра сохранена: запустите `hearts play` снова, чтобы продолжить.",
         "continue.title": "Продолжить игру?",

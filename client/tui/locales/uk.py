@@ -375,6 +375,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "quit.title": "Вийти з-за столу?",
         "quit.title_watch": "Припинити перегляд?",
         "quit.body": "Ваше місце збережеться на якийсь час: `hearts resume` поверне вас до гри.",
+        "quit.body_over": "Гру завершено: грати більше нічого.",
         "quit.body_play": "Ця швидка гра закінчиться, щойно ви вийдете.",
         "quit.body_play_saved": "Гру збережено: запустіть `hearts play` знову, щоб продовжити.",
         "continue.title": "Продовжити гру?",

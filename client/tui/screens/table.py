@@ -660,9 +660,13 @@ class TableScreen(Screen[None]):
 
     def action_quit_table(self) -> None:
         """Leave (after a confirmation), or give the seat up and watch."""
-        seated = not self.model.spectating() and self.model.view is not None
+        view = self.model.view
+        seated = not self.model.spectating() and view is not None
+        over = view is not None and view.status == "game_over"
         if not seated:
             body = "quit.body_watch"
+        elif over:
+            body = "quit.body_over"  # nothing is left to continue or to give up
         else:
             body = "quit.body_play" if self.hearts.quick_game else "quit.body"
             if self.hearts.play_file is not None:
@@ -674,7 +678,9 @@ class TableScreen(Screen[None]):
             elif answer == "give_up":
                 self._send(lambda rid: cm.LeaveSeat(id=rid))
 
-        self.app.push_screen(ConfirmQuit(self.t, body, seated=seated), answered)
+        self.app.push_screen(
+            ConfirmQuit(self.t, body, seated=seated, give_up=seated and not over), answered
+        )
 
     # -- messages ------------------------------------------------------------
 
