@@ -427,7 +427,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.key_new": "n new table",
         "list.key_refresh": "r refresh",
         "list.key_code": "/ code",
-        "list.key_back": "Esc back",
+        "list.key_back": "Esc leave",
         # auto-play, settings, help
         "log.auto_played": "You played {card}: it was your only card to play.",
         "settings.auto_single": "Play a card by itself when it is the only one you may play",

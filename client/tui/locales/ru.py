@@ -439,7 +439,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.key_new": "n новый",
         "list.key_refresh": "r обновить",
         "list.key_code": "/ код",
-        "list.key_back": "Esc назад",
+        "list.key_back": "Esc выйти",
         # автоход, настройки, справка
         "log.auto_played": "Вы сыграли {card}: другой карты для хода не было.",
         "settings.auto_single": "Ходить картой самому, когда ходить можно только ею",

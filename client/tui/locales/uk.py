@@ -439,7 +439,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.key_new": "n новий",
         "list.key_refresh": "r оновити",
         "list.key_code": "/ код",
-        "list.key_back": "Esc назад",
+        "list.key_back": "Esc вийти",
         # автохід, налаштування, довідка
         "log.auto_played": "Ви зіграли {card}: іншої карти для ходу не було.",
         "settings.auto_single": "Ходити самою картою, коли лише нею можна ходити",
