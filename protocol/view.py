@@ -19,7 +19,18 @@ SeatKind = Literal["open", "human", "bot"]
 
 
 class SeatInfo(WireModel):
-    """One seat as everybody sees it."""
+    """One seat as everybody sees it.
+
+    ``name`` is the seat's one name, the same in every view of the table
+    (every seat's, a spectator's, a program's): clients call the seat by it
+    everywhere, never by where it sits from them. A person's is the name of
+    their hello, with a number when another seat is called that already
+    ("Alex 2"); a bot's is given by the server when it takes the seat, from
+    a fixed list of first names read the same in English, Ukrainian and
+    Russian (never translated), chosen from the table's seed and the seat,
+    unique at the table and kept over restarts; a bot that takes over from
+    a player who left mid-game is "NAME (bot)". ``bot_level`` is the bot's
+    level, shown beside the name. Empty for an open seat."""
 
     seat: int
     kind: SeatKind

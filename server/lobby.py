@@ -41,7 +41,7 @@ from .table_actor import TableActor
 from .table_budget import BudgetRule, CreationBudget
 from .table_capacity import TableCapacity
 from .table_commit import RUNNING_STATUSES
-from .table_state import BOT_NAMES, Seat, TableState, hash_token
+from .table_state import Seat, TableState, hash_token
 
 log = logging.getLogger("hearts.lobby")
 
@@ -185,23 +185,17 @@ class Lobby:
         except RulesError as exc:
             raise BadRules(f"those rules cannot be played: {exc}") from None
         token = secrets.token_urlsafe(24)
-        seats = [
-            Seat(
-                kind="human",
-                name=conn.name,
-                player_id=conn.player_id,
-                token_hash=hash_token(token),
-                connected=True,
-                program=program,
-            )
-        ]
+        host = Seat(
+            kind="human",
+            name=conn.name,
+            player_id=conn.player_id,
+            token_hash=hash_token(token),
+            connected=True,
+            program=program,
+        )
         # Seats the host did not name are open.
         specs = (*msg.seats, *("open",) * rules.players)[: rules.players - 1]
-        for spec in specs:
-            if spec == "open":
-                seats.append(Seat())
-            else:
-                seats.append(Seat(kind="bot", name=BOT_NAMES[spec], bot_level=spec, ready=True))
+        seed = self._table_seed()
         for _ in range(8):
             state = TableState(
                 table_id=secrets.token_hex(8),
@@ -209,13 +203,17 @@ class Lobby:
                 name=msg.name or f"{conn.name}'s table",
                 public=msg.public,
                 rules=rules,
-                seed=self._table_seed(),
-                seats=seats,
+                seed=seed,
+                seats=[host, *(Seat() for _ in specs)],
                 invite=secrets.token_urlsafe(18),
                 approval=msg.approval,
                 turn_seconds=msg.turn_seconds,
                 created_at=round(time.time(), 3),
             )
+            # Bots are named for the table's seed and their seat (server.seat_names).
+            for i, spec in enumerate(specs, start=1):
+                if spec != "open":
+                    state.seats[i] = state.new_bot(i, spec)
             try:
                 await self.store.create_table(state.table_id, state.code, state.to_bytes())
                 break

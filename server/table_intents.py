@@ -29,7 +29,7 @@ from .errors import Kicked, KnockRequired, NotAllowed, NotFound, NotNow, TableFu
 from .logged_events import Events
 from .redaction import seat_info
 from .table_events import log_event
-from .table_state import BOT_NAMES, CHAT_HISTORY, Seat, TableState, hash_token
+from .table_state import CHAT_HISTORY, Seat, TableState, hash_token
 
 
 def _seat_event(table: TableState, seat: int, change: str) -> logged.SeatChanged:
@@ -93,7 +93,7 @@ def sit(
     token = secrets.token_urlsafe(24)
     table.seats[seat] = Seat(
         kind="human",
-        name=name,
+        name=table.name_for(seat, name),
         player_id=player_id,
         token_hash=hash_token(token),
         connected=True,
@@ -174,9 +174,10 @@ def vacate(table: TableState, seat: int, change: str) -> Events:
     if table.status == "waiting":
         table.seats[seat] = Seat()
     else:
-        table.seats[seat] = Seat(
-            kind="bot", name=f"{old.name} (bot)", bot_level="medium", ready=True
-        )
+        # The bot keeps the player's name, marked, so the seat's earlier
+        # hands still read as theirs.
+        name = table.name_for(seat, f"{old.name} (bot)")
+        table.seats[seat] = Seat(kind="bot", name=name, bot_level="medium", ready=True)
     return [_seat_event(table, seat, change)]
 
 
@@ -217,7 +218,7 @@ def add_bot(table: TableState, by: int | None, seat: int, level: str) -> Events:
         raise NotNow("bots are added before the game starts", "bots_fixed")
     if not 0 <= seat < table.players or table.seats[seat].kind != "open":
         raise TableFull(f"seat {seat} is not open")
-    table.seats[seat] = Seat(kind="bot", name=BOT_NAMES[level], bot_level=level, ready=True)
+    table.seats[seat] = table.new_bot(seat, level)
     return [_seat_event(table, seat, "bot")]
 
 
@@ -292,7 +293,7 @@ def start_game(table: TableState, by: int | None) -> Events:
         raise NotNow("the game has already started", "game_started")
     events: Events = []
     for i in table.open_seats():
-        table.seats[i] = Seat(kind="bot", name=BOT_NAMES["medium"], bot_level="medium", ready=True)
+        table.seats[i] = table.new_bot(i, "medium")
         events.append(_seat_event(table, i, "bot"))
     return events + _new_game(table)
 
@@ -420,7 +421,10 @@ def all_ready(table: TableState) -> bool:
 
 def chat(table: TableState, seat: int | None, name: str, text: str) -> Events:
     """A chat line, also kept in the table's recent chat for those who
-    (re)attach later."""
+    (re)attach later. A seated player speaks under their seat's name (the
+    one every view shows); a spectator under the name of their hello."""
+    if seat is not None and table.seats[seat].kind == "human":
+        name = table.seats[seat].name
     # The one event this intent returns is committed as the next number.
     table.chat.append([table.seq + 1, seat, name, text])
     del table.chat[:-CHAT_HISTORY]

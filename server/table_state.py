@@ -30,10 +30,10 @@ from protocol.seat_view import TrickCache
 
 from . import state_format
 from .errors import TableTooNew
+from .seat_names import LEGACY_BOT_NAMES, bot_name, unique_name
 
 SeatKind = Literal["open", "human", "bot"]
 TableStatus = Literal["waiting", "playing", "between_hands", "game_over"]
-BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 COVER_LEVEL = "medium"  # the bot that plays for an away human
 REMEMBERED_REQUESTS = 32
 # Chat lines a table keeps for players who arrive or come back later.
@@ -242,6 +242,31 @@ class TableState:
         """Seats nobody holds."""
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
+    def names_besides(self, seat: int) -> list[str]:
+        """The names of every held seat but ``seat`` (server.seat_names)."""
+        return [s.name for i, s in enumerate(self.seats) if i != seat and s.kind != "open"]
+
+    def new_bot(self, seat: int, level: str) -> Seat:
+        """A ``level`` bot for ``seat``, named for this table and seat
+        (``server.seat_names.bot_name``): the same name each time the seat
+        gets a bot, none that another seat has."""
+        name = bot_name(self.seed, seat, self.names_besides(seat))
+        return Seat(kind="bot", name=name, bot_level=level, ready=True)
+
+    def name_for(self, seat: int, name: str) -> str:
+        """What a player called ``name`` is called at ``seat``: their name,
+        numbered when another seat is called that already ("Alex 2")."""
+        return unique_name(name, self.names_besides(seat))
+
+    def name_legacy_bots(self) -> None:
+        """Bots of a table stored before each bot had a name of its own
+        ("Medium bot" three times) get theirs, as ``new_bot`` gives it: the
+        same on every load, so the names stay put until the table is stored
+        again with them."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "bot" and seat.name in LEGACY_BOT_NAMES:
+                seat.name = bot_name(self.seed, i, self.names_besides(i))
+
     def to_json(self) -> dict[str, Any]:
         """Storage form (JSON-able), in this release's format."""
         return state_format.stamp(self._fields_json())
@@ -316,7 +341,7 @@ class TableState:
         (``state_format.read`` gives one); ``TableTooNew`` if it cannot be
         read."""
         try:
-            return cls._from_fields(data)
+            table = cls._from_fields(data)
         except (KeyError, TypeError, ValueError, ClientError) as exc:
             # A rules option, a record field or a value this release does
             # not know: a newer release wrote it, or the blob is damaged.
@@ -324,6 +349,8 @@ class TableState:
                 "this server cannot run this table: it was saved by a newer release, "
                 "or its stored state is damaged"
             ) from exc
+        table.name_legacy_bots()
+        return table
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> TableState:

@@ -13,9 +13,11 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
+from .claims import claim_refusal
 from .i18n import Translator
 from .model import TableModel
 from .seats import seat_keys
+from .takeback import undo_refusal
 
 SEPARATOR = " · "
 
@@ -77,10 +79,15 @@ def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
         picks = [Segment("key.cards_pick"), CURSOR, Segment("key.pass"), HINT]
         return [*picks, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
     if model.my_turn():
+        # Undo and claim when they may be asked for now (the server decides).
+        undo = [UNDO] if undo_refusal(model) is None else []
+        claim = [CLAIM] if claim_refusal(model) is None else []
         return [
             Segment("key.cards_play"),
             CURSOR,
             HINT,
+            *undo,
+            *claim,
             *knock,
             SIDE,
             CHAT,

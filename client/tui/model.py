@@ -33,7 +33,7 @@ from protocol.view import PlayedCard, SeatView
 from .cards import KEYS, QUEEN_OF_SPADES, label, sorted_hand
 from .i18n import Msg, Series, Term, has_sentence
 from .moon import STANDARD_VALUE, table_moon_value
-from .seats import compass_key, my_seat, uses_compass_name
+from .seats import my_seat, place_key
 from .table_log import TableLog
 
 ConnectionState = Literal["connecting", "online", "reconnecting", "lost"]
@@ -50,14 +50,13 @@ class Notice:
 
 
 def seat_label(view: SeatView, seat: int) -> str | Term:
-    """How sentences call a seat: "you", a compass name for a standard bot,
-    otherwise the player's name."""
+    """How sentences call a seat: "you" for yours, otherwise the seat's one
+    name (the same on every screen; the server names bots); an open seat,
+    which has none, by where it is."""
     if view.seat is not None and seat == view.seat:
         return Term("you")
     info = view.seats[seat]
-    if uses_compass_name(info) or not info.name:
-        return Term(compass_key(view, seat))
-    return info.name
+    return info.name or Term(place_key(view, seat))
 
 
 def refusal_msg(
@@ -509,7 +508,7 @@ class TableModel:
             "covering": "log.covering",
         }.get(msg.change)
         if key is not None:
-            where = Term(compass_key(view, info.seat))
+            where = Term(place_key(view, info.seat))
             self._log(Msg(key, {"name": name or where, "where": where}))
 
     def _on_bot_covered(self, msg: sm.BotCovered) -> None:

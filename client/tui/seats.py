@@ -1,29 +1,21 @@
 """Where each seat sits on the screen and what to call it.
 
 You sit at the bottom; the seat to your left (the next one in play order,
-``seat + 1``) is drawn on the left, then across, then right, as the rules
-page describes: West on your left, North across, East on your right.
+``seat + 1``) is drawn on the left, then across, then right. A seat is
+called by its one name (``SeatInfo.name``, the same on every screen at the
+table: the server names bots); where it sits from you is said apart from
+it, by an arrow and left/across/right, never as its name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Final, Literal
 
-from protocol.view import SeatInfo, SeatView
+from protocol.view import SeatView
 
 Position = Literal["bottom", "left", "across", "right"]
 POSITIONS: Final[tuple[Position, ...]] = ("bottom", "left", "across", "right")
-COMPASS: Final[Mapping[Position, str]] = MappingProxyType(
-    {
-        "bottom": "south",
-        "left": "west",
-        "across": "north",
-        "right": "east",
-    }
-)
-STANDARD_BOT_NAMES: Final = frozenset({"Easy bot", "Medium bot", "Hard bot"})
+NAME_WIDTH: Final = 4  # a short name's columns (score table, trick history)
 
 
 def my_seat(view: SeatView) -> int:
@@ -42,20 +34,25 @@ def seat_at(view: SeatView, position: Position) -> int:
     return (my_seat(view) + POSITIONS.index(position)) % len(view.seats)
 
 
-def compass_key(view: SeatView, seat: int) -> str:
-    """The i18n key of the seat's compass name (``compass.west``); at a
-    table of any other size than four, of its number (``compass.seat5``)."""
+def place_key(view: SeatView, seat: int) -> str:
+    """The i18n key of where the seat sits from you (``place.left``: "←
+    left"); at a table of any other size than four, of its number
+    (``compass.seat5``)."""
     if len(view.seats) != 4:
         return f"compass.seat{seat + 1}"
-    return "compass." + COMPASS[position_of(view, seat)]
+    return "place." + position_of(view, seat)
 
 
-def abbr_key(view: SeatView, seat: int) -> str:
-    """The i18n key of the seat's one- or two-letter compass abbreviation
-    (its number at a table of any other size than four)."""
-    if len(view.seats) != 4:
-        return f"abbr.seat{seat + 1}"
-    return "abbr." + COMPASS[position_of(view, seat)]
+def short_names(view: SeatView, width: int = NAME_WIDTH) -> dict[int, str]:
+    """Each seat's name cut to ``width`` columns, for the narrow columns of
+    the score table and the trick history: the same on every screen. Two
+    names that would read the same cut end in their seat's number instead."""
+    cut = {i: (info.name or str(i + 1))[:width].strip() for i, info in enumerate(view.seats)}
+    for i, short in cut.items():
+        if list(cut.values()).count(short) > 1:
+            number = str(i + 1)
+            cut[i] = short[: max(1, width - len(number))] + number
+    return cut
 
 
 def play_order(view: SeatView) -> list[int]:
@@ -69,9 +66,3 @@ def seat_keys(view: SeatView) -> str:
     say them: ``1 2 3`` at four seats (``1 2`` at three), ``1–9`` at ten."""
     others = len(view.seats) - 1
     return " ".join(str(k) for k in range(1, others + 1)) if others <= 3 else f"1–{others}"
-
-
-def uses_compass_name(info: SeatInfo) -> bool:
-    """Bots with the server's standard names are called by their compass
-    name (three "Medium bot"s would be impossible to tell apart)."""
-    return info.kind == "bot" and info.name in STANDARD_BOT_NAMES

@@ -200,7 +200,8 @@ async def test_a_player_removed_by_the_host_forgets_the_seat_and_never_resumes_i
         shown = await next_event(host, lambda m: isinstance(m, sm.Snapshot) and m.view.kicked)
         assert isinstance(shown, sm.Snapshot)
         (removed,) = shown.view.kicked
-        assert removed.name == "Sam"
+        # The name the seat had: the host is a Sam too, so the guest sat as "Sam 2".
+        assert removed.name == "Sam 2"
         await host.request(cm.AllowBack(id=host.next_id(), player_id=removed.player_id))
         back = await guest.request(cm.JoinTable(id=guest.next_id(), code=created.code))
         assert isinstance(back, sm.Seated) and back.seat is not None

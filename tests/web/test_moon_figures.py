@@ -18,7 +18,7 @@ from engine.variants import VARIANTS
 from .conftest import DESKTOP, NewPage
 
 # A four-seat table of ``variant`` (moon scoring ``moon``) at ``phase``:
-# Mia (seat 0) and three Hard bots; bot 2 shot the moon of a finished hand
+# Mia (seat 0) and three Hard bots (Oleg, Nina, Pavel); Nina (seat 2) shot the moon of a finished hand
 # (scored ``choice``) when ``status`` is between_hands.
 DRAW_VIEW = """
 async ({ variant, moon, status, phase, choice, points, lang }) => {
@@ -33,7 +33,7 @@ async ({ variant, moon, status, phase, choice, points, lang }) => {
     rules: { variant, players: 4, pass_cycle: ['hold'], pass_count: 3, moon,
              first_trick: 'no_points', queen_breaks_hearts: false, end: 'points', end_at: 100, bonus_card: null },
     seq: 60, seat: 0, host_seat: 0,
-    seats: [seat(0, 'Mia'), seat(1, 'Hard bot'), seat(2, 'Hard bot'), seat(3, 'Hard bot')],
+    seats: [seat(0, 'Mia'), seat(1, 'Oleg'), seat(2, 'Nina'), seat(3, 'Pavel')],
     status, hand_number: 1, phase, pass_direction: 'hold', hand: [],
     passed: [], passed_to: null, received: [], received_from: null, received_marked: false, legal: [],
     turn: null, trick_leader: null, trick: [], tricks: [], hearts_broken: true,
@@ -80,7 +80,7 @@ def draw(page: Page, variant: str, moon: str, lang: str = "en", **moment: Any) -
 def hand_over(
     page: Page, variant: str, moon: str, choice: str, points: list[int], lang: str = "en"
 ) -> None:
-    """Draw the hand's summary after North (seat 2) shot the moon."""
+    """Draw the hand's summary after Nina (seat 2) shot the moon."""
     draw(
         page,
         variant,
@@ -168,17 +168,17 @@ def test_the_hands_summary_says_how_the_moon_scored(new_page: NewPage) -> None:
     page.wait_for_selector("#lobby")
     line = page.locator(".center-panel .moon-line")
     hand_over(page, "standard", "add", "add", [26, 26, 0, 26])
-    expect(line).to_have_text("North shot the moon: everyone else +26.")
+    expect(line).to_have_text("Nina shot the moon: everyone else +26.")
     hand_over(page, "spot", "choice", "subtract", [0, 0, -104, 0])
-    expect(line).to_have_text("North shot the moon: the shooter −104.")
+    expect(line).to_have_text("Nina shot the moon: the shooter −104.")
     # Greek: each other seat +26, the shooter −26 for each of the three.
     hand_over(page, "greek", "transfer", "transfer", [26, 26, -78, 26])
-    expect(line).to_have_text("North shot the moon: everyone else +26, the shooter −78.")
+    expect(line).to_have_text("Nina shot the moon: everyone else +26, the shooter −78.")
     expect(page.locator(".center-panel .result-table")).to_contain_text("-78")
     hand_over(page, "greek", "transfer", "transfer", [26, 26, -78, 26], lang="uk")
-    expect(line).to_have_text("Північ зробив постріл у місяць: іншим по +26, стрілку −78.")
+    expect(line).to_have_text("Nina: постріл у місяць, іншим по +26, стрілку −78.")
     hand_over(page, "spot", "add", "add", [104, 104, 0, 104], lang="ru")
-    expect(line).to_have_text("Север выстрелил в луну: остальным по +104.")
+    expect(line).to_have_text("Nina: выстрел в луну, остальным по +104.")
     page.evaluate("async () => (await import('/js/i18n.js')).setLanguage('en')")
 
 

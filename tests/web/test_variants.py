@@ -99,8 +99,12 @@ def test_six_seats_sit_round_the_table_and_play(new_page: NewPage) -> None:
         expect(page.locator(".ring-seats .seat")).to_have_count(5)
         plates_apart(page)
     page.set_viewport_size(DESKTOP)
-    # Bots with the server's names are told apart by their seat number.
-    expect(page.locator(".ring-seats .seat").first).to_contain_text("Bot 2")
+    # Each bot has the name the server gave it, different from the others'.
+    view = page.evaluate("async () => (await import('/js/state.js')).app.view")
+    plates = page.locator(".ring-seats .seat .seat-name").all_inner_texts()
+    n = len(view["seats"])
+    assert plates == [view["seats"][(view["seat"] + k) % n]["name"] for k in range(1, n)]
+    assert len(set(plates)) == n - 1
     # The whole hand (8 cards each) plays out, every seat taking its turn.
     while status(page) == "playing":
         page.wait_for_selector(WAIT_FOR_US)

@@ -135,8 +135,8 @@ def trick_labels_readable(page: Page, names: dict[int, str]) -> int:
 
 
 def seat_names(page: Page, view: dict[str, Any]) -> dict[int, str]:
-    """What the page calls each seat: "You", or the name on its plate."""
-    names = {view["seat"]: "You"}
+    """What the page calls each seat: your name, or the name on its plate."""
+    names = {view["seat"]: view["seats"][view["seat"]]["name"]}
     for seat in range(len(view["seats"])):
         if seat != view["seat"]:
             names[seat] = page.locator(f'.seat[data-seat="{seat}"] .seat-name').inner_text()

@@ -44,9 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # LayeredParser: a subcommand made with ``env_prefix`` also reads its
     # options from the environment and a TOML file (``hearts serve``).
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=LayeredParser
-    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=LayeredParser)
     # In the order `hearts --help` lists them.
     add_verify_parser(sub)
     add_bench_parser(sub)
@@ -59,8 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``hearts`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the ``hearts`` command; returns the exit status. Without a
+    command it lists the commands (``hearts play`` first for a player) and
+    returns 2, as for any other usage error."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        print("\nTo play at once against three bots: hearts play", file=sys.stderr)
+        return 2
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)
 

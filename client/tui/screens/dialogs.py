@@ -242,11 +242,16 @@ class ConfirmQuit(ModalScreen[QuitAnswer | None]):
         Binding("g", "give_up", show=False),
     ]
 
-    def __init__(self, t: Translator, body_key: str, seated: bool = True) -> None:
+    def __init__(
+        self, t: Translator, body_key: str, seated: bool = True, give_up: bool | None = None
+    ) -> None:
         super().__init__()
         self.t = t
         self.body_key = body_key
         self.seated = seated
+        # Giving the seat up is offered to a seated player while a game is
+        # to play (after game over there is nothing to give up).
+        self.give_up = seated if give_up is None else give_up
 
     def compose(self) -> ComposeResult:
         """Question and buttons."""
@@ -256,11 +261,11 @@ class ConfirmQuit(ModalScreen[QuitAnswer | None]):
                 t("quit.title_watch" if not self.seated else "quit.title"), classes="title"
             )
             yield Static(t(self.body_key))
-            if self.seated:
+            if self.give_up:
                 yield Static(Text(t("quit.give_up_body"), style=Style(dim=True)))
             with Horizontal(classes="buttons"):
                 yield Button(t("quit.yes"), id="leave", variant="error")
-                if self.seated:
+                if self.give_up:
                     yield Button(t("quit.give_up"), id="give_up", variant="warning")
                 yield Button(t("quit.no"), id="stay")
 
@@ -269,8 +274,8 @@ class ConfirmQuit(ModalScreen[QuitAnswer | None]):
         self.dismiss(answer)
 
     def action_give_up(self) -> None:
-        """Give the seat up (only offered to a seated player)."""
-        if self.seated:
+        """Give the seat up (only offered to a seated player, during a game)."""
+        if self.give_up:
             self.dismiss("give_up")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -35,7 +35,7 @@ from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
-from ..seats import compass_key, my_seat
+from ..seats import my_seat, place_key
 from ..table_client import TableClient
 from ..table_host import TableHost
 from ..takeback import undo_refusal
@@ -151,6 +151,17 @@ class TableScreen(Screen[None]):
 
     # -- drawing -------------------------------------------------------------
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Refit the key line to the new width at once (not at the next key)."""
+        if self._ready:
+            with contextlib.suppress(NoMatches):
+                self._sync_keys(event.size.width)
+
+    def _sync_keys(self, width: int) -> None:
+        """The key line: what works now, as much as ``width`` columns hold."""
+        keys = fit_keys(self.t, table_keys(self.model, self._chatting), width)
+        self.query_one("#keys", Static).update(Text(keys, style=Style(dim=True)))
+
     def sync(self) -> None:
         """Redraw everything from the model (after every change)."""
         if not self._ready:
@@ -205,8 +216,7 @@ class TableScreen(Screen[None]):
             self.query_one(widget).refresh()
         self.query_one("#prompt", Static).update(self._prompt())
         self.query_one("#notice", Static).update(self._notice())
-        keys = fit_keys(t, table_keys(model, self._chatting), self.size.width)
-        self.query_one("#keys", Static).update(Text(keys, style=Style(dim=True)))
+        self._sync_keys(self.size.width)
         placeholder = "chat.placeholder_watch" if watching else "chat.placeholder"
         self.query_one("#chat", Input).placeholder = t(placeholder)
         self._sync_buttons()
@@ -544,7 +554,7 @@ class TableScreen(Screen[None]):
         info: SeatInfo | None = None
         if view.status == "waiting":
             info = seated = view.seats[seat]
-            where = self.t(compass_key(view, seat))
+            where = self.t(place_key(view, seat))
             who = self.t("kind.open") if seated.kind == "open" else seat_name(self.t, view, seated)
             title = self.t("seatmenu.title", where=where, who=who)
         elif view.kicked:
@@ -650,9 +660,13 @@ class TableScreen(Screen[None]):
 
     def action_quit_table(self) -> None:
         """Leave (after a confirmation), or give the seat up and watch."""
-        seated = not self.model.spectating() and self.model.view is not None
+        view = self.model.view
+        seated = not self.model.spectating() and view is not None
+        over = view is not None and view.status == "game_over"
         if not seated:
             body = "quit.body_watch"
+        elif over:
+            body = "quit.body_over"  # nothing is left to continue or to give up
         else:
             body = "quit.body_play" if self.hearts.quick_game else "quit.body"
             if self.hearts.play_file is not None:
@@ -664,7 +678,9 @@ class TableScreen(Screen[None]):
             elif answer == "give_up":
                 self._send(lambda rid: cm.LeaveSeat(id=rid))
 
-        self.app.push_screen(ConfirmQuit(self.t, body, seated=seated), answered)
+        self.app.push_screen(
+            ConfirmQuit(self.t, body, seated=seated, give_up=seated and not over), answered
+        )
 
     # -- messages ------------------------------------------------------------
 

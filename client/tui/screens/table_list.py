@@ -277,7 +277,8 @@ class TableListScreen(Screen[ListAnswer]):
         self.query_one("#code", Input).focus()
 
     def action_back(self) -> None:
-        """Esc: from the code field back to the list; from the list, leave."""
+        """Esc: from the code field back to the list; from the list, leave
+        (the list is the first screen: the key line says "Esc leave")."""
         if self.focused is self.query_one("#code", Input):
             self.query_one("#tables", DataTable).focus()
         else:

@@ -22,7 +22,7 @@ from ..cards import label
 from ..i18n import Translator
 from ..model import TableModel
 from ..moon import option_params
-from ..seats import compass_key, play_order, seat_keys, uses_compass_name
+from ..seats import place_key, play_order, seat_keys
 from .seat_panel import kind_text, presence, seat_name
 
 __all__ = ["LobbyPanel", "format_code", "join_command", "rules_text", "seat_columns"]
@@ -114,18 +114,16 @@ class LobbyPanel(Static):
             Text(),
         ]
         seats = []
+        # Where each seat is, in a column as wide as the longest says it.
+        places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
+        width = max(9, *(len(where) + 1 for where in places.values()))
         for index, seat in enumerate(play_order(view)):
             info = view.seats[seat]
-            where = t(compass_key(view, seat))
+            where = places[seat]
             key = f"[{index}] " if index and view.seat == view.host_seat else "    "
-            line = Text(key, style=Style(dim=True)) + Text(f"{where:<9}", style=bold)
-            if index == 0 and view.seat is not None:
-                line.append(t("you"), style=bold)
-            elif info.kind == "open":
+            line = Text(key, style=Style(dim=True)) + Text(f"{where:<{width}}", style=bold)
+            if info.kind == "open":
                 line.append(t("lobby.open_seat"), style=Style(italic=True))
-            elif uses_compass_name(info) and info.bot_level:
-                # Beyond four seats a bot's name is its seat's, already said.
-                line.append(t("botname." + info.bot_level), style=bold)
             else:
                 line.append(seat_name(t, view, info), style=bold)
             extra = [kind_text(t, info), presence(t, info).plain]

@@ -19,7 +19,7 @@ from protocol.view import SeatInfo, SeatView
 
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import Position, compass_key, seat_at, uses_compass_name
+from ..seats import Position, place_key, seat_at
 
 BACK: Final = Style(color="#dbe4f6", bgcolor="#274b96")  # a card's back
 BACK_EDGE: Final = "▏"  # the left edge of a card under the next one
@@ -35,12 +35,8 @@ def fanned_backs(count: int) -> Text:
 
 
 def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
-    """The name a panel shows: the player's, or the level's for our bots
-    (at a table of other than four seats, their seat number: "Seat 5")."""
-    if uses_compass_name(info) and len(view.seats) != 4:
-        return t(compass_key(view, info.seat))
-    if uses_compass_name(info) and info.bot_level:
-        return t("botname." + info.bot_level)
+    """The name a panel shows: the seat's one name, the same on every
+    screen at the table (the server names bots: SeatInfo.name)."""
     if info.kind == "open":
         return t("kind.open")
     return info.name
@@ -48,10 +44,7 @@ def seat_name(t: Translator, view: SeatView, info: SeatInfo) -> str:
 
 def kind_text(t: Translator, info: SeatInfo) -> str:
     """``human``, ``⚙ program`` (a player's own bot, ``hearts bot``) or
-    ``bot · Medium`` (nothing for our standard bots, whose name already says
-    it: "Medium bot")."""
-    if uses_compass_name(info):
-        return ""
+    ``bot · Medium``: the level is a badge beside the bot's name."""
     if info.kind == "bot":
         return t("kind.bot", level=t("level." + (info.bot_level or "medium")))
     if info.kind == "human" and info.program:
@@ -123,7 +116,7 @@ class SeatPanel(Static):
         info = view.seats[seat_at(view, self.position)]
         turn = view.status == "playing" and view.phase == "play" and view.turn == info.seat
         self.set_class(turn, "-turn")
-        self.border_title = t(compass_key(view, info.seat)) + (" ▶" if turn else "")
+        self.border_title = t(place_key(view, info.seat)) + (" ▶" if turn else "")
         name = Text(seat_name(t, view, info), style=Style(bold=True))
         if info.host:
             name.append(" ★", style=Style(color="yellow"))

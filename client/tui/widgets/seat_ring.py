@@ -19,7 +19,7 @@ from protocol.view import SeatInfo, SeatView
 
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import abbr_key, my_seat, uses_compass_name
+from ..seats import my_seat
 from .canvas import Canvas
 from .card_art import CardLook, card_rows
 from .seat_panel import fanned_backs, seat_name
@@ -116,13 +116,8 @@ def _draw_trick(
         x = margin + (inner - per_row * CARD_STEP) // 2 + col * CARD_STEP + 1
         y = top + row * 3
         info = view.seats[played.seat]
-        # A short name over the card: yours, a player's, or a bot's seat number.
-        if played.seat == view.seat:
-            label = t("you")
-        elif uses_compass_name(info):
-            label = "#" + t(abbr_key(view, played.seat))
-        else:
-            label = seat_name(t, view, info)
+        # The seat's name over the card (cut to the card's width).
+        label = seat_name(t, view, info)
         head = Text(label[: CARD_STEP - 1], style=Style(dim=True))
         gone = bases.count(played.card[:2]) > 1
         look = CardLook(winner=played.seat == winner, faded=gone)

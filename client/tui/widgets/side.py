@@ -19,7 +19,7 @@ from protocol.view import SeatView
 from ..cards import is_red, label
 from ..i18n import Translator
 from ..model import TableModel
-from ..seats import abbr_key, play_order
+from ..seats import play_order, short_names
 
 WIN = Style(bgcolor="#ffd54f", color="#1c1c1c", bold=True)
 
@@ -52,12 +52,13 @@ HISTORY_ROW = 25  # columns of a history row: the panel's 26, less the scroll ba
 def history_text(t: Translator, view: SeatView) -> Text:
     """Every finished trick of the hand."""
     lines = [Text(t("side.legend"), style=Style(dim=True))]
+    short = short_names(view, 2)
     for i, trick in enumerate(view.tricks, start=1):
         line = Text(f"{i:>2} ")
-        line.append(f"{t(abbr_key(view, trick.leader)):<2}", style=Style(bold=True))
+        line.append(f"{short[trick.leader]:<2}", style=Style(bold=True))
         line.append("▸")
         # A carried trick (Cancellation Hearts) has no winner.
-        winner = t("side.carried") if trick.winner is None else t(abbr_key(view, trick.winner))
+        winner = t("side.carried") if trick.winner is None else short[trick.winner]
         # Five cards fit the row with the winner when the cards close up,
         # which keeps them apart only while each is padded (no 10, no ²).
         widths = [max(3, cell_len(label(p.card))) for p in trick.cards]
@@ -98,8 +99,11 @@ def scores_text(t: Translator, view: SeatView) -> Text:
     order = play_order(view)
     w = max(2, min(5, 23 // n))  # more seats, narrower columns (the panel is 26 wide)
     head = Text(" # ", style=Style(dim=True))
+    short = short_names(view, w - 1)
     for seat in order:
-        head.append(f"{t(abbr_key(view, seat)):>{w}}", style=Style(bold=True))
+        # Your own column underlined: every screen names it the same.
+        head.append(" " * (w - cell_len(short[seat])))
+        head.append(short[seat], style=Style(bold=True, underline=seat == view.seat))
     lines = [head]
     for result in view.hands:
         line = Text(f"{result.hand_number:>2} ")
@@ -133,8 +137,9 @@ def _scores_by_seat(t: Translator, view: SeatView) -> Text:
     head.append(f"{'Σ':>5}", style=Style(bold=True))
     lines = [head]
     best = min(view.totals)
+    short = short_names(view, 2)
     for seat in play_order(view):
-        line = Text(f"{t(abbr_key(view, seat)):>2} ", style=Style(bold=True))
+        line = Text(f"{short[seat]:>2} ", style=Style(bold=True, underline=seat == view.seat))
         for result in shown:
             mark = "☾" if result.shooter == seat else ""
             line.append(f"{mark + str(result.points[seat]):>{SCORE_WIDTH}}")

@@ -4,7 +4,7 @@
 // too) sees a banner saying who claimed and why until the next hand; a claim
 // that does not hold is refused with the server's sentence (a toast).
 
-import { $, announce, h } from "./dom.js";
+import { $, announce, dismissToast, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
 
@@ -50,6 +50,8 @@ export function claimMade(event, view, seatName) {
   const key = event.reason === "top_cards" ? "claim.top" : "claim.every";
   const text = t(`${key}${you}`, { name: seatName(view, event.seat) });
   shown = { hand: view.hand_number, table: view.table_id, text };
+  // A refusal still on show (an earlier claim refused) is stale now.
+  dismissToast();
   announce(text);
 }
 

@@ -50,17 +50,28 @@ export function announce(text) {
 }
 
 let toastTimer = null;
-/** A short visible message (errors, "link copied"). */
+/** A short visible message (errors, "link copied"). At the table it shows
+ * just above your hand, where a refused card or move was chosen. */
 export function toast(text, kind = "info") {
   const box = $("#toast");
   if (!box) return;
   box.textContent = text;
   box.dataset.kind = kind;
   box.hidden = false;
+  const hand = document.querySelector("#table .hand");
+  const rect = hand && hand.getClientRects().length ? hand.getBoundingClientRect() : null;
+  box.style.top = rect && rect.height ? `${Math.max(8, rect.top - box.offsetHeight - 10)}px` : "";
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     box.hidden = true;
   }, kind === "error" ? 6000 : 3000);
+}
+
+/** Take a toast off the screen (a later message makes it stale). */
+export function dismissToast() {
+  const box = $("#toast");
+  if (box) box.hidden = true;
+  clearTimeout(toastTimer);
 }
 
 /** Whether the player asked the system for less motion. */

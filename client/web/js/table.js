@@ -21,8 +21,6 @@ import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
 import { loadTab, saveAutoplay, saveFast, saveTab } from "./storage.js";
 
-const BOT_DEFAULT = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
-
 let actions = null; // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
 let els = null; // the screen's long-lived elements
 let center = { mode: "", el: null, update: () => {} };
@@ -36,18 +34,15 @@ let lastFocus = null; // the element of the table that last had the keyboard foc
 const me = bottomSeat;
 export { posOf };
 
-/** How a seat is called on this screen: "You", a player's name, or for a
- * bot that has only its level's name, its place at a four-seat table
- * ("West") or its seat number at any other ("Bot 5"). */
-export function seatName(view, i, youWord = true) {
-  if (youWord && view.seat !== null && i === view.seat) return t("seat.you");
+/** What a seat is called: its one name, the same on every screen at the
+ * table (the server names bots, SeatInfo.name); where it sits from you is
+ * shown by its place, never by its name. Sentences about yourself have
+ * keys of their own ("won by you"). */
+export function seatName(view, i) {
   const s = view.seats[i];
   if (!s) return "?";
   if (s.kind === "open") return t("seat.openSeat");
-  if (s.kind === "bot" && s.bot_level && s.name === BOT_DEFAULT[s.bot_level]) {
-    return isClassic(view) ? t(`wind.${posOf(view, i)}`) : t("seat.botAt", { n: i + 1 });
-  }
-  return s.name;
+  return s.name || t("seat.you");
 }
 
 /** Hearts with a widow: you took the widow and have yet to discard. */
@@ -57,6 +52,14 @@ const discarding = (view) =>
 /** How many cards you choose now: a pass (the table's rules; 3 by
  * default), or the widow's discard. */
 const passCount = (view) => (discarding(view) ? view.discard_count : (view.rules?.pass_count ?? 3));
+
+/** The card you have chosen to play and sent, not yet answered: it is on
+ * the table at once (the server's refusal puts it back in your hand); the
+ * pacing of the others' cards never holds it. */
+export const cardOnItsWay = (view) =>
+  typeof app.pending === "string" && app.pending !== "pass" && app.pending !== "discard" && view.seat !== null && view.hand.includes(app.pending)
+    ? app.pending
+    : null;
 
 const myTurn = (view) =>
   view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
@@ -487,7 +490,9 @@ function renderSeat(box, view, i) {
   const showResult = (view.status === "between_hands" || view.status === "game_over") && last && !app.linger;
   const badges = [];
   if (s.host) badges.push(badge(t("seat.host"), "host"));
-  if (s.kind === "bot" && s.bot_level) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
+  // A bot's level: a badge, unless the host's level menu on the plate says it.
+  const levelMenu = view.status === "waiting" && view.seat !== null && view.seat === view.host_seat && i !== view.seat;
+  if (s.kind === "bot" && s.bot_level && !levelMenu) badges.push(badge(t(`bot.${s.bot_level}`), "bot"));
   // A player's own program (its hello said so): never shown as a person.
   if (s.kind === "human" && s.program) badges.push(badge(`⚙ ${t("seat.program")}`, "program"));
   if (s.bot_covering) badges.push(badge(t("seat.covering"), "covering"));
@@ -502,7 +507,7 @@ function renderSeat(box, view, i) {
   if (view.status === "playing" && s.out) badges.push(badge(t("seat.out"), "out"));
   box.classList.toggle("out", view.status === "playing" && Boolean(s.out));
   if (view.status === "between_hands" && s.kind === "human" && s.ready) badges.push(badge(`✓ ${t("seat.ready")}`, "ok"));
-  const name = h("span", { class: "seat-name" }, isMe ? s.name || t("seat.you") : seatName(view, i));
+  const name = h("span", { class: "seat-name" }, seatName(view, i));
   const meta = [];
   if (view.status !== "waiting" && s.kind !== "open") {
     if (!isMe && view.status === "playing") {
@@ -672,6 +677,8 @@ function renderTrick(view) {
     winner = app.linger.winner;
   } else {
     cards = view.status === "playing" ? view.trick : [];
+    const own = cardOnItsWay(view);
+    if (own && !cards.some((c) => c.seat === view.seat)) cards = [...cards, { seat: view.seat, card: own }];
   }
   const cancelled = cancelledIn(cards.map((c) => c.card));
   // Cards already on the table stay where they are: moving a node in the
@@ -686,11 +693,15 @@ function renderTrick(view) {
     if (wanted.has(key)) keep.set(key, el);
     else el.remove();
   }
+  const own = app.linger ? null : cardOnItsWay(view);
   for (const { seat, card } of cards) {
     let el = keep.get(keyOf(seat, card));
     if (!el) {
       el = trickCard(view, seat, card);
       box.append(el);
+      // When your card reached the table, in the page's own timeline (the
+      // browser tests read it: click to table within 50 ms).
+      if (card === own && seat === view.seat) performance.mark("own-card-on-table", { detail: card });
     }
     el.dataset.pos = posOf(view, seat);
     if (!isClassic(view)) placeOnRing(el, view, seat);
@@ -786,7 +797,9 @@ const BUILDERS = {
         approval.hidden = !v.approval;
         approval.textContent = host ? t("table.approvalHost") : t("table.approvalGuest");
         start.hidden = !host;
-        hint.textContent = v.seat === null ? t("table.spectating") : host ? t("table.startHint") : t("table.waitHost");
+        // The host is told what an open seat becomes only while one is open.
+        const open = v.seats.some((s) => s.kind === "open");
+        hint.textContent = v.seat === null ? t("table.spectating") : host ? (open ? t("table.startHint") : t("table.startFull")) : t("table.waitHost");
         renderKicked(kicked, v);
       },
     };
@@ -954,7 +967,7 @@ function resultRows(view, last) {
         h(
           "tr",
           { class: view.totals[i] === low ? "leader" : "" },
-          h("th", { scope: "row" }, seatName(view, i)),
+          h("th", { scope: "row", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i)),
           h("td", {}, last ? signed(last.points[i]) : "–"),
           h("td", {}, String(view.totals[i] ?? 0)),
         ),
@@ -1002,7 +1015,8 @@ function cardButton(card) {
 
 function renderHand(view) {
   const box = els.hand;
-  const cards = view.status === "waiting" ? [] : sortHand(view.hand);
+  // The card on its way to the table has left the hand already.
+  const cards = view.status === "waiting" ? [] : sortHand(view.hand).filter((c) => c !== cardOnItsWay(view));
   const handKey = `${view.table_id}:${view.hand_number}`;
   const fresh = handKey !== lastHandKey || box.childElementCount === 0;
   lastHandKey = handKey;
@@ -1205,12 +1219,19 @@ function renderScores(view) {
   }
   const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
+  // Each seat's running total after each hand.
+  const running = new Map();
+  let sums = view.seats.map(() => 0);
+  for (const hand of view.hands) {
+    sums = sums.map((sum, i) => sum + (hand.points[i] ?? 0));
+    running.set(hand, sums);
+  }
   fill(
     box,
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col" }, seatName(view, i))))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i))))),
       h(
         "tbody",
         {},
@@ -1236,9 +1257,11 @@ function renderScores(view) {
             order.map((i) =>
               h(
                 "td",
-                { class: hand.shooter === i ? "moon" : "" },
+                { class: hand.shooter === i ? "moon" : "", dataset: { seat: String(i) } },
                 String(hand.points[i]),
                 hand.shooter === i ? h("span", { class: "moon-mark", title: t("scores.moon") }, " ☾") : null,
+                // The seat's total after this hand, under its points.
+                h("span", { class: "running", title: t("scores.runningTitle") }, String(running.get(hand)[i])),
               ),
             ),
           ),

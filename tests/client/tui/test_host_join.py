@@ -72,7 +72,9 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
             )
             text = save_svg(app, "lobby-host-80x24")
             assert "Friend" in text and "human · ● online" in text
-            assert "Easy bot" in text
+            # The bot by the name the server gave it, its level beside it.
+            assert model.view is not None and model.view.seats[3].name in text
+            assert "bot · Easy" in text
             await pilot.press("enter")
             await wait_for(pilot, model.passing, "the game")
             assert "Friend" in screen_text(app)  # on the left panel, now at the table

@@ -98,7 +98,7 @@ async def test_settings_switch_language_and_fast_play(server: RunningServer) -> 
         await wait_for(pilot, lambda: app.t.language == "uk", "Ukrainian")
         await wait_for(pilot, lambda: "Виберіть 3 карти" in screen_text(app), "the redraw")
         text = save_svg(app, "pass-uk-80x24")
-        assert "♥ Чирви" in text and "передача ліворуч" in text and "Захід" in text
+        assert "♥ Чирви" in text and "передача ліворуч" in text and "← ліворуч" in text
         await pilot.press("a")
         await pilot.press("p")
         assert "✕ Виберіть 3 карти для передачі (вибрано 1)." in screen_text(app)
@@ -113,7 +113,10 @@ async def test_russian_table_in_a_larger_terminal(server: RunningServer) -> None
             pilot, lambda: app.model.my_turn() or bool(app.model.trick), "the first trick"
         )
         text = save_svg(app, "play-ru-120x40")
-        assert "♥ Червы" in text and "Запад" in text and "Восток" in text and "Север" in text
+        assert "♥ Червы" in text and "← слева" in text and "→ справа" in text
+        assert "↑ напротив" in text
+        view = app.model.view
+        assert view is not None and all(s.name in text for s in view.seats[1:])
         assert "карт: " in text
 
 
@@ -147,3 +150,34 @@ async def test_game_over_names_the_winner_and_offers_a_rematch(server: RunningSe
         )
         assert not isinstance(app.screen, GameOverScreen)
         assert app.model.view is not None and app.model.view.totals == (0, 0, 0, 0)
+
+
+async def test_leaving_after_game_over_talks_of_no_game_to_continue(
+    server: RunningServer,
+) -> None:
+    """Once the game is over, "Leave the table?" says nothing is left to
+    play: no game kept to continue, no seat to give up."""
+    rules = RulesModel(end="hands", end_at=1)
+    app = make_app(quick(server, rules=rules))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app.model.passing, "the pass")
+        for _ in range(6):
+            await play_out_hand(pilot, app)
+            view = app.model.view
+            assert view is not None
+            if view.status == "game_over":
+                break
+            await pilot.press("n")  # a tie for the lowest total: another hand
+            await wait_for(
+                pilot, lambda: bool(app.model.view and app.model.view.status == "playing"), "deal"
+            )
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        await pilot.press("escape")  # look at the table
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the table")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: "Leave the table?" in screen_text(app), "the question")
+        text = save_svg(app, "leave-after-game-over-80x24")
+        assert "The game is over: nothing is left to play." in text
+        assert "continue" not in text and "Give up my seat" not in text
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "Leave the table?" not in screen_text(app), "stay")

@@ -61,7 +61,7 @@ async def test_the_host_fills_changes_opens_seats_and_removes_a_player(
             await pilot.press("2")  # across: an open seat
             await wait_for(pilot, lambda: isinstance(app.screen, SeatMenu), "the menu")
             text = save_svg(app, "seat-menu-80x24")
-            assert "North: open seat" in text
+            assert "↑ across: open seat" in text
             assert "e  Easy bot" in text and "h  Hard bot" in text
             await pilot.press("h")
             await wait_for(pilot, seat_is(lambda: model.view, 2, "bot", "hard"), "a Hard bot")

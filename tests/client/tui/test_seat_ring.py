@@ -13,7 +13,7 @@ from rich.text import Text
 
 from client.tui.i18n import Translator
 from client.tui.model import TableModel
-from client.tui.seats import compass_key
+from client.tui.seats import place_key, short_names
 from client.tui.widgets.canvas import Canvas
 from client.tui.widgets.seat_ring import draw_ring, opponents, ring_sides
 from protocol.common import RulesModel
@@ -60,7 +60,8 @@ def test_every_opponent_has_a_panel_and_none_overlaps(n: int, size: tuple[int, i
     assert len(lines) == size[1] and all(len(line) <= size[0] for line in lines)
     for seat in opponents(view):
         assert NAMES[seat][:5] in text, (seat, text)
-    assert "Olena" not in text.replace("you", "")  # you are not on the ring
+    # You are not on the ring: your name shows only over your card.
+    assert text.count("Olena") == sum(p.seat == 0 for p in view.trick)
     for card in ("9♣", "Q♣", "K♣", "2♥"):
         assert card in text, text
 
@@ -72,40 +73,21 @@ def test_sides_share_the_opponents_in_play_order() -> None:
     assert opponents(table_of(6, seat=4)) == [5, 0, 1, 2, 3]
 
 
-def test_seats_beyond_four_are_called_by_number() -> None:
+def test_places_are_said_apart_from_names() -> None:
+    """Where a seat sits is an arrow and a word (its number beyond four
+    seats), never its name."""
     t = Translator("en")
-    assert t(compass_key(table_of(6), 4)) == "Seat 5"
-    assert t(compass_key(table_of(4), 1)) == "West"
+    assert t(place_key(table_of(6), 4)) == "Seat 5"
+    assert t(place_key(table_of(4), 1)) == "← left"
+    assert t(place_key(table_of(4, seat=2), 1)) == "→ right"
 
 
-@pytest.mark.parametrize("language", ["en", "uk", "ru"])
-def test_the_rules_page_explains_every_variant(language: str) -> None:
-    from client.tui.screens.rules import paragraphs
-    from engine.variants import VARIANTS
-
-    t = Translator(language)  # type: ignore[arg-type]
-    page = paragraphs(t, "rules.variants").plain
-    for name in VARIANTS:
-        if name != "standard":
-            assert t("variant." + name) in page, (language, name)
-
-
-def test_a_five_card_tricks_row_keeps_its_winner_on_the_line() -> None:
-    from rich.cells import cell_len
-
-    from client.tui.widgets.side import HISTORY_ROW, history_text
-    from protocol.view import TrickRecord
-
-    def row(cards: tuple[str, ...]) -> str:
-        played = tuple(PlayedCard(seat=k, card=c) for k, c in enumerate(cards))
-        trick = TrickRecord(leader=0, cards=played, winner=2, points=0)
-        view = table_of(5).model_copy(update={"tricks": (trick,)})
-        return history_text(Translator("en"), view).plain.split("\n")[1]
-
-    tight = row(("6C", "3C", "8C", "5C", "2C"))
-    assert cell_len(tight) <= HISTORY_ROW and tight.endswith("★3"), tight
-    assert "6♣ 3♣ 8♣ 5♣ 2♣" in tight  # each card still stands apart
-    # A 10 would touch its neighbour: the cards keep their spaces (and wrap).
-    assert "  6♣ 10♣  8♣" in row(("6C", "TC", "8C", "5C", "2C"))
-    # Four cards were never tight.
-    assert "▸  2♣  3♣  4♣  5♣ ★3" in row(("2C", "3C", "4C", "5C"))
+def test_short_names_are_cut_names_told_apart() -> None:
+    """The score table's and trick history's short names: each name cut,
+    the same for every viewer; two that would read the same end in their
+    seat's number."""
+    view = table_of(10)
+    assert short_names(view, 4) == short_names(table_of(10, seat=3), 4)
+    short = short_names(view, 2)
+    assert short[0] == "Ol" and short[1] == "Ha"
+    assert len(set(short.values())) == 10

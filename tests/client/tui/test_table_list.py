@@ -151,6 +151,9 @@ async def test_leaving_the_list_ends_the_app(server: RunningServer) -> None:
     app = make_app(Launch(mode="join", server=server.url))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "No public table waits" in screen_text(app), "the list")
+        # The key line says what Esc does on this first screen: it leaves.
+        keys = screen_text(app).splitlines()[-1]
+        assert "Esc leave" in keys and "Esc back" not in keys, keys
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert app.model.view is None

@@ -97,6 +97,39 @@ async def test_the_key_line_shows_what_works_now(server: RunningServer) -> None:
         await wait_for(pilot, lambda: "a–m" in screen_text(app).splitlines()[-1], "the table")
 
 
+async def test_the_key_line_names_undo_and_claim_and_refits_on_resize(
+    server: RunningServer,
+) -> None:
+    """On our turn with a card of ours in the hand, at a table of bots, a wide
+    terminal's key line names `u undo` and `C claim`; a narrower one drops
+    optional keys at once when the terminal shrinks (not at the next key)
+    and keeps how to leave, and gives them back when it grows."""
+    app = make_app(quick(server))
+    async with app.run_test(size=(200, 50)) as pilot:
+        model = app.model
+        await wait_for(pilot, model.passing, "the pass")
+        await pass_by_keys(pilot, app)
+        await wait_for(pilot, model.my_turn, "our turn")
+        view = model.view
+        assert view is not None
+        await pilot.press(first_legal_key(app))
+        await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
+        await wait_for(pilot, model.my_turn, "our next turn")
+
+        def keys() -> str:
+            return screen_text(app).splitlines()[-1]
+
+        wide = keys()
+        assert "u undo" in wide and "C claim" in wide and "o settings" in wide, wide
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: "o settings" not in keys(), "the key line refitted")
+        narrow = keys()
+        assert narrow.endswith("Ctrl+Q quit") and len(narrow) <= 80, narrow
+        await pilot.resize_terminal(200, 50)
+        await wait_for(pilot, lambda: "o settings" in keys(), "the keys back")
+        assert "u undo" in keys()
+
+
 def in_dialog(text: str, label: str) -> str:
     """The part of the line holding ``label`` inside the dialog's border."""
     line = next(line for line in text.splitlines() if label in line)

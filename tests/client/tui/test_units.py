@@ -144,6 +144,17 @@ def test_what_a_bot_did_is_said_in_one_sentence_with_plurals() -> None:
     assert uk.text(summary).endswith("він зіграв 1 карту і скинув закритими 7♣ Q♠.")
 
 
+def test_a_replayed_tricks_points_agree_with_their_number() -> None:
+    """ "(1 point)", never "(1 points)", in the three languages."""
+    en, uk, ru = Translator("en"), Translator("uk"), Translator("ru")
+    assert en("replay.won", name="Igor", n=1) == "Igor won it (1 point)"
+    assert en("replay.won", name="Igor", n=13) == "Igor won it (13 points)"
+    assert uk("replay.won", name="Igor", n=2) == "Забирає Igor (2 очки)"
+    assert uk("replay.won", name="Igor", n=5) == "Забирає Igor (5 очок)"
+    assert ru("replay.won", name="Igor", n=1) == "Забирает Igor (1 очко)"
+    assert ru("replay.won", name="Igor", n=3) == "Забирает Igor (3 очка)"
+
+
 def test_a_bot_covering_is_logged_and_popped_up_once() -> None:
     model = TableModel(view=view())
     model.apply(sm.BotCovered(seq=9, seat=0, played=("2C",), passed=()))

@@ -14,6 +14,7 @@ from textual.widgets import Select
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import GameOverScreen
 from client.tui.screens.host_setup import HostSetupScreen
+from client.tui.seats import short_names
 from server.app import RunningServer
 
 from .conftest import make_app, play_out_hand, save_svg, screen_text, seeded_server, under, wait_for
@@ -49,8 +50,8 @@ async def test_the_form_follows_the_game_and_seats_nine(server: RunningServer) -
         assert view.rules.variant == "cancellation" and len(view.seats) == 9
         await wait_for(pilot, lambda: "face down" in screen_text(app), "the rest")
         text = save_svg(app, "nine-seats-80x24")
-        for seat in range(2, 10):
-            assert f"Seat {seat}" in text, (seat, text)
+        for info in view.seats[1:]:
+            assert info.name in text, (info.name, text)
         assert len(view.hand) == 11
         if any(len(c) == 3 for c in view.hand):
             assert "²" in text
@@ -77,7 +78,6 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         rules=RulesModel(players=10, end="hands", end_at=2, bonus_card="JD"),
     )
     app = make_app(launch)
-    names = [f"Seat {seat}" for seat in range(2, 11)]
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the form")
         await wait_for(pilot, lambda: "Bonus card" in screen_text(app), "the form drawn")
@@ -86,9 +86,14 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         text = save_svg(app, "ten-seats-waiting-room-80x24")
         lines = text.split("\n")
         assert len(lines) <= 24
+        assert app.model.view is not None
+        # Each bot by the name the server gave it (the ring below says them).
+        names = [info.name for info in app.model.view.seats[1:]]
+        for where in (f"Seat {seat}" for seat in range(2, 11)):
+            assert where in text, (where, text)
         for name in names:
             assert name in text, (name, text)
-        assert text.count("Easy bot") == 9 and "You" in text
+        assert text.count("bot · Easy") == 9 and "Hostess" in text
         assert "10 players" in text  # the rules line, below the seats, is in sight too
         assert "1–9: seat menu" in text and lines[-1].startswith("1–9 seats · Enter start")
         assert "Ctrl+Q quit" in lines[-1]
@@ -118,7 +123,7 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         # Under each name on the ring, the points it took this hand.
         for seat, points in enumerate(view.hands[-1].points[1:], start=1):
             shown = f"+{points}" if points > 0 else str(points)
-            assert under(text, f"Seat {seat + 1}") == shown, (seat, text)
+            assert under(text, names[seat - 1]) == shown, (seat, text)
         assert text.split("\n")[2].split("│")[1].split()[0] == "#1"  # the score table's head
         assert "Enter next hand" in text.split("\n")[-1] or "n next" in text.split("\n")[-1]
         await pilot.press("enter")  # ready: the next (and last) hand
@@ -140,7 +145,9 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         text = save_svg(app, "ten-seats-game-over-80x24")
         view = app.model.view
         assert view is not None and view.status in ("between_hands", "game_over")
-        # The score table has a row per seat: its number, each hand, the total.
+        # The score table has a row per seat: its short name (the same on
+        # every screen), each hand, the total.
+        short = short_names(view, 2)
         rows = {}
         for line in text.split("\n"):
             cells = line.split("█")[1].split() if line.count("█") >= 2 else []
@@ -148,7 +155,7 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
                 rows[cells[0]] = cells[1:]
         for seat in range(10):
             hands = [str(result.points[seat]) for result in view.hands]
-            assert rows[str(seat + 1)] == [*hands, str(view.totals[seat])], (seat, text)
+            assert rows.get(short[seat]) == [*hands, str(view.totals[seat])], (seat, text)
 
 
 @pytest.mark.slow

@@ -64,7 +64,7 @@ async def test_a_spectator_sees_all_seats_cannot_act_and_chats(
             await wait_for(pilot, lambda: "watching" in screen_text(app), "the title")
             text = save_svg(app, "watch-lobby-80x24")
             assert "You are watching. The host starts the game." in text
-            assert "South    Hostess" in text  # seat 0 at the bottom, not "You"
+            assert "↓ below  Hostess" in text  # seat 0 at the bottom, by its name
             assert "Hostess: welcome, watchers" in text  # the history, before the snapshot
             assert not app.screen.query_one(HandView).display
 
@@ -81,7 +81,7 @@ async def test_a_spectator_sees_all_seats_cannot_act_and_chats(
             await host.request(cm.LeaveSeat(id=host.next_id()))  # a bot plays the host's seat
             await wait_for(pilot, lambda: bool(model.view and model.view.tricks), "a trick")
             text = save_svg(app, "watch-play-80x24")
-            for where in ("North", "West", "East", "South"):
+            for where in ("← left", "↑ across", "→ right", "↓ below"):
                 # Four seat panels around the trick (a heavy border on the turn).
                 assert f"─ {where}" in text or f"━ {where}" in text, where
             assert "Hostess" in text and "cards: " in text
