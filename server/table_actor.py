@@ -31,7 +31,7 @@ from . import table_hints, table_jobs, turn_timer
 from . import table_intents as intents
 from .bot_runner import BotRunner
 from .config import ServerConfig
-from .errors import NotNow, OwnerGone
+from .errors import NotNow, OwnerGone, TableTooNew
 from .jobs import (
     Attach,
     AutoDeal,
@@ -325,7 +325,14 @@ class TableActor:
         """The stored table moved on without this actor knowing: take the
         stored state, show it to everyone attached and carry on (bots and
         timers included)."""
-        stored = await self._commits.reload()
+        try:
+            stored = await self._commits.reload()
+        except TableTooNew as exc:
+            # A newer release stored the table since (a rolling upgrade):
+            # this process cannot run it; it leaves the stored table alone
+            # and every later commit of its own is refused the same way.
+            log.warning("table %s: not resynced: %s", self.table_id, exc)
+            return
         if stored is not None:
             self._replace_state(stored)
         # Its timers follow the table as stored (a turn that passed, a seat

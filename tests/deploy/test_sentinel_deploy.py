@@ -83,7 +83,7 @@ def test_the_servers_use_the_sentinels_instead_of_one_redis() -> None:
     assert objects[("StatefulSet", "redis-node")]["spec"]["replicas"] == 2
     sentinels = objects[("StatefulSet", "redis-sentinel")]
     assert sentinels["spec"]["replicas"] == 3
-    target = parse_redis_url(objects[("ConfigMap", "hearts")]["data"]["REDIS_URL"])
+    target = parse_redis_url(objects[("Secret", "hearts-redis")]["stringData"]["redis-url"])
     assert target.topology == "sentinel" and target.service == "hearts"
     assert [host for host, _ in target.nodes] == [
         f"redis-sentinel-{i}.redis-sentinel" for i in range(3)

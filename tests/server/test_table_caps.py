@@ -13,7 +13,7 @@ from pathlib import Path
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from server.app import RunningServer
-from server.store import MemoryStore, RedisStore, SqliteStore
+from server.store import MemoryStore, RedisStore, SqliteStore, open_store
 from server.store_usage import live_tables, redis_memory, store_fill
 
 from .conftest import ServerFactory
@@ -136,7 +136,8 @@ async def test_at_the_live_tables_cap_of_a_redis_store_new_tables_wait(
 
 
 async def test_redis_memory_is_read_against_its_maxmemory(redis_db: str) -> None:
-    store = RedisStore(redis_db)
+    store = open_store(redis_db)  # the test's own key prefix is in the URL
+    assert isinstance(store, RedisStore)
     try:
         used, maxmemory = await redis_memory(store)
         configured = await store.redis.config_get("maxmemory")

@@ -28,7 +28,6 @@ from protocol import server_messages as sm
 from server.store.redis_keys import Keyspace
 from tests.redis_ha import ClusterSet, until
 
-from ...ports import free_port
 from .conftest import connect_player, records_of, start_serve
 from .conftest import until as until_async
 from .test_sentinel_failover import host_table, is_subsequence, replica_timeouts, scrape
@@ -61,9 +60,7 @@ def master_of(cluster: ClusterSet, table_id: str) -> int:
 async def test_killing_the_busiest_master_while_its_replica_lags_loses_nothing_acknowledged(
     cluster: ClusterSet, tmp_path: Path
 ) -> None:
-    servers = [
-        await start_serve(free_port(), cluster.url, tmp_path / f"serve{i}.log") for i in range(2)
-    ]
+    servers = [await start_serve(cluster.url, tmp_path / f"serve{i}.log") for i in range(2)]
     urls = [s.url for s in servers]
     hosts = [
         await connect_player(

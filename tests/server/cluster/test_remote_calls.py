@@ -15,6 +15,7 @@ from server.cluster import Cluster
 from server.errors import OwnerGone
 from server.jobs import Attach
 from server.remote import RemoteTable
+from server.store.redis_keys import Keyspace
 from tests.redis_space import RedisSpace
 
 from ..absent_client import AbsentClient
@@ -24,7 +25,7 @@ async def test_an_abandoned_call_fails_at_once_with_owner_gone(redis_space: Redi
     redis = Redis.from_url(redis_space.base)
     listener = Redis.from_url(redis_space.base)
     # A lease of a minute: only abandon() can end the call within the test.
-    cluster = Cluster(redis, redis_space.prefix, lease_ms=60_000)
+    cluster = Cluster(redis, Keyspace(redis_space.prefix), lease_ms=60_000)
     pubsub = listener.pubsub(ignore_subscribe_messages=True)
     await pubsub.ssubscribe(cluster.channel("owner1"))
     calls: dict[str, asyncio.Future[None]] = {}

@@ -26,7 +26,6 @@ from protocol import server_messages as sm
 from protocol.common import RulesModel
 from tests.redis_ha import SentinelSet
 
-from ...ports import free_port
 from .conftest import Player, ServerProcess, connect_player, records_of, start_serve, until
 
 TABLES = 4
@@ -80,10 +79,7 @@ def is_subsequence(seen: list[str], stored: list[str]) -> bool:
 async def test_killing_the_master_while_its_replica_lags_loses_nothing_acknowledged(
     sentinel_set: SentinelSet, tmp_path: Path
 ) -> None:
-    servers = [
-        await start_serve(free_port(), sentinel_set.url, tmp_path / f"serve{i}.log")
-        for i in range(2)
-    ]
+    servers = [await start_serve(sentinel_set.url, tmp_path / f"serve{i}.log") for i in range(2)]
     urls = [s.url for s in servers]
     hosts = [
         await connect_player(
