@@ -120,8 +120,9 @@ def test_play_runs_with_the_tui_extra(tui_venv: Venv) -> None:
     try:
         # The table screen, laid out by the packaged stylesheet, with a hand dealt.
         term.wait_for(r"Hearts · table [A-Z0-9]{3}-[A-Z0-9]{3} · hand 1")
-        term.wait_for(r"╭─ North ─")
-        term.wait_for(r"Medium bot")
+        # The seat across, by place, and its bot by the name the server gave it.
+        term.wait_for(r"╭─ ↑ across ─")
+        term.wait_for(r"│\w+ · bot · Medium")
         term.wait_for(r"Pass left")
         term.type(b"\x11")  # Ctrl+Q: Textual's quit
         assert term.proc.wait(timeout=30) == 0, term.text()[-3000:]

@@ -35,6 +35,14 @@ def test_a_refused_card_is_explained_just_above_the_hand(new_page: NewPage) -> N
         )
         toast = page.locator("#toast")
         expect(toast).to_contain_text("follow suit")
+        # The toast is placed once the hand has its cards back (the refused
+        # card returns to it after its move to the table).
+        page.wait_for_function(
+            "() => { const gap = document.querySelector('#own-box .hand').getBoundingClientRect()"
+            ".top - document.querySelector('#toast').getBoundingClientRect().bottom;"
+            " return gap >= 0 && gap <= 40; }",
+            timeout=5000,
+        )
         assert 0 <= gap_above_hand(page) <= 40, viewport
 
 
