@@ -134,14 +134,7 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
         # The screen is pushed before its score table is drawn: wait for the
         # table's last row.
-        await wait_for(
-            pilot,
-            lambda: any(
-                line.count("█") >= 2 and line.split("█")[1].split()[:1] == ["10"]
-                for line in screen_text(app).split("\n")
-            ),
-            "the score table",
-        )
+        await wait_for(pilot, lambda: len(score_rows(screen_text(app))) == 10, "the score table")
         text = save_svg(app, "ten-seats-game-over-80x24")
         view = app.model.view
         assert view is not None and view.status in ("between_hands", "game_over")
@@ -188,3 +181,18 @@ async def test_three_seats_hold_seventeen_cards_in_80x24_each_with_its_key(
         await play_out_hand(pilot, app)
         view = app.model.view
         assert view is not None and view.status in ("between_hands", "game_over")
+
+
+def score_rows(text: str) -> list[list[str]]:
+    """The game-over score table's seat rows: a short name, each hand's
+    points and the total (the head row, ``#1 …``, is not one)."""
+    rows = []
+    for line in text.split("\n"):
+        cells = line.split("█")[1].split() if line.count("█") >= 2 else []
+        if (
+            len(cells) >= 3
+            and not cells[0].startswith("#")
+            and all(c.lstrip("-").isdigit() for c in cells[1:])
+        ):
+            rows.append(cells)
+    return rows
