@@ -13,9 +13,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
-from websockets.asyncio.server import Server, ServerConnection, serve
-
 from common.retry import Backoff
+from common.ws_adapter import (
+    Server,
+    ServerConnection,
+    forget_handshake,
+    handshake_headers,
+    peer_host,
+    serve,
+)
 
 from .admin import AdminApi
 from .bot_runner import BotRunner
@@ -188,7 +194,7 @@ async def _start_on(
         async def handler(ws: ServerConnection) -> None:
             started = time.monotonic()
             conn = Connection(ws, lobby, config)
-            _forget_handshake(ws)
+            forget_handshake(ws)
             refusal = lobby.bans.refusal(address=conn.address)
             try:
                 if refusal is not None:
@@ -213,10 +219,7 @@ async def _start_on(
             # With a listener of its own, /metrics leaves the public port.
             metrics=metrics.render if config.metrics_listen is None else None,
             allowed_origins=config.allowed_origins,
-            address_of=lambda ws: lobby.guard.address_of(
-                str(ws.remote_address[0]) if ws.remote_address else "?",
-                ws.request.headers if ws.request else {},
-            ),
+            address_of=lambda ws: lobby.guard.address_of(peer_host(ws), handshake_headers(ws)),
         )
         ws_server = await serve(
             handler,
@@ -297,18 +300,6 @@ def metrics_handler(metrics: Metrics, ready: ReadyCheck) -> Handler:
         return json_response(HTTPStatus.NOT_FOUND, {"error": "not found"})
 
     return handle
-
-
-def _forget_handshake(ws: ServerConnection) -> None:
-    """Drop the opening handshake's headers once the connection has read
-    what it needs from them (its address): nothing reads them again, and
-    kept for the connection's life they were a sixth of what an idle
-    connection cost (about 4 KiB). The request itself stays: websockets
-    takes a connection without one for one still in its handshake."""
-    if ws.request is not None:
-        ws.request.headers.clear()
-    if ws.response is not None:
-        ws.response.headers.clear()
 
 
 def tune_gc() -> None:

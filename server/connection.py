@@ -31,10 +31,16 @@ from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
+from common.ws_adapter import (
+    ConnectionClosed,
+    ServerConnection,
+    abort,
+    handshake_headers,
+    peer_host,
+    raw_socket,
+    write_at_once,
+)
 from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -106,7 +112,7 @@ async def close_or_abort(ws: ServerConnection, code: int, reason: str, timeout: 
         async with asyncio.timeout(timeout):
             await ws.close(code, reason)
     except TimeoutError:
-        ws.transport.abort()
+        abort(ws)
         return True
     return False
 
@@ -127,8 +133,7 @@ class Connection:
         self.player_id = ""
         self.program = False  # its hello said it is a program (hearts bot), not a person
         self.conn_id = secrets.token_hex(8)
-        peer = ws.remote_address[0] if ws.remote_address else "?"
-        self.address = lobby.guard.address_of(str(peer), ws.request.headers if ws.request else {})
+        self.address = lobby.guard.address_of(peer_host(ws), handshake_headers(ws))
         self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._said_hello = False
@@ -177,24 +182,13 @@ class Connection:
         if self._queued + size > self.config.send_queue_bytes:
             self._drop_slow()
             return
-        ws = self.ws
-        if (
-            self._writer is None
-            and self._queue.empty()
-            and ws.transport.get_write_buffer_size() == 0
-            and ws.protocol.state is State.OPEN
-        ):
-            # What websockets' ``broadcast`` does for one frame, for all of
-            # them: the protocol frames each message, the transport gets
-            # their bytes in one piece without waiting; no task.
-            protocol = ws.protocol
-            for frame in frames:
-                protocol.send_binary(frame)
+        if self._writer is None and self._queue.empty():
             try:
-                ws.transport.write(b"".join(protocol.data_to_send()))
+                if write_at_once(self.ws, frames):
+                    return
             except Exception as exc:  # the socket went away under us: the reader sees it
                 log.debug("could not write to %s: %s", self.describe(), exc)
-            return
+                return
         for frame in frames:
             self._queued += len(frame)
             self._queue.put_nowait(frame)
@@ -249,7 +243,7 @@ class Connection:
         """Cap the kernel's send buffer of this socket (autotuned, it grows to
         megabytes for a client that stops reading)."""
         size = self.config.socket_send_buffer
-        sock = self.ws.transport.get_extra_info("socket")
+        sock = raw_socket(self.ws)
         if size is None or sock is None:
             return
         try:

@@ -48,9 +48,7 @@ from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
+from common.ws_adapter import Headers, Request, Response, ServerConnection, peer_host
 
 from .lifecycle_log import log_access
 from .version import package_version
@@ -260,7 +258,7 @@ class HttpRoutes:
         """The client's address (through trusted proxies) for access lines."""
         if self._address_of is not None:
             return self._address_of(conn)
-        return str(conn.remote_address[0]) if conn.remote_address else "?"
+        return peer_host(conn)
 
     def process_response(
         self, conn: ServerConnection, request: Request, response: Response

@@ -33,8 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from common.ws_adapter import ClientConnection, ConnectionClosed, InvalidStatus, connect
 
 WINDOW = 15.0
 RECONNECT_EVERY = 50

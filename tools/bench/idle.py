@@ -28,7 +28,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from common.ws_adapter import ClientConnection, connect
 
 from .bots import PlayCount, bot_table, percentiles_ms
 from .load import (

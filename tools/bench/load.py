@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+
+from common.ws_adapter import ClientConnection, ConnectionClosed, connect
 
 WARMUP_SECONDS = 1.0
 PROTOCOL_VERSION = 1  # protocol.common.PROTOCOL_VERSION, without importing pydantic here
@@ -145,8 +145,7 @@ async def _run_hearts(kind: str, store_url: str | None, pipe: Connection) -> Non
 
 
 async def _run_echo(kind: str, store_url: str | None, pipe: Connection) -> None:
-    from websockets.asyncio.server import ServerConnection, broadcast, serve
-
+    from common.ws_adapter import ServerConnection, broadcast, serve
     from server.config import ServerConfig
 
     config = ServerConfig()

@@ -55,8 +55,8 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from websockets.asyncio.client import ClientConnection
-from websockets.exceptions import ConnectionClosed
+
+from common.ws_adapter import ClientConnection, ConnectionClosed
 
 from .load import (
     ServerCpu,

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from websockets.asyncio.client import ClientConnection, connect
 
+from common.ws_adapter import ClientConnection, connect
 from server.app import start_server
 from server.config import ServerConfig
 
