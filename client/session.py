@@ -442,6 +442,8 @@ class ClientSession:
         else:
             error = self._last_error or SessionClosed("no server answered")
         _fail(self._opened, error)
+        if self._resumed is not None:
+            self._resumed.cancel()  # connect raises the error above, not this
 
     def _resume_settled(self, effect: sx.ResumeSettled) -> None:
         refusal = effect.refusal
@@ -462,7 +464,7 @@ class ClientSession:
 async def _write(ws: ClientConnection, outbox: asyncio.Queue[bytes]) -> None:
     """Send the connection's frames one after another, in order, until it
     closes (the reader sees that)."""
-    with contextlib.suppress(ConnectionClosed):
+    with contextlib.suppress(ConnectionClosed, OSError):
         while True:
             await ws.send(await outbox.get())
 

@@ -80,6 +80,15 @@ class Driver:
         self.receive(welcome)
         return welcome
 
+    def sit(self) -> None:
+        """Join table t1 and be seated there, in this session."""
+        join = cm.JoinTable(id=self.machine.next_id(), code="ABCDEF")
+        self.feed(sx.RequestMade(join, 30.0))
+        seated = sm.Seated(
+            id=join.id, table_id="t1", code="ABCDEF", seat=1, seat_token=SEAT, join_path="/t"
+        )
+        self.receive(seated)
+
     def fire(self, wake: sx.Wake) -> list[sx.Effect]:
         """The time of ``wake`` comes: its event goes in."""
         self.now = max(self.now, wake.at)
@@ -203,14 +212,10 @@ def test_a_resume_refused_for_good_settles_connect_and_keeps_the_file() -> None:
     assert d.machine.phase is Phase.READY and d.machine.saved.table_id is None
 
 
-def test_a_seat_held_in_this_session_refused_for_good_is_forgotten_and_told() -> None:
+def test_an_expired_seat_token_forgets_the_seat_held_in_this_session_and_tells_why() -> None:
     d = Driver()
     d.open()
-    join = cm.JoinTable(id=d.machine.next_id(), code="ABCDEF")
-    d.feed(sx.RequestMade(join, 30.0))
-    d.receive(
-        sm.Seated(id=join.id, table_id="t1", code="ABCDEF", seat=1, seat_token=SEAT, join_path="/t")
-    )
+    d.sit()
     d.feed(sx.ConnectionLost(d.conn))
     d.welcome()
     resume = sent(d.log)[-1]
@@ -232,11 +237,7 @@ def test_a_newer_release_refusing_a_saved_seat_on_connect_is_final() -> None:
 def test_passing_trouble_on_a_rejoin_reconnects_and_rejoins_after_a_back_off() -> None:
     d = Driver()
     d.open()
-    join = cm.JoinTable(id=d.machine.next_id(), code="ABCDEF")
-    d.feed(sx.RequestMade(join, 30.0))
-    d.receive(
-        sm.Seated(id=join.id, table_id="t1", code="ABCDEF", seat=1, seat_token=SEAT, join_path="/t")
-    )
+    d.sit()
     d.feed(sx.ConnectionLost(d.conn))
     d.welcome()
     resume = sent(d.log)[-1]
@@ -342,16 +343,13 @@ def test_without_reconnect_a_drop_ends_the_session_and_fails_requests() -> None:
 
 
 def test_a_server_moved_the_next_attempt_goes_to_the_next_server() -> None:
-    """The server we were on is gone (a process handed its tables over):
-    after the drop the first attempt on it fails and the next one goes to
-    the other server, where the seat is resumed."""
+    """The server we were on closed us ("the table moved; resume", as a
+    process stopping hands its tables over) and is gone: the first attempt
+    on it fails and the next one goes to the other server, where the seat
+    is resumed."""
     d = Driver()
     d.open()
-    join = cm.JoinTable(id=d.machine.next_id(), code="ABCDEF")
-    d.feed(sx.RequestMade(join, 30.0))
-    d.receive(
-        sm.Seated(id=join.id, table_id="t1", code="ABCDEF", seat=1, seat_token=SEAT, join_path="/t")
-    )
+    d.sit()
     d.feed(sx.ConnectionLost(d.conn))
     (wake,) = of(d.feed(sx.SocketFailed(d.conn)), sx.Wake)
     assert of(d.fire(wake), sx.OpenSocket) == [sx.OpenSocket(d.conn, B)]

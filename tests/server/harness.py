@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client.autoplay import needs_move
+from client.session_machine import REPLY_TYPES
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
@@ -30,17 +31,6 @@ from protocol.view import SeatView
 if TYPE_CHECKING:
     from client.session import ClientSession
 
-REPLY_TYPES = (
-    sm.Welcome,
-    sm.Ok,
-    sm.Error,
-    sm.Seated,
-    sm.Tables,
-    sm.Records,
-    sm.Advice,
-    sm.HandReplay,
-    sm.Stats,
-)
 TIMEOUT = 20.0
 # Request ids are unique across every client of the test run: the server
 # answers a repeated (type, id) of a seat without applying it, also when the
