@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel
 
-from client import session_machine as sx
+from client import session_states as sx
 from client.saved_session import SavedSession
-from client.session_machine import Phase, SessionMachine, SessionSettings
+from client.session_machine import SessionMachine, SessionSettings
+from client.session_states import Phase
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
