@@ -1,11 +1,16 @@
 """The client session every client of ours uses (terminal UI, headless
 commands, tests, benchmarks).
 
+What it does is decided by ``SessionMachine`` (``client/session_machine.py``,
+sans-I/O; docs/architecture.md, The client session, shows its phases); this
+module is its asyncio adapter, with the API the clients use.
+
 It connects, says hello, numbers requests, matches replies to requests, keeps
 the last event number, and when the connection drops it reconnects with
-jittered backoff (common.retry), says hello again with the same player token, resumes its seat with
-the seat token and re-sends requests still waiting for a reply under their
-original ids (the server does not apply a repeated id twice). A request
+jittered backoff (common.retry), says hello again with the same player token,
+resumes its seat with the seat token and re-sends requests still waiting for
+a reply under their original ids (the server does not apply a repeated id
+twice). A request
 refused as ``rate_limited`` is sent again after the server's ``retry_after``,
 and for a moment after a refusal every request waits its turn, one per
 ``retry_after``, so the session stays within the server's budget.

@@ -6,6 +6,7 @@ dependencies split into extras (the server alone pulls no Textual)."""
 
 from __future__ import annotations
 
+import re
 import tarfile
 import zipfile
 from email.parser import Parser
@@ -71,7 +72,8 @@ def test_version_and_extras_in_the_metadata(dist: Dist) -> None:
     assert dist.wheel.name == f"hearts_online-{project_version()}-py3-none-any.whl"
     assert {"tui", "openspiel", "test"} <= set(meta.get_all("Provides-Extra") or [])
     requires = meta.get_all("Requires-Dist") or []
-    core = {r.split(">")[0].split("=")[0].strip() for r in requires if "extra ==" not in r}
+    # The name before any version bound (``websockets<18,>=17``: one major version).
+    core = {re.split(r"[<>=!~ ;]", r)[0] for r in requires if "extra ==" not in r}
     assert core == {
         "websockets",
         "msgpack",
