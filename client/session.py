@@ -57,7 +57,7 @@ from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
 from protocol.errors import UnknownType
 
-from . import session_machine as sx
+from . import session_states as sx
 from .pacing import PACING_SECONDS
 from .saved_session import (
     DEFAULT_NAME,
@@ -66,7 +66,14 @@ from .saved_session import (
     default_session_file,
     resume_target,
 )
-from .session_machine import GONE_FOR_GOOD, MAX_PACED_WAIT, NOT_HERE, REPLY_TYPES
+from .session_machine import (
+    GONE_FOR_GOOD,
+    MAX_PACED_WAIT,
+    NOT_HERE,
+    REPLY_TYPES,
+    SessionMachine,
+    SessionSettings,
+)
 
 __all__ = [
     "DEFAULT_NAME",
@@ -139,8 +146,8 @@ class ClientSession:
     ) -> None:
         # Several servers may be given, comma-separated (processes sharing one
         # Redis): a reconnect tries the next one when the current one is down.
-        settings = sx.SessionSettings(url, name, program, reconnect, max_backoff, give_up_after)
-        self._machine = sx.SessionMachine(
+        settings = SessionSettings(url, name, program, reconnect, max_backoff, give_up_after)
+        self._machine = SessionMachine(
             settings,
             SavedSession.load(session_file),
             id_prefix=secrets.token_hex(4),
