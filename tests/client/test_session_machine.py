@@ -123,6 +123,17 @@ def seated_saved() -> SavedSession:
     )  # fmt: skip
 
 
+def seated_then_back(d: Driver) -> BaseModel:
+    """Seated in this session, dropped and welcomed again: the resume sent."""
+    d.open()
+    d.sit()
+    d.feed(sx.ConnectionLost(d.conn))
+    d.welcome()
+    resume = sent(d.log)[-1]
+    assert isinstance(resume, cm.Resume)
+    return resume
+
+
 def ping(driver: Driver) -> cm.Ping:
     """A ping with the machine's next id."""
     return cm.Ping(id=driver.machine.next_id())
@@ -215,11 +226,7 @@ def test_a_resume_refused_for_good_settles_connect_and_keeps_the_file() -> None:
 
 def test_an_expired_seat_token_forgets_the_seat_held_in_this_session_and_tells_why() -> None:
     d = Driver()
-    d.open()
-    d.sit()
-    d.feed(sx.ConnectionLost(d.conn))
-    d.welcome()
-    resume = sent(d.log)[-1]
+    resume = seated_then_back(d)
     refusal = sm.Error(id=resume.id, code="bad_token", message="void")
     effects = d.receive(refusal)
     assert sx.Deliver(refusal) in effects
@@ -237,11 +244,7 @@ def test_a_newer_release_refusing_a_saved_seat_on_connect_is_final() -> None:
 
 def test_passing_trouble_on_a_rejoin_reconnects_and_rejoins_after_a_back_off() -> None:
     d = Driver()
-    d.open()
-    d.sit()
-    d.feed(sx.ConnectionLost(d.conn))
-    d.welcome()
-    resume = sent(d.log)[-1]
+    resume = seated_then_back(d)
     # The table is changing hands (held by another process for a moment),
     # or, as here, a newer release stored it while we already sat there.
     busy = sm.Error(id=resume.id, code="table_too_new", message="elsewhere")
