@@ -357,6 +357,20 @@ class Hand:
             return []
         return cards_of(self.hands[seat])
 
+    def waiting_seats(self) -> list[int]:
+        """The seats whose move the hand waits for: each seat yet to pass, the
+        seat to play, the widow's taker to discard, the shooter to choose;
+        none once the hand is over."""
+        if self.phase is Phase.PASS:
+            return [s for s, passed in enumerate(self.passes) if passed is None]
+        if self.phase is Phase.PLAY:
+            return [self.turn]
+        if self.phase is Phase.WIDOW and self.widow_seat is not None:
+            return [self.widow_seat]
+        if self.phase is Phase.MOON_CHOICE and self.shooter is not None:
+            return [self.shooter]
+        return []
+
     def trick_seats(self, k: int) -> tuple[int, ...]:
         """The seats that played finished trick ``k``, in play order (every
         seat from its leader on; fewer where seats dropped out)."""
