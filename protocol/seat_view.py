@@ -314,32 +314,41 @@ def public_view(
     view["turn_seconds"] = table.turn_seconds
     if game is not None:
         view["totals"] = list(game.totals)
-        view["hands"] = [
-            {
-                "hand_number": k + 1,
-                "points": list(pts),
-                "shooter": game.shooters[k] if k < len(game.shooters) else None,
-                "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
-            }
-            for k, pts in enumerate(game.hand_scores)
-        ]
+        view["hands"] = [_hand_score(game, k) for k in range(len(game.hand_scores))]
         view["winner"] = game.winner
     if hand is not None and points is not None:
-        playing = hand.phase is Phase.PLAY
-        view["hand_number"] = hand.hand_number
-        view["phase"] = hand.phase.value
-        view["pass_direction"] = hand.direction
-        view["turn"] = hand.turn if playing else None
-        view["trick_leader"] = hand.leader if playing else None
-        view["trick"] = _played(hand.leader, hand.trick, n)
-        view["tricks"] = (tricks or TrickCache()).wire(hand)
-        if isinstance(hand, VariantHand):
-            _variant_public(hand, view)
-        view["hearts_broken"] = hand.broken
-        view["points_hand"] = points
-        if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
-            view["moon_shooter"] = hand.shooter
+        _add_hand_public(view, hand, points, tricks, n)
     return view
+
+
+def _hand_score(game: Game, k: int) -> dict[str, Any]:
+    """Finished hand ``k``'s line of the score sheet."""
+    return {
+        "hand_number": k + 1,
+        "points": list(game.hand_scores[k]),
+        "shooter": game.shooters[k] if k < len(game.shooters) else None,
+        "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
+    }
+
+
+def _add_hand_public(
+    view: dict[str, Any], hand: Hand, points: list[int], tricks: TrickCache | None, n: int
+) -> None:
+    """The hand in play as every seat sees it."""
+    playing = hand.phase is Phase.PLAY
+    view["hand_number"] = hand.hand_number
+    view["phase"] = hand.phase.value
+    view["pass_direction"] = hand.direction
+    view["turn"] = hand.turn if playing else None
+    view["trick_leader"] = hand.leader if playing else None
+    view["trick"] = _played(hand.leader, hand.trick, n)
+    view["tricks"] = (tricks or TrickCache()).wire(hand)
+    if isinstance(hand, VariantHand):
+        _variant_public(hand, view)
+    view["hearts_broken"] = hand.broken
+    view["points_hand"] = points
+    if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
+        view["moon_shooter"] = hand.shooter
 
 
 def _public_points(hand: Hand) -> list[int]:
