@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -87,12 +87,15 @@ _RULES_FIELDS = frozenset(
 
 
 def _resolved_rules(given: dict[str, Any]) -> dict[str, Any] | None:
-    """The rules JSON ``given`` resolves to, None when it is no playable
-    table."""
-    try:
-        return Rules.from_json(given).to_json()
-    except (RulesError, TypeError, ValueError):
-        return None
+    """The rules JSON ``given`` resolves to. Unplayable or ill-typed: field
+    validation and ``to_rules`` say what is wrong, so only what the variant
+    and the seat count decide; None when even those are no table."""
+    for fields in (given, {k: given[k] for k in ("variant", "players") if k in given}):
+        try:
+            return Rules.from_json(fields).to_json()
+        except (RulesError, TypeError, ValueError):
+            continue
+    return None
 
 
 class RulesModel(WireModel):
@@ -127,12 +130,7 @@ class RulesModel(WireModel):
         if not isinstance(data, dict) or all(k in data for k in _VARIANT_FILLED):
             return data
         given = {k: v for k, v in data.items() if k in _RULES_FIELDS}
-        # Unplayable or ill-typed: field validation and ``to_rules`` say
-        # what is wrong; fill in only what the variant and the seat count
-        # decide.
-        resolved = _resolved_rules(given) or _resolved_rules(
-            {k: given[k] for k in ("variant", "players") if k in given}
-        )
+        resolved = _resolved_rules(given)
         if resolved is None:
             return data
         # Arrays as the wire decoder gives them (tuples: strict validation
