@@ -154,6 +154,48 @@ def _feasible_split(
                 break
 
 
+def _holders(k: Knowledge, allowed: list[int]) -> tuple[list[int], list[int], list[int], int]:
+    """(holders, cards each must get, cards each may get, the hidden cards).
+    Holders: the other seats, then pseudo-holders with index >= n: the stock
+    (n) and each seat's hidden taken cards (n + 1 + seat)."""
+    n = k.players
+    holders = [s for s in range(n) if s != k.seat]
+    known_all = 0
+    for s in holders:
+        known_all |= k.known[s]
+    hidden = k.unseen & ~known_all
+    need = [k.cards_left[s] - k.known[s].bit_count() for s in holders]
+    holder_masks = [allowed[s] & hidden for s in holders]
+    if k.stock:
+        holders.append(n)
+        need.append(k.stock)
+        holder_masks.append(hidden)
+    for s, count in enumerate(k.hidden):
+        if count and s != k.seat:
+            holders.append(n + 1 + s)
+            need.append(count)
+            holder_masks.append(hidden)
+    return holders, need, holder_masks, hidden
+
+
+def _card_classes(hidden: int, group_masks: list[int]) -> list[tuple[tuple[int, ...], list[int]]]:
+    """The hidden cards grouped by which groups may hold them, fewest first:
+    (the groups' indexes, the cards)."""
+    by_key: dict[int, list[int]] = {}
+    for c in cards_of(hidden):
+        key = 0
+        for i, m in enumerate(group_masks):
+            if m >> c & 1:
+                key |= 1 << i
+        if not key:
+            raise InconsistentKnowledge("a hidden card fits no seat")
+        by_key.setdefault(key, []).append(c)
+    order = sorted(by_key, key=lambda key: (key.bit_count(), key))
+    return [
+        (tuple(i for i in range(len(group_masks)) if key >> i & 1), by_key[key]) for key in order
+    ]
+
+
 class DealSampler:
     """Deals of the hidden cards consistent with ``knowledge``: uniform in
     exact mode, a Metropolis-Hastings chain in approximate mode (module doc)."""
@@ -176,29 +218,11 @@ class DealSampler:
         n = k.players
         self.seat = k.seat
         self.players = n
-        # Holders: the other seats, then pseudo-holders with index >= n:
-        # the stock (n) and each seat's hidden taken cards (n + 1 + seat).
-        holders = [s for s in range(n) if s != k.seat]
-        known_all = 0
-        for s in holders:
-            known_all |= k.known[s]
-        hidden = k.unseen & ~known_all
-        need = [k.cards_left[s] - k.known[s].bit_count() for s in holders]
-        holder_masks = [allowed[s] & hidden for s in holders]
-        if k.stock:
-            holders.append(n)
-            need.append(k.stock)
-            holder_masks.append(hidden)
-        for s, count in enumerate(k.hidden):
-            if count and s != k.seat:
-                holders.append(n + 1 + s)
-                need.append(count)
-                holder_masks.append(hidden)
-        self.base = [0] * (2 * n + 1)
+        holders, need, holder_masks, hidden = _holders(k, allowed)
+        # What each holder surely has: the seat its hand, the others what
+        # they are known to hold; the pseudo-holders nothing yet.
+        self.base = [*k.known, *[0] * (n + 1)]
         self.base[k.seat] = k.hand
-        for s in range(n):
-            if s != k.seat:
-                self.base[s] = k.known[s]
         if any(x < 0 for x in need) or sum(need) != hidden.bit_count():
             raise InconsistentKnowledge("the seats' card counts do not add up")
         # Groups: holders with room and the same mask, as (holder, count).
@@ -207,22 +231,9 @@ class DealSampler:
             if x:
                 by_mask.setdefault(m, []).append((h, x))
         group_masks = list(by_mask)
-        self.members: list[list[tuple[int, int]]] = [by_mask[m] for m in group_masks]
-        by_key: dict[int, list[int]] = {}
-        for c in cards_of(hidden):
-            key = 0
-            for i, m in enumerate(group_masks):
-                if m >> c & 1:
-                    key |= 1 << i
-            if not key:
-                raise InconsistentKnowledge("a hidden card fits no seat")
-            by_key.setdefault(key, []).append(c)
-        order = sorted(by_key, key=lambda key: (key.bit_count(), key))
+        self.members = list(by_mask.values())
         # Each class: the indexes of the groups that may hold it, its cards.
-        self.classes: list[tuple[tuple[int, ...], list[int]]] = [
-            (tuple(i for i in range(len(group_masks)) if key >> i & 1), by_key[key])
-            for key in order
-        ]
+        self.classes = _card_classes(hidden, group_masks)
         self.need = tuple(sum(x for _, x in group) for group in self.members)
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._splits: dict[
