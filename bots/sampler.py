@@ -110,36 +110,12 @@ def _feasible_split(
     left = [len(cards) for _, cards in classes]
     free = room[:]
     while True:
-        # Breadth-first search for an augmenting path: class nodes 0..C-1,
-        # group nodes C..C+G-1; a class reaches its groups, a group reaches
-        # back the classes that already send it cards.
-        c_count = len(classes)
-        parent: dict[int, int] = {c: -1 for c in range(c_count) if left[c]}
-        queue = list(parent)
-        end = -1
-        while queue and end < 0:
-            nxt: list[int] = []
-            for node in queue:
-                if node < c_count:
-                    for g in classes[node][0]:
-                        if c_count + g not in parent:
-                            parent[c_count + g] = node
-                            if free[g]:
-                                end = c_count + g
-                                break
-                            nxt.append(c_count + g)
-                else:
-                    g = node - c_count
-                    for c in range(c_count):
-                        if flow[c][g] and c not in parent:
-                            parent[c] = node
-                            nxt.append(c)
-                if end >= 0:
-                    break
-            queue = nxt
-        if end < 0:
+        found = _augmenting_path(classes, flow, left, free)
+        if found is None:
             return flow if not any(left) else None
+        end, parent = found
         # Push one card along the path.
+        c_count = len(classes)
         free[end - c_count] -= 1
         node = end
         while True:
@@ -152,6 +128,40 @@ def _feasible_split(
             if parent[node] == -1:
                 left[node] -= 1
                 break
+
+
+def _augmenting_path(
+    classes: list[tuple[tuple[int, ...], list[int]]],
+    flow: list[list[int]],
+    left: list[int],
+    free: list[int],
+) -> tuple[int, dict[int, int]] | None:
+    """Breadth-first search for an augmenting path: class nodes 0..C-1,
+    group nodes C..C+G-1; a class reaches its groups, a group reaches back
+    the classes that already send it cards. (The group node with room it
+    ends on, each node's parent), or None."""
+    c_count = len(classes)
+    parent: dict[int, int] = {c: -1 for c in range(c_count) if left[c]}
+    queue = list(parent)
+    while queue:
+        nxt: list[int] = []
+        for node in queue:
+            if node >= c_count:
+                # Back to the classes that send this group cards.
+                g = node - c_count
+                back = [c for c in range(c_count) if flow[c][g] and c not in parent]
+                parent.update(dict.fromkeys(back, node))
+                nxt.extend(back)
+                continue
+            for g in classes[node][0]:
+                if c_count + g in parent:
+                    continue
+                parent[c_count + g] = node
+                if free[g]:
+                    return c_count + g, parent
+                nxt.append(c_count + g)
+        queue = nxt
+    return None
 
 
 def _holders(k: Knowledge, allowed: list[int]) -> tuple[list[int], list[int], list[int], int]:
