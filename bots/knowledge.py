@@ -109,6 +109,97 @@ class Knowledge:
         ]
 
 
+class _Reading:
+    """What the tricks so far say about the hidden hands, read card by card:
+    the cards each seat may hold (``allowed``), those it likely holds
+    (``likely``), what each took, what was played, whether hearts broke."""
+
+    def __init__(self, t: Rulebook, seat: int, hand: int, own_hidden: int) -> None:
+        n = t.players
+        self.t = t
+        self.allowed = [t.deck & ~hand & ~own_hidden for _ in range(n)]
+        self.allowed[seat] = hand
+        self.likely = self.allowed[:]
+        self.taken = [0] * n
+        self.played = 0
+        self.broken = False
+        self.two_decks = t.decks == 2
+        self.hearts = HEARTS_MASK | (HEARTS_MASK << 52 if self.two_decks else 0)
+        # Domino Hearts: a seat may draw any card later, so a heart lead says
+        # nothing lasting about the rest of its hand. (A void stays: a seat
+        # that cannot follow draws until it can, so it shows a void only
+        # once the stock is empty.)
+        self.lead_inference = t.deal_kind != "domino"
+
+    def read_trick(
+        self, index: int, plays: list[tuple[int, int]], winner: int | None, carried_in: int
+    ) -> None:
+        """Trick ``index``'s plays (seat, card), in order; its winner takes
+        its cards and those carried into it."""
+        trick_mask = 0
+        led = -1
+        top = -1
+        for pos, (s, c) in enumerate(plays):
+            bit = 1 << c
+            queen_out = not (self.played | trick_mask) & QS_BIT
+            trick_mask |= bit
+            if pos == 0:
+                led = SUIT_OF[c]
+                top = c
+                self._read_lead(index, s, bit)
+            elif SUIT_OF[c] != led:
+                self._read_discard(index, s, c, led, queen_out)
+            else:
+                if queen_out and top > QUEEN_SPADES and c < QUEEN_SPADES:
+                    self.likely[s] &= ~QS_BIT  # it would have dropped the queen under A/K
+                top = max(top, c)
+            # The engine breaks hearts the moment a breaker is played; only
+            # the next lead can notice, so tracking it per card is exact.
+            if bit & self.t.breakers:
+                self.broken = True
+        self.played |= trick_mask
+        if winner is not None:
+            self.taken[winner] |= trick_mask | carried_in
+
+    def read_pass(self, view: SeatView, passed: int) -> list[int]:
+        """After the tricks: where the seat's own pass went. The cards each
+        seat is known to hold (the receiver's, unless hidden away)."""
+        n, seat = self.t.players, view.seat
+        known = [0] * n
+        to = view.passed_to
+        if to is not None and view.phase != "pass":
+            if view.seats[to].hidden_taken:
+                # The widow's taker may have put our cards face down: they
+                # lie in its hand or its hidden pile, nowhere else.
+                for s in range(n):
+                    if s != to and s != seat:
+                        self.allowed[s] &= ~passed
+                        self.likely[s] &= ~passed
+            else:
+                known[to] = passed & ~self.played
+        for s in range(n):
+            if s != seat:
+                self.allowed[s] = (self.allowed[s] & ~self.played) | known[s]
+                self.likely[s] = (self.likely[s] & self.allowed[s]) | known[s]
+        return known
+
+    def _read_lead(self, index: int, s: int, bit: int) -> None:
+        # Leading a heart before hearts broke: the seat holds only hearts.
+        if self.lead_inference and index > 0 and not self.broken and bit & self.hearts:
+            self.allowed[s] &= self.hearts
+
+    def _read_discard(self, index: int, s: int, c: int, led: int, queen_out: bool) -> None:
+        # Not following: void in the led suit; on the first trick a banned
+        # card means nothing else was left.
+        led_mask = SUIT_MASKS[led] | (SUIT_MASKS[led] << 52 if self.two_decks else 0)
+        self.allowed[s] &= ~led_mask
+        banned = self.t.first_trick_banned
+        if index == 0 and (1 << c) & banned:
+            self.allowed[s] &= banned
+        if queen_out and c != QUEEN_SPADES and not (index == 0 and banned & QS_BIT):
+            self.likely[s] &= ~QS_BIT  # it would have dumped the queen
+
+
 def knowledge_of(view: SeatView) -> Knowledge:
     """Turn a seat's view into bitmasks and inferences (see the module doc).
 
@@ -122,76 +213,18 @@ def knowledge_of(view: SeatView) -> Knowledge:
     seat = view.seat
     hand = mask_of_texts(view.hand)
     own_hidden = mask_of_texts(view.hidden_taken)
-    allowed = [t.deck & ~hand & ~own_hidden for _ in range(n)]
-    allowed[seat] = hand
-    likely = allowed[:]
-    taken = [0] * n
-    played = 0
-    broken = False
-    banned = t.first_trick_banned
-    two_decks = t.decks == 2
-    hearts = HEARTS_MASK | (HEARTS_MASK << 52 if two_decks else 0)
-    # Domino Hearts: a seat may draw any card later, so a heart lead says
-    # nothing lasting about the rest of its hand. (A void stays: a seat that
-    # cannot follow draws until it can, so it shows a void only once the
-    # stock is empty.)
-    lead_inference = t.deal_kind != "domino"
-    tricks: list[tuple[int, list[tuple[int, int]], int | None]] = [
-        (tr.leader, [(p.seat, card(p.card)) for p in tr.cards], tr.winner) for tr in view.tricks
-    ]
-    carried_in = [mask_of_texts(tr.carried_in) for tr in view.tricks] + [0]
+    reading = _Reading(t, seat, hand, own_hidden)
+    for index, trick in enumerate(view.tricks):
+        plays = [(p.seat, card(p.card)) for p in trick.cards]
+        reading.read_trick(index, plays, trick.winner, mask_of_texts(trick.carried_in))
     current = [(p.seat, card(p.card)) for p in view.trick]
     if current or view.trick_leader is not None:
-        leader = view.trick_leader if view.trick_leader is not None else current[0][0]
-        tricks.append((leader, current, None))
-    for index, (_leader, plays, winner) in enumerate(tricks):
-        led = -1
-        trick_mask = 0
-        top = -1
-        for pos, (s, c) in enumerate(plays):
-            bit = 1 << c
-            queen_out = not (played | trick_mask) & QS_BIT
-            trick_mask |= bit
-            if pos == 0:
-                led = SUIT_OF[c]
-                top = c
-                if lead_inference and index > 0 and not broken and bit & hearts:
-                    allowed[s] &= hearts
-            elif SUIT_OF[c] != led:
-                allowed[s] &= ~(SUIT_MASKS[led] | (SUIT_MASKS[led] << 52 if two_decks else 0))
-                if index == 0 and bit & banned:
-                    allowed[s] &= banned
-                if queen_out and c != QUEEN_SPADES and not (index == 0 and banned & QS_BIT):
-                    likely[s] &= ~QS_BIT  # it would have dumped the queen
-            else:
-                if queen_out and top > QUEEN_SPADES and c < QUEEN_SPADES:
-                    likely[s] &= ~QS_BIT  # it would have dropped the queen under A/K
-                top = max(top, c)
-            # The engine breaks hearts the moment a breaker is played; only
-            # the next lead can notice, so tracking it per card is exact.
-            if bit & t.breakers:
-                broken = True
-        played |= trick_mask
-        if winner is not None:
-            taken[winner] |= trick_mask | carried_in[index]
+        reading.read_trick(len(view.tricks), current, None, 0)
     passed = mask_of_texts(view.passed)
     received = mask_of_texts(view.received)
-    known = [0] * n
-    if view.passed_to is not None and view.phase != "pass":
-        to = view.passed_to
-        if view.seats[to].hidden_taken:
-            # The widow's taker may have put our cards face down: they lie
-            # in its hand or its hidden pile, nowhere else.
-            for s in range(n):
-                if s != to and s != seat:
-                    allowed[s] &= ~passed
-                    likely[s] &= ~passed
-        else:
-            known[to] = passed & ~played
-    for s in range(n):
-        if s != seat:
-            allowed[s] = (allowed[s] & ~played) | known[s]
-            likely[s] = (likely[s] & allowed[s]) | known[s]
+    known = reading.read_pass(view, passed)
+    allowed, likely, played = reading.allowed, reading.likely, reading.played
+    taken, broken = reading.taken, reading.broken
     cards_left = [info.cards_left for info in view.seats]
     return Knowledge(
         seat=seat,

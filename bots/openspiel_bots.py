@@ -113,48 +113,78 @@ class StateBuilder:
         to play)."""
         me = view.seat
         assert me is not None  # only a seat's view asks for a decision
-        k = knowledge_of(view)
-        current = DealSampler(k).sample(rng)
-        played = [0] * PLAYERS
-        tricks = [(t.leader, [p.card for p in t.cards]) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick[0].seat, [p.card for p in view.trick]))
-        for leader, cards in tricks:
-            for i, text in enumerate(cards):
-                played[(leader + i) % PLAYERS] |= 1 << card(text)
+        current = DealSampler(knowledge_of(view)).sample(rng)
+        tricks = _tricks_of(view)
+        played = _played_masks(tricks)
         final = [current[s] | played[s] for s in range(PLAYERS)]
         direction = view.pass_direction or "hold"
         d = _OFFSETS[direction]
         passes: list[int] = [0] * PLAYERS
         original = final[:]
         if d and view.phase != "pass":
-            passes[me] = _mask(view.passed)
-            passes[(me - d) % PLAYERS] = _mask(view.received)
-            for s in range(PLAYERS):
-                if s == me or (s + d) % PLAYERS == me:
-                    continue
-                pool = list(cards_of(final[(s + d) % PLAYERS]))
-                passes[s] = _mask_ints(rng.sample(pool, 3))
+            passes = _sampled_passes(view, me, d, final, rng)
             original = [final[s] & ~passes[(s - d) % PLAYERS] | passes[s] for s in range(PLAYERS)]
         state = self.game.new_initial_state()
         state.apply_action(_DIRECTIONS[direction])
-        hands = [sorted(cards_of(original[(p + me) % PLAYERS])) for p in range(PLAYERS)]
-        for i in range(13):
-            for p in range(PLAYERS):
-                state.apply_action(to_openspiel(hands[p][i]))
+        _apply_deal(state, original, me)
         if view.phase == "pass":
             return state
         if d:
             for p in range(PLAYERS):
                 for c in sorted(cards_of(passes[(p + me) % PLAYERS])):
                     state.apply_action(to_openspiel(c))
-        for leader, cards in tricks:
-            for i, text in enumerate(cards):
-                expected = (leader + i - me) % PLAYERS
-                if state.current_player() != expected:
-                    raise RuntimeError("OpenSpiel's turn order differs from the view's")
-                state.apply_action(to_openspiel(card(text)))
+        _apply_tricks(state, tricks, me)
         return state
+
+
+def _tricks_of(view: SeatView) -> list[tuple[int, list[str]]]:
+    """(leader, cards) of every trick of the hand so far, the open one last."""
+    tricks = [(t.leader, [p.card for p in t.cards]) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0].seat, [p.card for p in view.trick]))
+    return tricks
+
+
+def _played_masks(tricks: list[tuple[int, list[str]]]) -> list[int]:
+    """The cards each seat has played, as masks."""
+    played = [0] * PLAYERS
+    for leader, cards in tricks:
+        for i, text in enumerate(cards):
+            played[(leader + i) % PLAYERS] |= 1 << card(text)
+    return played
+
+
+def _sampled_passes(
+    view: SeatView, me: int, d: int, final: list[int], rng: random.Random
+) -> list[int]:
+    """Each seat's pass: the seat's own and the one it received as the view
+    says, the others three cards drawn from what their receivers hold."""
+    passes = [0] * PLAYERS
+    passes[me] = _mask(view.passed)
+    passes[(me - d) % PLAYERS] = _mask(view.received)
+    for s in range(PLAYERS):
+        if s == me or (s + d) % PLAYERS == me:
+            continue
+        pool = list(cards_of(final[(s + d) % PLAYERS]))
+        passes[s] = _mask_ints(rng.sample(pool, 3))
+    return passes
+
+
+def _apply_deal(state: Any, original: list[int], me: int) -> None:
+    # OpenSpiel deals one card to each player in turn, the seat as player 0.
+    hands = [sorted(cards_of(original[(p + me) % PLAYERS])) for p in range(PLAYERS)]
+    for i in range(13):
+        for p in range(PLAYERS):
+            state.apply_action(to_openspiel(hands[p][i]))
+
+
+def _apply_tricks(state: Any, tricks: list[tuple[int, list[str]]], me: int) -> None:
+    for leader, cards in tricks:
+        for i, text in enumerate(cards):
+            expected = (leader + i - me) % PLAYERS
+            if state.current_player() != expected:
+                raise RuntimeError("OpenSpiel's turn order differs from the view's")
+            state.apply_action(to_openspiel(card(text)))
 
 
 def _mask(texts: tuple[str, ...]) -> int:

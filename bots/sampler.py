@@ -110,36 +110,12 @@ def _feasible_split(
     left = [len(cards) for _, cards in classes]
     free = room[:]
     while True:
-        # Breadth-first search for an augmenting path: class nodes 0..C-1,
-        # group nodes C..C+G-1; a class reaches its groups, a group reaches
-        # back the classes that already send it cards.
-        c_count = len(classes)
-        parent: dict[int, int] = {c: -1 for c in range(c_count) if left[c]}
-        queue = list(parent)
-        end = -1
-        while queue and end < 0:
-            nxt: list[int] = []
-            for node in queue:
-                if node < c_count:
-                    for g in classes[node][0]:
-                        if c_count + g not in parent:
-                            parent[c_count + g] = node
-                            if free[g]:
-                                end = c_count + g
-                                break
-                            nxt.append(c_count + g)
-                else:
-                    g = node - c_count
-                    for c in range(c_count):
-                        if flow[c][g] and c not in parent:
-                            parent[c] = node
-                            nxt.append(c)
-                if end >= 0:
-                    break
-            queue = nxt
-        if end < 0:
+        found = _augmenting_path(classes, flow, left, free)
+        if found is None:
             return flow if not any(left) else None
+        end, parent = found
         # Push one card along the path.
+        c_count = len(classes)
         free[end - c_count] -= 1
         node = end
         while True:
@@ -152,6 +128,82 @@ def _feasible_split(
             if parent[node] == -1:
                 left[node] -= 1
                 break
+
+
+def _augmenting_path(
+    classes: list[tuple[tuple[int, ...], list[int]]],
+    flow: list[list[int]],
+    left: list[int],
+    free: list[int],
+) -> tuple[int, dict[int, int]] | None:
+    """Breadth-first search for an augmenting path: class nodes 0..C-1,
+    group nodes C..C+G-1; a class reaches its groups, a group reaches back
+    the classes that already send it cards. (The group node with room it
+    ends on, each node's parent), or None."""
+    c_count = len(classes)
+    parent: dict[int, int] = {c: -1 for c in range(c_count) if left[c]}
+    queue = list(parent)
+    while queue:
+        nxt: list[int] = []
+        for node in queue:
+            if node >= c_count:
+                # Back to the classes that send this group cards.
+                g = node - c_count
+                back = [c for c in range(c_count) if flow[c][g] and c not in parent]
+                parent.update(dict.fromkeys(back, node))
+                nxt.extend(back)
+                continue
+            for g in classes[node][0]:
+                if c_count + g in parent:
+                    continue
+                parent[c_count + g] = node
+                if free[g]:
+                    return c_count + g, parent
+                nxt.append(c_count + g)
+        queue = nxt
+    return None
+
+
+def _holders(k: Knowledge, allowed: list[int]) -> tuple[list[int], list[int], list[int], int]:
+    """(holders, cards each must get, cards each may get, the hidden cards).
+    Holders: the other seats, then pseudo-holders with index >= n: the stock
+    (n) and each seat's hidden taken cards (n + 1 + seat)."""
+    n = k.players
+    holders = [s for s in range(n) if s != k.seat]
+    known_all = 0
+    for s in holders:
+        known_all |= k.known[s]
+    hidden = k.unseen & ~known_all
+    need = [k.cards_left[s] - k.known[s].bit_count() for s in holders]
+    holder_masks = [allowed[s] & hidden for s in holders]
+    if k.stock:
+        holders.append(n)
+        need.append(k.stock)
+        holder_masks.append(hidden)
+    for s, count in enumerate(k.hidden):
+        if count and s != k.seat:
+            holders.append(n + 1 + s)
+            need.append(count)
+            holder_masks.append(hidden)
+    return holders, need, holder_masks, hidden
+
+
+def _card_classes(hidden: int, group_masks: list[int]) -> list[tuple[tuple[int, ...], list[int]]]:
+    """The hidden cards grouped by which groups may hold them, fewest first:
+    (the groups' indexes, the cards)."""
+    by_key: dict[int, list[int]] = {}
+    for c in cards_of(hidden):
+        key = 0
+        for i, m in enumerate(group_masks):
+            if m >> c & 1:
+                key |= 1 << i
+        if not key:
+            raise InconsistentKnowledge("a hidden card fits no seat")
+        by_key.setdefault(key, []).append(c)
+    order = sorted(by_key, key=lambda key: (key.bit_count(), key))
+    return [
+        (tuple(i for i in range(len(group_masks)) if key >> i & 1), by_key[key]) for key in order
+    ]
 
 
 class DealSampler:
@@ -176,29 +228,11 @@ class DealSampler:
         n = k.players
         self.seat = k.seat
         self.players = n
-        # Holders: the other seats, then pseudo-holders with index >= n:
-        # the stock (n) and each seat's hidden taken cards (n + 1 + seat).
-        holders = [s for s in range(n) if s != k.seat]
-        known_all = 0
-        for s in holders:
-            known_all |= k.known[s]
-        hidden = k.unseen & ~known_all
-        need = [k.cards_left[s] - k.known[s].bit_count() for s in holders]
-        holder_masks = [allowed[s] & hidden for s in holders]
-        if k.stock:
-            holders.append(n)
-            need.append(k.stock)
-            holder_masks.append(hidden)
-        for s, count in enumerate(k.hidden):
-            if count and s != k.seat:
-                holders.append(n + 1 + s)
-                need.append(count)
-                holder_masks.append(hidden)
-        self.base = [0] * (2 * n + 1)
+        holders, need, holder_masks, hidden = _holders(k, allowed)
+        # What each holder surely has: the seat its hand, the others what
+        # they are known to hold; the pseudo-holders nothing yet.
+        self.base = [*k.known, *[0] * (n + 1)]
         self.base[k.seat] = k.hand
-        for s in range(n):
-            if s != k.seat:
-                self.base[s] = k.known[s]
         if any(x < 0 for x in need) or sum(need) != hidden.bit_count():
             raise InconsistentKnowledge("the seats' card counts do not add up")
         # Groups: holders with room and the same mask, as (holder, count).
@@ -207,22 +241,9 @@ class DealSampler:
             if x:
                 by_mask.setdefault(m, []).append((h, x))
         group_masks = list(by_mask)
-        self.members: list[list[tuple[int, int]]] = [by_mask[m] for m in group_masks]
-        by_key: dict[int, list[int]] = {}
-        for c in cards_of(hidden):
-            key = 0
-            for i, m in enumerate(group_masks):
-                if m >> c & 1:
-                    key |= 1 << i
-            if not key:
-                raise InconsistentKnowledge("a hidden card fits no seat")
-            by_key.setdefault(key, []).append(c)
-        order = sorted(by_key, key=lambda key: (key.bit_count(), key))
+        self.members = list(by_mask.values())
         # Each class: the indexes of the groups that may hold it, its cards.
-        self.classes: list[tuple[tuple[int, ...], list[int]]] = [
-            (tuple(i for i in range(len(group_masks)) if key >> i & 1), by_key[key])
-            for key in order
-        ]
+        self.classes = _card_classes(hidden, group_masks)
         self.need = tuple(sum(x for _, x in group) for group in self.members)
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._splits: dict[

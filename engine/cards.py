@@ -110,18 +110,22 @@ def card(text: str) -> int:
     body = text
     if len(text) >= 3 and text[-1] == "2" and not text[-2].isdigit():
         copy, body = 52, text[:-1]  # "QS2", "10D2", "Q♠2"; "102" is no card
-    if not 2 <= len(body) <= 3:
+    found = _one_deck_card(body) if 2 <= len(body) <= 3 else None
+    if found is None:
         raise ValueError(f"unknown card {text!r}")
-    rank_text, suit_text = body[:-1].upper(), body[-1].upper()
+    return copy + found
+
+
+def _one_deck_card(body: str) -> int | None:
+    """A rank ("10" or one letter, any case) and a suit letter or symbol."""
+    rank_text = body[:-1].upper()
     if rank_text == "10":
         rank_text = "T"
     rank = RANK_LETTERS.find(rank_text) if len(rank_text) == 1 else -1
-    suit = SUIT_LETTERS.find(suit_text)
+    suit = SUIT_LETTERS.find(body[-1].upper())
     if suit < 0:
         suit = SUIT_SYMBOLS.find(body[-1])
-    if rank < 0 or suit < 0:
-        raise ValueError(f"unknown card {text!r}")
-    return copy + suit * 13 + rank
+    return suit * 13 + rank if rank >= 0 and suit >= 0 else None
 
 
 def card_text(c: int) -> str:

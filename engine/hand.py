@@ -77,7 +77,7 @@ from .events import (
     PlayBegins,
     TrickWon,
 )
-from .rules import Rules, moon_scores
+from .rules import Rules, RuleTables, moon_scores
 from .seats import seat_name
 
 MOON_CHOICES = ("add", "subtract")
@@ -91,6 +91,30 @@ class Phase(StrEnum):
     WIDOW = "widow"
     MOON_CHOICE = "moon_choice"
     DONE = "done"
+
+
+def _check_deal(t: RuleTables, hands: Sequence[int], stock: Sequence[int]) -> None:
+    """Raise ``ValueError`` unless ``hands`` and ``stock`` deal the rules'
+    deck: each hand its size, every card once."""
+    if len(hands) != t.players:
+        raise ValueError(f"a deal needs {t.players} hands")
+    seen = 0
+    for h in hands:
+        if h.bit_count() != t.hand_size:
+            raise ValueError(f"each hand must hold {t.hand_size} cards")
+        seen = _add_dealt(seen, h)
+    if len(stock) != t.stock_size:
+        raise ValueError(f"the stock must hold {t.stock_size} cards")
+    for c in stock:
+        seen = _add_dealt(seen, 1 << c)
+    if seen != t.deck:
+        raise ValueError("the deal does not use the rules' deck")
+
+
+def _add_dealt(seen: int, cards: int) -> int:
+    if cards & seen:
+        raise ValueError("a card was dealt twice")
+    return seen | cards
 
 
 class Hand:
@@ -174,23 +198,7 @@ class Hand:
             raise ValueError(f"{rules.variant} needs engine.dealing.new_hand")
         if hand_number < 1:
             raise ValueError("hand numbers start at 1")
-        if len(hands) != t.players:
-            raise ValueError(f"a deal needs {t.players} hands")
-        seen = 0
-        for h in hands:
-            if h.bit_count() != t.hand_size:
-                raise ValueError(f"each hand must hold {t.hand_size} cards")
-            if h & seen:
-                raise ValueError("a card was dealt twice")
-            seen |= h
-        if len(stock) != t.stock_size:
-            raise ValueError(f"the stock must hold {t.stock_size} cards")
-        for c in stock:
-            if seen >> c & 1:
-                raise ValueError("a card was dealt twice")
-            seen |= 1 << c
-        if seen != t.deck:
-            raise ValueError("the deal does not use the rules' deck")
+        _check_deal(t, hands, stock)
         self._setup(rules, hand_number, list(hands), list(stock))
 
     def _setup(
@@ -357,6 +365,20 @@ class Hand:
             return []
         return cards_of(self.hands[seat])
 
+    def waiting_seats(self) -> list[int]:
+        """The seats whose move the hand waits for: each seat yet to pass, the
+        seat to play, the widow's taker to discard, the shooter to choose;
+        none once the hand is over."""
+        if self.phase is Phase.PASS:
+            return [s for s, passed in enumerate(self.passes) if passed is None]
+        if self.phase is Phase.PLAY:
+            return [self.turn]
+        if self.phase is Phase.WIDOW and self.widow_seat is not None:
+            return [self.widow_seat]
+        if self.phase is Phase.MOON_CHOICE and self.shooter is not None:
+            return [self.shooter]
+        return []
+
     def trick_seats(self, k: int) -> tuple[int, ...]:
         """The seats that played finished trick ``k``, in play order (every
         seat from its leader on; fewer where seats dropped out)."""
@@ -477,19 +499,22 @@ class Hand:
         # CARD_LIMIT covers both decks; a one-deck hand never holds 52-103
         if not isinstance(card, int) or not 0 <= card < CARD_LIMIT or not h >> card & 1:
             raise CardNotHeld(f"you do not hold {_label(card, self.rules.tables.card_limit)}")
-        if self._legal(h) >> card & 1:
-            return
+        if not self._legal(h) >> card & 1:
+            raise self._refusal(h)
+
+    def _refusal(self, h: int) -> RuleViolation:
+        """Why a card held in ``h`` may not be played now (it is not legal)."""
         t = self.rules.tables
         if not self.trick:
             if self.trick_index == 0 and self.first_lead >= 0:
-                raise MustLeadFirstCard(
+                return MustLeadFirstCard(
                     f"the first trick must be led with {card_label(self.first_lead)}"
                 )
-            raise HeartsNotBroken("hearts are not broken yet")
+            return HeartsNotBroken("hearts are not broken yet")
         led = SUIT_OF[self.trick[0]]
         if h & t.suit_masks[led]:
-            raise MustFollowSuit(f"you must follow suit (you hold {SUIT_NAMES[led]})")
-        raise FirstTrickPoints(t.first_trick_refusal)
+            return MustFollowSuit(f"you must follow suit (you hold {SUIT_NAMES[led]})")
+        return FirstTrickPoints(t.first_trick_refusal)
 
     def can_play(self, seat: int, card: int) -> bool:
         """Whether ``play(seat, card)`` would be accepted."""

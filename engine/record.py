@@ -41,20 +41,33 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     rec: dict[str, Any] = {
         "rules": hand.rules.to_json(),
         "hand": hand.hand_number,
-        "deal": [list(texts or ()) for texts in _texts_of(tuple(hand.dealt))],
+        "deal": [_listed(texts) or [] for texts in _texts_of(tuple(hand.dealt))],
     }
     if hand.rules.tables.stock_size:
         rec["stock"] = [card_text(c) for c in hand.dealt_stock]
-    if hand.offset and hand.rules.pass_count and any(p is not None for p in hand.passes):
-        rec["passes"] = [
-            None if texts is None else list(texts) for texts in _texts_of(tuple(hand.passes))
-        ]
+    if _passes_recorded(hand):
+        rec["passes"] = [_listed(texts) for texts in _texts_of(tuple(hand.passes))]
     rec["plays"] = [card_text(c) for c in hand.plays]
+    _add_endings(rec, hand)
+    return rec
+
+
+def _add_endings(rec: dict[str, Any], hand: Hand) -> None:
+    # The widow's discard and the shooter's choice, once they are made.
     if hand.discard is not None:
         rec["discard"] = [card_text(c) for c in cards_of(hand.discard)]
     if hand.rules.moon == "choice" and hand.moon_choice is not None:
         rec["moon_choice"] = hand.moon_choice
-    return rec
+
+
+def _listed(texts: tuple[str, ...] | None) -> list[str] | None:
+    return None if texts is None else list(texts)
+
+
+def _passes_recorded(hand: Hand) -> bool:
+    # A hold hand, a variant without passing and a hand nobody has passed in
+    # yet have no "passes" field (docs/hand-record.md).
+    return bool(hand.offset and hand.rules.pass_count) and any(p is not None for p in hand.passes)
 
 
 _FIELDS = frozenset({"rules", "hand", "deal", "stock", "passes", "plays", "discard", "moon_choice"})
@@ -89,6 +102,21 @@ def replay(record: object) -> Hand:
     unknown = sorted(set(record) - _FIELDS)
     if unknown:
         raise RecordError(f"unknown record field {unknown[0]!r}")
+    hand = _dealt_hand(record)
+    # Every field is read before the first move is replayed, so a record
+    # that cannot be read is a RecordError, never a half-replayed Illegal.
+    discard = record.get("discard")
+    discard_cards = None if discard is None else _cards(discard, "discard")
+    play_cards = _cards(record.get("plays", []), "plays")
+    passes = _passes(record.get("passes"), hand.players)
+    _replay_passes(hand, passes)
+    _replay_plays(hand, play_cards, discard_cards)
+    _replay_moon_choice(hand, record.get("moon_choice"))
+    return hand
+
+
+def _dealt_hand(record: dict[str, Any]) -> Hand:
+    """The hand a record's rules, number, deal and stock make, before any move."""
     try:
         rules = Rules.from_json(record.get("rules"))
     except (RulesError, TypeError) as exc:
@@ -99,50 +127,58 @@ def replay(record: object) -> Hand:
     deal = record.get("deal")
     if not isinstance(deal, list):
         raise RecordError("deal must be a list of hands")
-    stock = record.get("stock", [])
-    stock_cards = _cards(stock, "stock")
+    stock_cards = _cards(record.get("stock", []), "stock")
     try:
-        hand = new_hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal], stock_cards)
+        return new_hand(rules, number, [mask_of(_cards(h, "deal")) for h in deal], stock_cards)
     except ValueError as exc:
         raise RecordError(f"deal: {exc}") from None
-    discard = record.get("discard")
-    discard_cards = None if discard is None else _cards(discard, "discard")
-    plays = record.get("plays", [])
-    play_cards = _cards(plays, "plays")
-    passes = record.get("passes")
-    if passes is not None:
-        if not isinstance(passes, list) or len(passes) > hand.players:
-            raise RecordError(f"passes must be a list of up to {hand.players} entries")
-        parsed = [None if p is None else _cards(p, "passes") for p in passes]
-        for seat, cards in enumerate(parsed):
-            if cards is None:
-                continue
-            try:
-                hand.pass_cards(seat, cards)
-            except RuleViolation as exc:
-                raise Illegal("pass", exc) from None
-    for k, c in enumerate(play_cards):
-        if hand.phase is Phase.WIDOW and discard_cards is not None:
-            _discard(hand, discard_cards)
-            discard_cards = None
+
+
+def _passes(passes: object, players: int) -> list[list[int] | None]:
+    if passes is None:
+        return []
+    if not isinstance(passes, list) or len(passes) > players:
+        raise RecordError(f"passes must be a list of up to {players} entries")
+    return [None if p is None else _cards(p, "passes") for p in passes]
+
+
+def _replay_passes(hand: Hand, passes: list[list[int] | None]) -> None:
+    for seat, cards in enumerate(passes):
+        if cards is None:
+            continue
+        try:
+            hand.pass_cards(seat, cards)
+        except RuleViolation as exc:
+            raise Illegal("pass", exc) from None
+
+
+def _replay_plays(hand: Hand, plays: list[int], discard: list[int] | None) -> None:
+    # The widow's discard comes between two plays: when the taker of the
+    # widow's trick is known (docs/rules.md, Hearts with a widow).
+    for k, c in enumerate(plays):
+        if hand.phase is Phase.WIDOW and discard is not None:
+            _discard(hand, discard)
+            discard = None
         try:
             hand.play(hand.turn, c)
         except RuleViolation as exc:
             raise Illegal(k, exc) from None
-    if discard_cards is not None:
+    if discard is not None:
         if hand.phase is not Phase.WIDOW:
             raise Illegal("discard", WrongPhase("there is no widow to discard"))
-        _discard(hand, discard_cards)
-    choice = record.get("moon_choice")
-    if choice is not None:
-        if hand.phase is Phase.MOON_CHOICE:
-            try:
-                hand.choose_moon(hand.shooter if hand.shooter is not None else 0, choice)
-            except RuleViolation as exc:
-                raise Illegal("moon_choice", exc) from None
-        elif hand.phase is Phase.DONE and choice != hand.moon_choice:
-            raise Illegal("moon_choice", BadMoonChoice("there is no moon choice to make"))
-    return hand
+        _discard(hand, discard)
+
+
+def _replay_moon_choice(hand: Hand, choice: Any) -> None:
+    if choice is None:
+        return
+    if hand.phase is Phase.MOON_CHOICE:
+        try:
+            hand.choose_moon(hand.shooter if hand.shooter is not None else 0, choice)
+        except RuleViolation as exc:
+            raise Illegal("moon_choice", exc) from None
+    elif hand.phase is Phase.DONE and choice != hand.moon_choice:
+        raise Illegal("moon_choice", BadMoonChoice("there is no moon choice to make"))
 
 
 def _discard(hand: Hand, cards: list[int]) -> None:

@@ -18,6 +18,7 @@ exactly as before variants existed.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -33,7 +34,15 @@ from .cards import (
     card_label,
     card_text,
 )
-from .variants import DOMINO_HAND, PENALTIES, TRIM_ORDER, TWO_SPADES, VARIANT_NAMES, VARIANTS
+from .variants import (
+    DOMINO_HAND,
+    PENALTIES,
+    TRIM_ORDER,
+    TWO_SPADES,
+    VARIANT_NAMES,
+    VARIANTS,
+    Variant,
+)
 
 PassDirection = Literal["left", "right", "across", "hold"]
 MoonScoring = Literal["add", "subtract", "choice", "jackpot", "transfer", "none"]
@@ -173,54 +182,17 @@ class Rules:
         if self.variant not in VARIANTS:
             raise RulesError(f"variant must be one of {', '.join(VARIANT_NAMES)}")
         v = VARIANTS[self.variant]
-        if self.players == 0:
-            object.__setattr__(self, "players", v.default_players)
-        if not isinstance(self.players, int) or self.players not in v.players:
-            low, high = v.players[0], v.players[-1]
-            if self.variant == "standard":
-                raise RulesError(f"players must be between {low} and {high}")
-            count = f"{low} players" if low == high else f"{low} to {high} players"
-            raise RulesError(f"{v.title} is played by {count}")
-        if self.pass_cycle == ():
-            if v.default_pass_cycle is not None:
-                default = v.default_pass_cycle
-            elif self.players % 2:
-                default = ("left", "right", "hold")
-            else:
-                default = PASS_CYCLES["left,right,across,hold"]
-            object.__setattr__(self, "pass_cycle", default)
-        if not self.pass_cycle or any(d not in PASS_DIRECTIONS for d in self.pass_cycle):
-            raise RulesError("pass_cycle must list left, right, across or hold")
-        if "across" in self.pass_cycle and self.players % 2:
-            raise RulesError("passing across needs an even number of players")
-        if not v.passing and set(self.pass_cycle) != {"hold"}:
-            raise RulesError(f"{v.title} has no passing")
-        if self.variant == "greek" and (self.pass_cycle != ("right",) or self.pass_count != 3):
-            raise RulesError("Greek Hearts passes 3 cards to the right every hand")
-        if self.moon == "":
-            object.__setattr__(self, "moon", v.moons[0])
-        if self.moon not in MOON_SCORINGS:
-            raise RulesError("moon must be add, subtract or choice")
-        if self.moon not in v.moons:
-            raise RulesError(f"{v.title} scores the moon as {' or '.join(v.moons)}")
-        if self.first_trick == "":
-            object.__setattr__(self, "first_trick", v.first_tricks[0])
-        if self.first_trick not in FIRST_TRICK_RULES:
-            raise RulesError("first_trick must be no_points, no_queen or anything")
-        if self.first_trick not in v.first_tricks:
-            raise RulesError(f"{v.title} allows first_trick {' or '.join(v.first_tricks)}")
+        # Each option is settled (the variant's default filled in) and then
+        # checked against the variant, in the order docs/rules.md lists them.
+        self._settle_players(v)
+        self._settle_pass_cycle(v)
+        self._settle_moon(v)
+        self._settle_first_trick(v)
         if self.end not in GAME_ENDS:
             raise RulesError("end must be points or hands")
         if not isinstance(self.end_at, int) or self.end_at < 1:
             raise RulesError("end_at must be a positive number")
-        if self.bonus_card == "":
-            object.__setattr__(self, "bonus_card", v.bonus_cards[0])
-        if self.bonus_card is not None and self.bonus_card not in BONUS_CARDS:
-            raise RulesError("bonus_card must be JD, TD or null")
-        if self.bonus_card not in v.bonus_cards:
-            if self.bonus_card is None:
-                raise RulesError(f"{v.title} needs a bonus card (JD or TD)")
-            raise RulesError(f"{v.title} has no bonus card")
+        self._settle_bonus_card(v)
         object.__setattr__(
             self,
             "tables",
@@ -238,6 +210,60 @@ class Rules:
             0 <= self.pass_count <= self.tables.hand_size
         ):
             raise RulesError("pass_count is out of range")
+
+    def _settle(self, name: str, value: object) -> None:
+        # The dataclass is frozen: defaults are filled in once, here.
+        object.__setattr__(self, name, value)
+
+    def _settle_players(self, v: Variant) -> None:
+        if self.players == 0:
+            self._settle("players", v.default_players)
+        if isinstance(self.players, int) and self.players in v.players:
+            return
+        low, high = v.players[0], v.players[-1]
+        if self.variant == "standard":
+            raise RulesError(f"players must be between {low} and {high}")
+        count = f"{low} players" if low == high else f"{low} to {high} players"
+        raise RulesError(f"{v.title} is played by {count}")
+
+    def _settle_pass_cycle(self, v: Variant) -> None:
+        if self.pass_cycle == ():
+            self._settle("pass_cycle", _default_pass_cycle(v, self.players))
+        if not self.pass_cycle or any(d not in PASS_DIRECTIONS for d in self.pass_cycle):
+            raise RulesError("pass_cycle must list left, right, across or hold")
+        if "across" in self.pass_cycle and self.players % 2:
+            raise RulesError("passing across needs an even number of players")
+        if not v.passing and set(self.pass_cycle) != {"hold"}:
+            raise RulesError(f"{v.title} has no passing")
+        if self.variant == "greek" and (self.pass_cycle != ("right",) or self.pass_count != 3):
+            raise RulesError("Greek Hearts passes 3 cards to the right every hand")
+
+    def _settle_moon(self, v: Variant) -> None:
+        if self.moon == "":
+            self._settle("moon", v.moons[0])
+        if self.moon not in MOON_SCORINGS:
+            raise RulesError("moon must be add, subtract or choice")
+        if self.moon not in v.moons:
+            raise RulesError(f"{v.title} scores the moon as {' or '.join(v.moons)}")
+
+    def _settle_first_trick(self, v: Variant) -> None:
+        if self.first_trick == "":
+            self._settle("first_trick", v.first_tricks[0])
+        if self.first_trick not in FIRST_TRICK_RULES:
+            raise RulesError("first_trick must be no_points, no_queen or anything")
+        if self.first_trick not in v.first_tricks:
+            raise RulesError(f"{v.title} allows first_trick {' or '.join(v.first_tricks)}")
+
+    def _settle_bonus_card(self, v: Variant) -> None:
+        if self.bonus_card == "":
+            self._settle("bonus_card", v.bonus_cards[0])
+        if self.bonus_card is not None and self.bonus_card not in BONUS_CARDS:
+            raise RulesError("bonus_card must be JD, TD or null")
+        if self.bonus_card in v.bonus_cards:
+            return
+        if self.bonus_card is None:
+            raise RulesError(f"{v.title} needs a bonus card (JD or TD)")
+        raise RulesError(f"{v.title} has no bonus card")
 
     def pass_direction(self, hand_number: int) -> str:
         """The pass direction of 1-based hand ``hand_number``."""
@@ -287,15 +313,8 @@ class Rules:
         }
         if "variant" in kwargs and not isinstance(kwargs["variant"], str):
             raise RulesError("variant must be a name")
-        cycle = kwargs.get("pass_cycle")
-        if isinstance(cycle, str):
-            if cycle not in PASS_CYCLES:
-                raise RulesError(f"unknown pass_cycle {cycle!r}")
-            kwargs["pass_cycle"] = PASS_CYCLES[cycle]
-        elif isinstance(cycle, list):
-            kwargs["pass_cycle"] = tuple(cycle)
-        elif cycle is not None:
-            raise RulesError("pass_cycle must be a list or a named cycle")
+        if kwargs.get("pass_cycle") is not None:
+            kwargs["pass_cycle"] = _pass_cycle_of(kwargs["pass_cycle"])
         for name in ("players", "pass_count", "end_at"):
             if name in kwargs and (
                 not isinstance(kwargs[name], int) or isinstance(kwargs[name], bool)
@@ -303,15 +322,31 @@ class Rules:
                 raise RulesError(f"{name} must be an integer")
         if "queen_breaks_hearts" in kwargs and not isinstance(kwargs["queen_breaks_hearts"], bool):
             raise RulesError("queen_breaks_hearts must be true or false")
-        bonus = kwargs.get("bonus_card")
-        if isinstance(bonus, str):
-            try:
-                kwargs["bonus_card"] = card_text(card(bonus))
-            except ValueError as exc:
-                raise RulesError(str(exc)) from None
-            if kwargs["bonus_card"] not in BONUS_CARDS:
-                raise RulesError("bonus_card must be JD, TD or null")
+        if isinstance(kwargs.get("bonus_card"), str):
+            kwargs["bonus_card"] = _bonus_card_of(kwargs["bonus_card"])
         return cls(**kwargs)
+
+
+def _pass_cycle_of(cycle: object) -> tuple[str, ...]:
+    """A JSON pass_cycle: a named cycle or a list of directions."""
+    if isinstance(cycle, str):
+        if cycle not in PASS_CYCLES:
+            raise RulesError(f"unknown pass_cycle {cycle!r}")
+        return PASS_CYCLES[cycle]
+    if isinstance(cycle, list):
+        return tuple(cycle)
+    raise RulesError("pass_cycle must be a list or a named cycle")
+
+
+def _bonus_card_of(text: str) -> str:
+    """A JSON bonus_card in its canonical spelling ("jd" is "JD")."""
+    try:
+        canonical = card_text(card(text))
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    if canonical not in BONUS_CARDS:
+        raise RulesError("bonus_card must be JD, TD or null")
+    return canonical
 
 
 def moon_scores(raw: list[int], shooter: int, t: RuleTables, mode: str) -> list[int]:
@@ -372,6 +407,85 @@ def _first_trick_sentence(banned: int) -> str:
     return f"no {', '.join(parts[:-1])} or {parts[-1]} on the first trick"
 
 
+def _default_pass_cycle(v: Variant, players: int) -> tuple[str, ...]:
+    """The variant's own cycle, else the usual one for the seat count: left,
+    right, across, hold with an even count; left, right, hold with an odd
+    one (no seat is across)."""
+    if v.default_pass_cycle is not None:
+        return v.default_pass_cycle
+    if players % 2:
+        return ("left", "right", "hold")
+    return PASS_CYCLES["left,right,across,hold"]
+
+
+def _penalties(v: Variant, limit: int, bonus_card: str | None) -> tuple[list[int], int, int]:
+    """(penalty of each card, the bonus card or -1, the bonus card's points):
+    the variant's penalties, with the bonus card's -10 where it is played."""
+    base_penalty = PENALTIES[v.penalty]
+    penalty = [base_penalty(c % 52) for c in range(limit)]
+    if bonus_card is None:
+        return penalty, -1, 0
+    bonus = card(bonus_card)
+    penalty[bonus] = -10
+    return penalty, bonus, -10
+
+
+def _moon_cards(moon: str, positive: int, bonus: int) -> int:
+    """The cards a shooter must take: every penalty card, plus the bonus card
+    in the jackpot scoring (Omnibus); none where the moon is not scored."""
+    if moon == "none":
+        return 0
+    if moon == "jackpot" and bonus >= 0:
+        return positive | 1 << bonus
+    return positive
+
+
+def _mask(cards: Iterable[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def _points(penalty: list[int], cards: int) -> int:
+    """The penalty points of the cards of mask ``cards``."""
+    return sum(p for c, p in enumerate(penalty) if cards >> c & 1)
+
+
+def _suit_penalties(penalty: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Per suit, the points of every 13-bit rank mask (8192 entries a suit):
+    a trick's points are four lookups, not a loop over its cards."""
+
+    def suit_points(s: int, ranks: int) -> int:
+        return sum(penalty[s * 13 + r] for r in range(13) if ranks >> r & 1)
+
+    return tuple(tuple(suit_points(s, m) for m in range(1 << 13)) for s in range(4))
+
+
+def _play_codes(
+    penalty: list[int], positive: int, bonus: int, breakers: int
+) -> tuple[tuple[int, ...], ...]:
+    """Per suit and rank, a card's code for the fast trick loop: its penalty
+    (penalty cards only) plus the bonus and heart-breaking flags."""
+
+    def code(c: int) -> int:
+        points = penalty[c] if positive >> c & 1 else 0
+        flags = (CODE_BONUS if c == bonus else 0) | (CODE_BREAK if breakers >> c & 1 else 0)
+        return points + flags
+
+    return tuple(tuple(code(s * 13 + r) for r in range(13)) for s in range(4))
+
+
+def _deal_steps(players: int, size: int) -> tuple[tuple[int, tuple[tuple[int, float], ...]], ...]:
+    """The fast deal's Fisher–Yates steps, seat by seat from the last."""
+
+    def steps(seat: int) -> tuple[tuple[int, float], ...]:
+        top = seat * size + size - 1
+        return tuple((i, float(i + 1)) for i in range(top, seat * size - 1, -1))
+
+    return tuple((seat, steps(seat)) for seat in range(players - 1, 0, -1))
+
+
 @functools.cache
 def _build_tables(
     variant: str,
@@ -392,50 +506,23 @@ def _build_tables(
     two = v.decks == 2
     clubs = deck & SUIT_MASK13
     first_lead = (clubs & -clubs).bit_length() - 1  # 2♣, or 3♣ when 2♣ is out
-    base_penalty = PENALTIES[v.penalty]
-    penalty = [base_penalty(c % 52) for c in range(limit)]
-    bonus = -1
-    bonus_points = 0
-    if bonus_card is not None:
-        bonus = card(bonus_card)
-        bonus_points = -10
-        penalty[bonus] = bonus_points
-    suit_penalty = tuple(
-        tuple(sum(penalty[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-        for s in range(4)
-    )
-    positive = 0
-    for c in range(limit):
-        if deck >> c & 1 and penalty[c] > 0:
-            positive |= 1 << c
-    moon_value = sum(penalty[c] for c in range(limit) if positive >> c & 1)
-    if moon == "none":
-        moon_cards = 0
-    elif moon == "jackpot":
-        moon_cards = positive | (1 << bonus if bonus >= 0 else 0)
-    else:
-        moon_cards = positive
+    penalty, bonus, bonus_points = _penalties(v, limit, bonus_card)
+    positive = _mask(c for c in range(limit) if deck >> c & 1 and penalty[c] > 0)
+    moon_value = _points(penalty, positive)
+    moon_cards = _moon_cards(moon, positive, bonus)
     suit_masks = SUIT_MASKS2 if two else SUIT_MASKS
     hearts = suit_masks[HEARTS]
     queens = 1 << QUEEN_SPADES | (1 << QUEEN_SPADES + 52 if two else 0)
-    if first_trick == "no_points":
-        banned = positive
-    elif first_trick == "no_queen":
-        banned = queens & deck
-    elif first_trick == "no_hearts":
-        banned = hearts & deck
-    else:
-        banned = 0
+    banned = {
+        "no_points": positive,
+        "no_queen": queens & deck,
+        "no_hearts": hearts & deck,
+    }.get(first_trick, 0)
     breakers = hearts | (queens if queen_breaks_hearts else 0)
     offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
     deck_cards = tuple(c for c in range(limit) if deck >> c & 1)
     fast = v.deal == "trim"
-    codes = [
-        (penalty[c] if positive >> c & 1 else 0)
-        + (CODE_BONUS if c == bonus else 0)
-        + (CODE_BREAK if breakers >> c & 1 else 0)
-        for c in range(52)
-    ]
+    codes = _play_codes(penalty, positive, bonus, breakers)
     return RuleTables(
         players=n,
         variant=variant,
@@ -451,11 +538,11 @@ def _build_tables(
         suit_masks=suit_masks,
         hearts=hearts,
         penalty=tuple(penalty),
-        suit_penalty=suit_penalty,
+        suit_penalty=_suit_penalties(penalty),
         total_penalty=sum(penalty[c] for c in deck_cards),
         moon=moon,
         moon_cards=moon_cards,
-        moon_points=sum(penalty[c] for c in range(limit) if moon_cards >> c & 1),
+        moon_points=_points(penalty, moon_cards),
         moon_value=moon_value,
         point_cards=positive | (1 << bonus if bonus >= 0 else 0),
         first_trick_banned=banned,
@@ -466,19 +553,9 @@ def _build_tables(
         bonus_points=bonus_points,
         fast=fast,
         deck_bits=tuple(1 << c for c in deck_cards),
-        deal_steps=tuple(
-            (
-                seat,
-                tuple(
-                    (i, float(i + 1)) for i in range(seat * size + size - 1, seat * size - 1, -1)
-                ),
-            )
-            for seat in range(n - 1, 0, -1)
-        )
-        if fast
-        else (),
+        deal_steps=_deal_steps(n, size) if fast else (),
         followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
-        play_codes=tuple(tuple(codes[s * 13 : s * 13 + 13]) for s in range(4)),
+        play_codes=codes,
         first_trick_allowed=tuple(~banned >> (s * 13) & SUIT_MASK13 for s in range(4)),
     )
 

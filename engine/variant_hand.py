@@ -68,6 +68,31 @@ def deal_variant(rules: Rules, hand_number: int, rng: random.Random) -> VariantH
     return VariantHand(rules, hand_number, hands, deck[n * size :])
 
 
+def _cancelled(trick: list[int]) -> int:
+    """Cancellation Hearts: two identical cards in a trick cancel each other
+    (both as a mask)."""
+    cancelled = 0
+    seen: dict[int, int] = {}
+    for c in trick:
+        base = BASE_OF[c]
+        if base in seen:
+            cancelled |= 1 << c | 1 << seen[base]
+        seen[base] = c
+    return cancelled
+
+
+def _winning_position(trick: list[int], cancelled: int) -> int:
+    """The position of the highest uncancelled card of the led suit, -1
+    when there is none."""
+    led = SUIT_OF[trick[0]]
+    best = -1
+    at = -1
+    for i, c in enumerate(trick):
+        if SUIT_OF[c] == led and not cancelled >> c & 1 and RANK_OF[c] > best:
+            best, at = RANK_OF[c], i
+    return at
+
+
 class VariantHand(Hand):
     """A hand of Hearts with a widow, a domino stock or two decks."""
 
@@ -218,35 +243,43 @@ class VariantHand(Hand):
             events.append(HeartsBroken(seat))
         if last_card and self.rules.tables.deal_kind == "domino":
             events.append(SeatOut(seat))
-        penalty = self.rules.tables.penalty
-        for k in range(tricks, len(self.history)):
-            leader, cards, winner = self.history[k]
-            cancelled = tuple(cards_of(self.cancelled[k]))
-            if winner < 0:
-                events.append(TrickCarried(k, leader, cards, self.history_seats[k], cancelled))
-                continue
-            carried = cards_of(self.carried_taken[k])
-            events.append(
-                VariantTrickWon(
-                    k,
-                    leader,
-                    winner,
-                    cards,
-                    sum(penalty[c] for c in cards) + sum(penalty[c] for c in carried),
-                    self.history_seats[k],
-                    cancelled,
-                    tuple(carried),
-                )
-            )
-        if self.rest_taken is not None and rest is None:
+        events.extend(self._trick_event(k) for k in range(tricks, len(self.history)))
+        events.extend(self._stock_events(rest is None, draws))
+        events.extend(self._end_events())
+        return events
+
+    def _stock_events(self, rest_was_untaken: bool, draws: int) -> list[Event]:
+        """What a card did to the face-down cards: the rest taken, the widow
+        taken, Domino's draws (those from index ``draws`` on), the leftover."""
+        events: list[Event] = []
+        if self.rest_taken is not None and rest_was_untaken:
             events.append(RestTaken(self.rest_taken[0], self.dealt_stock))
         if self.phase is Phase.WIDOW and self.widow_seat is not None:
             events.append(WidowTaken(self.widow_seat, self.dealt_stock))
         events.extend(CardsDrawn(s, cards) for s, cards in self.draws[draws:])
         if self.leftover is not None and self.phase is not Phase.PLAY:
             events.append(LeftoverTaken(self.leftover[0], tuple(cards_of(self.leftover[1]))))
-        events.extend(self._end_events())
         return events
+
+    def _trick_event(self, k: int) -> Event:
+        """Finished trick ``k``: won (with what was carried into it), or
+        carried on when every card of the led suit was cancelled."""
+        leader, cards, winner = self.history[k]
+        cancelled = tuple(cards_of(self.cancelled[k]))
+        if winner < 0:
+            return TrickCarried(k, leader, cards, self.history_seats[k], cancelled)
+        penalty = self.rules.tables.penalty
+        carried = cards_of(self.carried_taken[k])
+        return VariantTrickWon(
+            k,
+            leader,
+            winner,
+            cards,
+            sum(penalty[c] for c in cards) + sum(penalty[c] for c in carried),
+            self.history_seats[k],
+            cancelled,
+            tuple(carried),
+        )
 
     def _after_card(self, seat: int) -> None:
         if len(self.trick) < len(self.trick_order):
@@ -274,20 +307,8 @@ class VariantHand(Hand):
     def _close_trick(self) -> None:
         t = self.rules.tables
         trick = self.trick
-        led = SUIT_OF[trick[0]]
-        cancelled = 0
-        if t.decks == 2:
-            seen: dict[int, int] = {}
-            for c in trick:
-                base = BASE_OF[c]
-                if base in seen:
-                    cancelled |= 1 << c | 1 << seen[base]
-                seen[base] = c
-        best = -1
-        at = -1
-        for i, c in enumerate(trick):
-            if SUIT_OF[c] == led and not cancelled >> c & 1 and RANK_OF[c] > best:
-                best, at = RANK_OF[c], i
+        cancelled = _cancelled(trick) if t.decks == 2 else 0
+        at = _winning_position(trick, cancelled)
         winner = self.trick_order[at] if at >= 0 else -1
         pile = mask_of(trick)
         self.history.append((self.leader, tuple(trick), winner))
@@ -296,6 +317,7 @@ class VariantHand(Hand):
         self.trick = []
         self.trick_index += 1
         if winner < 0:
+            # Every card of the led suit cancelled: the trick is carried on.
             self.carried |= pile
             self.carried_taken.append(0)
             winner_or_leader = self.leader
@@ -307,38 +329,51 @@ class VariantHand(Hand):
                 self._take_rest(winner)
             winner_or_leader = winner
         if t.deal_kind == "widow" and self.trick_index == 1:
-            self.widow_seat = winner
-            self.hands[winner] |= mask_of(self.stock)
-            self.stock = []
-            self.phase = Phase.WIDOW
-            self.turn = self.leader = winner
-            self.trick_order = []
-            return
-        if t.deal_kind == "domino":
-            holders = self.seats_in()
-            if len(holders) < 2:
-                last = holders[0] if holders else winner_or_leader
-                rest = self.hands[last] | mask_of(self.stock)
-                self.leftover = (last, rest)
-                self.taken[last] |= rest
-                self.hands[last] = 0
-                self.stock = []
-                self._finish()
-                return
-            n = self.players
-            while not self.hands[winner_or_leader]:
-                winner_or_leader = (winner_or_leader + 1) % n
+            self._take_widow(winner)
+        elif t.deal_kind == "domino":
+            self._after_domino_trick(winner_or_leader)
         elif self.trick_index == t.hand_size:
-            # Settled in docs/rules.md: a last trick nobody won, and a rest
-            # nobody took, go to the last trick's leader.
-            if self.carried:
-                self.taken[self.leader] |= self.carried
-                self.carried = 0
-            if self.stock:
-                self._take_rest(self.leader)
+            self._close_last_trick()
+        else:
+            self._lead(winner_or_leader)
+
+    def _take_widow(self, winner: int) -> None:
+        # The first trick's winner takes the widow and discards before the
+        # next lead (docs/rules.md, Hearts with a widow).
+        self.widow_seat = winner
+        self.hands[winner] |= mask_of(self.stock)
+        self.stock = []
+        self.phase = Phase.WIDOW
+        self.turn = self.leader = winner
+        self.trick_order = []
+
+    def _after_domino_trick(self, winner_or_leader: int) -> None:
+        # Domino Hearts: the hand ends when one seat (or none) holds cards;
+        # it takes what is left. Otherwise the next seat with cards leads.
+        holders = self.seats_in()
+        if len(holders) < 2:
+            last = holders[0] if holders else winner_or_leader
+            rest = self.hands[last] | mask_of(self.stock)
+            self.leftover = (last, rest)
+            self.taken[last] |= rest
+            self.hands[last] = 0
+            self.stock = []
             self._finish()
             return
+        n = self.players
+        while not self.hands[winner_or_leader]:
+            winner_or_leader = (winner_or_leader + 1) % n
         self._lead(winner_or_leader)
+
+    def _close_last_trick(self) -> None:
+        # Settled in docs/rules.md: a last trick nobody won, and a rest
+        # nobody took, go to the last trick's leader.
+        if self.carried:
+            self.taken[self.leader] |= self.carried
+            self.carried = 0
+        if self.stock:
+            self._take_rest(self.leader)
+        self._finish()
 
     def _take_rest(self, seat: int) -> None:
         rest = mask_of(self.stock)

@@ -66,31 +66,11 @@ def encode_snapshots(
     fields packed for each view. A view whose keys are not ``public``'s in
     the same order is packed whole."""
     order = list(public)
-    owned: set[str] = set()
-    for view in views.values():
-        if len(view) == len(order):
-            owned.update([k for k, v in view.items() if v is not public.get(k, view)])
+    owned = _owned_keys(order, public, views)
     if not owned:  # every view is the public one
         frame = encode_snapshot(seq, public)
         return dict.fromkeys(views, frame)
-    # Runs of fields: shared (packed once here) and own (packed per view),
-    # alternating; ``runs`` holds the shared runs' bytes and each own run's keys.
-    runs: list[bytes | list[str]] = []
-    current: dict[str, Any] = {}
-    for key in order:
-        if key in owned:
-            if current:
-                runs.append(_pairs(current))
-                current = {}
-            if not runs or isinstance(runs[-1], bytes):
-                runs.append([])
-            last = runs[-1]
-            assert isinstance(last, list)  # just appended or extended above
-            last.append(key)
-        else:
-            current[key] = public[key]
-    if current:
-        runs.append(_pairs(current))
+    runs = _runs(order, owned, public)
     head = _snapshot_head(seq, len(order))
     frames: dict[K, bytes] = {}
     for name, view in views.items():
@@ -102,6 +82,40 @@ def encode_snapshots(
             parts.append(run if isinstance(run, bytes) else _pairs({k: view[k] for k in run}))
         frames[name] = b"".join(parts)
     return frames
+
+
+def _owned_keys(
+    order: list[str], public: dict[str, Any], views: Mapping[K, dict[str, Any]]
+) -> set[str]:
+    """The keys some view holds its own value for (not ``public``'s object)."""
+    owned: set[str] = set()
+    for view in views.values():
+        if len(view) == len(order):
+            owned.update([k for k, v in view.items() if v is not public.get(k, view)])
+    return owned
+
+
+def _runs(order: list[str], owned: set[str], public: dict[str, Any]) -> list[bytes | list[str]]:
+    """Runs of fields, shared (packed once here) and own (packed per view),
+    alternating: the shared runs' bytes and each own run's keys."""
+    runs: list[bytes | list[str]] = []
+    current: dict[str, Any] = {}
+    own: list[str] | None = None
+    for key in order:
+        if key not in owned:
+            current[key] = public[key]
+            own = None
+            continue
+        if current:
+            runs.append(_pairs(current))
+            current = {}
+        if own is None:
+            own = []
+            runs.append(own)
+        own.append(key)
+    if current:
+        runs.append(_pairs(current))
+    return runs
 
 
 def _pairs(fields: dict[str, Any]) -> bytes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -86,6 +86,18 @@ _RULES_FIELDS = frozenset(
 )
 
 
+def _resolved_rules(given: dict[str, Any]) -> dict[str, Any] | None:
+    """The rules JSON ``given`` resolves to. Unplayable or ill-typed: field
+    validation and ``to_rules`` say what is wrong, so only what the variant
+    and the seat count decide; None when even those are no table."""
+    for fields in (given, {k: given[k] for k in ("variant", "players") if k in given}):
+        try:
+            return Rules.from_json(fields).to_json()
+        except (RulesError, TypeError, ValueError):
+            continue
+    return None
+
+
 class RulesModel(WireModel):
     """A table's rules on the wire; the same fields as a hand record's ``rules``
     (docs/hand-record.md). A field left out takes the variant's own value
@@ -118,18 +130,9 @@ class RulesModel(WireModel):
         if not isinstance(data, dict) or all(k in data for k in _VARIANT_FILLED):
             return data
         given = {k: v for k, v in data.items() if k in _RULES_FIELDS}
-        try:
-            resolved = Rules.from_json(given).to_json()
-        except (RulesError, TypeError, ValueError):
-            # Unplayable or ill-typed: field validation and ``to_rules``
-            # say what is wrong; fill in only what the variant and the
-            # seat count decide.
-            try:
-                resolved = Rules.from_json(
-                    {k: given[k] for k in ("variant", "players") if k in given}
-                ).to_json()
-            except (RulesError, TypeError, ValueError):
-                return data
+        resolved = _resolved_rules(given)
+        if resolved is None:
+            return data
         # Arrays as the wire decoder gives them (tuples: strict validation
         # takes no list for a tuple field).
         resolved["pass_cycle"] = tuple(resolved["pass_cycle"])

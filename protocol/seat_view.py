@@ -314,32 +314,41 @@ def public_view(
     view["turn_seconds"] = table.turn_seconds
     if game is not None:
         view["totals"] = list(game.totals)
-        view["hands"] = [
-            {
-                "hand_number": k + 1,
-                "points": list(pts),
-                "shooter": game.shooters[k] if k < len(game.shooters) else None,
-                "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
-            }
-            for k, pts in enumerate(game.hand_scores)
-        ]
+        view["hands"] = [_hand_score(game, k) for k in range(len(game.hand_scores))]
         view["winner"] = game.winner
     if hand is not None and points is not None:
-        playing = hand.phase is Phase.PLAY
-        view["hand_number"] = hand.hand_number
-        view["phase"] = hand.phase.value
-        view["pass_direction"] = hand.direction
-        view["turn"] = hand.turn if playing else None
-        view["trick_leader"] = hand.leader if playing else None
-        view["trick"] = _played(hand.leader, hand.trick, n)
-        view["tricks"] = (tricks or TrickCache()).wire(hand)
-        if isinstance(hand, VariantHand):
-            _variant_public(hand, view)
-        view["hearts_broken"] = hand.broken
-        view["points_hand"] = points
-        if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
-            view["moon_shooter"] = hand.shooter
+        _add_hand_public(view, hand, points, tricks, n)
     return view
+
+
+def _hand_score(game: Game, k: int) -> dict[str, Any]:
+    """Finished hand ``k``'s line of the score sheet."""
+    return {
+        "hand_number": k + 1,
+        "points": list(game.hand_scores[k]),
+        "shooter": game.shooters[k] if k < len(game.shooters) else None,
+        "moon_choice": game.moon_choices[k] if k < len(game.moon_choices) else None,
+    }
+
+
+def _add_hand_public(
+    view: dict[str, Any], hand: Hand, points: list[int], tricks: TrickCache | None, n: int
+) -> None:
+    """The hand in play as every seat sees it."""
+    playing = hand.phase is Phase.PLAY
+    view["hand_number"] = hand.hand_number
+    view["phase"] = hand.phase.value
+    view["pass_direction"] = hand.direction
+    view["turn"] = hand.turn if playing else None
+    view["trick_leader"] = hand.leader if playing else None
+    view["trick"] = _played(hand.leader, hand.trick, n)
+    view["tricks"] = (tricks or TrickCache()).wire(hand)
+    if isinstance(hand, VariantHand):
+        _variant_public(hand, view)
+    view["hearts_broken"] = hand.broken
+    view["points_hand"] = points
+    if hand.phase in (Phase.MOON_CHOICE, Phase.DONE):
+        view["moon_shooter"] = hand.shooter
 
 
 def _public_points(hand: Hand) -> list[int]:
@@ -450,17 +459,33 @@ def _hand_part(hand: Hand, seat: int) -> dict[str, Any]:
         part["received"] = _texts(hand.received[seat])
         part["received_from"] = hand.giver_to(seat)
         part["received_marked"] = hand.trick_index == 0 and hand.phase is Phase.PLAY
-    if hand.phase is Phase.PASS and passed is None:
-        part["legal"] = part["hand"]
-    elif hand.phase is Phase.PLAY and hand.turn == seat:
-        part["legal"] = _texts(hand.legal_mask(seat))
-    elif hand.phase is Phase.WIDOW and hand.widow_seat == seat:
-        part["legal"] = part["hand"]
+    legal = _legal_mask(hand, seat, passed is None)
+    if legal is not None:
+        part["legal"] = part["hand"] if legal == hand.hands[seat] else _texts(legal)
     if hand.VARIANT_STEPS:
-        if hand.hidden_taken[seat]:
-            part["hidden_taken"] = _texts(hand.hidden_taken[seat])
-        if hand.widow_seat == seat and hand.rules.tables.deal_kind == "widow":
-            part["widow"] = [card_text(c) for c in sorted(hand.dealt_stock)]
-            if hand.discard is not None:
-                part["discarded"] = _texts(hand.discard)
+        _add_variant_part(part, hand, seat)
     return part
+
+
+def _legal_mask(hand: Hand, seat: int, yet_to_pass: bool) -> int | None:
+    """The seat's legal cards (its whole hand when passing, and for the
+    widow's taker discarding), None when it has no move."""
+    phase = hand.phase
+    if phase is Phase.PASS:
+        return hand.hands[seat] if yet_to_pass else None
+    if phase is Phase.PLAY:
+        return hand.legal_mask(seat) if hand.turn == seat else None
+    if phase is Phase.WIDOW and hand.widow_seat == seat:
+        return hand.hands[seat]
+    return None
+
+
+def _add_variant_part(part: dict[str, Any], hand: Hand, seat: int) -> None:
+    # Face-down cards the seat took (Domino's draws, a widow's cards) and,
+    # for the widow's taker, the widow and its own discard.
+    if hand.hidden_taken[seat]:
+        part["hidden_taken"] = _texts(hand.hidden_taken[seat])
+    if hand.widow_seat == seat and hand.rules.tables.deal_kind == "widow":
+        part["widow"] = [card_text(c) for c in sorted(hand.dealt_stock)]
+        if hand.discard is not None:
+            part["discarded"] = _texts(hand.discard)

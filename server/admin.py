@@ -153,28 +153,24 @@ class AdminApi:
         return data
 
     async def _route(self, request: PlainRequest, data: dict[str, Any]) -> dict[str, Any]:
-        parts = [p for p in request.path.split("/") if p]
-        if parts[:1] != ["v1"]:
-            raise AdminError(HTTPStatus.NOT_FOUND, f"no such path {request.path}")
-        method, route = request.method, parts[1:]
-        if method == "GET" and route == ["tables"]:
-            return await self.tables()
-        if method == "GET" and len(route) == 2 and route[0] == "tables":
-            return await self.show(route[1])
-        if method != "POST":
-            raise AdminError(HTTPStatus.NOT_FOUND, f"no such request {method} {request.path}")
-        who = self._who(request)
-        if len(route) == 3 and route[0] == "tables" and route[2] in ("close", "purge"):
-            return await self.close(route[1], purge=route[2] == "purge", who=who, data=data)
-        if route == ["kick"]:
-            return self.kick(data, who, ban_seconds=None)
-        if route == ["ban"]:
-            return self.kick(data, who, ban_seconds=_number(data, "seconds"))
-        if route == ["notice"]:
-            return await self.notice(data, who)
-        if route == ["drain"]:
-            return await self.drain(who)
-        raise AdminError(HTTPStatus.NOT_FOUND, f"no such request {method} {request.path}")
+        match request.method, _v1_route(request.path):
+            case "GET", ["tables"]:
+                return await self.tables()
+            case "GET", ["tables", table_id]:
+                return await self.show(table_id)
+            case "POST", ["tables", table_id, ("close" | "purge") as what]:
+                who = self._who(request)
+                return await self.close(table_id, purge=what == "purge", who=who, data=data)
+            case "POST", ["kick"]:
+                return self.kick(data, self._who(request), ban_seconds=None)
+            case "POST", ["ban"]:
+                seconds = _number(data, "seconds")
+                return self.kick(data, self._who(request), ban_seconds=seconds)
+            case "POST", ["notice"]:
+                return await self.notice(data, self._who(request))
+            case "POST", ["drain"]:
+                return await self.drain(self._who(request))
+        raise AdminError(HTTPStatus.NOT_FOUND, f"no such request {request.method} {request.path}")
 
     def _who(self, request: PlainRequest) -> dict[str, str]:
         name = request.headers.get("x-hearts-operator", "").strip()[:64] or "?"
@@ -298,36 +294,43 @@ class AdminApi:
         if bool(player) == bool(address):
             raise AdminError(HTTPStatus.BAD_REQUEST, "name one player or one address")
         reason = _text(data, "reason", required=False)
-        lobby = self.server.lobby
         if ban_seconds is not None:
-            if not 0 < ban_seconds <= MAX_BAN_SECONDS:
-                raise AdminError(HTTPStatus.BAD_REQUEST, f"seconds must be in 1..{MAX_BAN_SECONDS}")
-            kind = "player" if player else "address"
-            lobby.bans.ban(kind, player or address, ban_seconds, reason)
-        key = client_key(address) if address else ""
-        kicked = [
-            conn
-            for conn in self.server.connections
-            if (player and conn.player_id == player)
-            or (address and client_key(conn.address) == key)
-        ]
+            self._ban(player, address, ban_seconds, reason)
+        kicked = self._connections_of(player, address)
         message = "removed by the operator" + (f": {reason}" if reason else "")
         for conn in kicked:
-            lifecycle(
-                "player_kicked",
-                f"player {conn.player_id or '?'} removed by the operator",
-                table=conn.actor.table_id if conn.actor is not None else None,
-                player=conn.player_id or None,
-                address=conn.address,
-                process=lobby.process,
-                by=who["operator"],
-            )
+            self._log_kick(conn, who)
             conn.close(1008, message[:120])
         action = "ban" if ban_seconds is not None else "kick"
         self._action(
             action, who, player=player or None, address=address or None, seconds=ban_seconds
         )
         return {action: player or address, "connections_closed": len(kicked)}
+
+    def _ban(self, player: str, address: str, seconds: float, reason: str) -> None:
+        if not 0 < seconds <= MAX_BAN_SECONDS:
+            raise AdminError(HTTPStatus.BAD_REQUEST, f"seconds must be in 1..{MAX_BAN_SECONDS}")
+        kind = "player" if player else "address"
+        self.server.lobby.bans.ban(kind, player or address, seconds, reason)
+
+    def _connections_of(self, player: str, address: str) -> list[Connection]:
+        """This process's connections of one player, or of one address (an
+        IPv6 address stands for its /64, as budgets count it)."""
+        if player:
+            return [c for c in self.server.connections if c.player_id == player]
+        key = client_key(address)
+        return [c for c in self.server.connections if client_key(c.address) == key]
+
+    def _log_kick(self, conn: Connection, who: dict[str, str]) -> None:
+        lifecycle(
+            "player_kicked",
+            f"player {conn.player_id or '?'} removed by the operator",
+            table=conn.actor.table_id if conn.actor is not None else None,
+            player=conn.player_id or None,
+            address=conn.address,
+            process=self.server.lobby.process,
+            by=who["operator"],
+        )
 
     async def notice(self, data: dict[str, Any], who: dict[str, str]) -> dict[str, Any]:
         """Show ``text`` to everyone connected here and, with a cluster, to
@@ -354,6 +357,14 @@ class AdminApi:
         self._action("drain", who)
         handed = await self.server.drain()
         return {"drained": True, "tables_handed_over": handed, "process": self.server.lobby.process}
+
+
+def _v1_route(path: str) -> list[str]:
+    """The parts of a path under /v1/ (the API's only version so far)."""
+    parts = [p for p in path.split("/") if p]
+    if parts[:1] != ["v1"]:
+        raise AdminError(HTTPStatus.NOT_FOUND, f"no such path {path}")
+    return parts[1:]
 
 
 def _text(data: dict[str, Any], key: str, *, required: bool) -> str:

@@ -214,32 +214,42 @@ def _optional_text(payload: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _bytes(payload: dict[str, Any], key: str) -> bytes:
+    value = payload.get(key)
+    if not isinstance(value, bytes):
+        raise ValueError(f"a {payload.get('op')} message without its {key} bytes")
+    return value
+
+
+def _forwarded_job(payload: dict[str, Any]) -> ForwardedJob:
+    raw = payload.get("message")
+    extra = payload.get("extra")
+    if not isinstance(extra, dict):
+        extra = {}
+    mode = extra.get("mode")
+    return ForwardedJob(
+        table=_text(payload, "table"),
+        sender=_text(payload, "from"),
+        conn=_text(payload, "conn"),
+        name=_text(payload, "name"),
+        player_id=_text(payload, "player_id"),
+        kind=_text(payload, "kind"),
+        message=raw if isinstance(raw, bytes) else None,
+        mode=mode if isinstance(mode, str) else None,
+        call=_optional_text(payload, "call"),
+        program=extra.get("program") is True,
+    )
+
+
 def decode(payload: Any) -> BusMessage:
     """One message of a batch; ``ValueError`` if it is not one we know."""
     if not isinstance(payload, dict):
         raise ValueError("a bus message is a map")
     match payload.get("op"):
         case "job":
-            raw = payload.get("message")
-            extra = payload.get("extra")
-            mode = extra.get("mode") if isinstance(extra, dict) else None
-            return ForwardedJob(
-                table=_text(payload, "table"),
-                sender=_text(payload, "from"),
-                conn=_text(payload, "conn"),
-                name=_text(payload, "name"),
-                player_id=_text(payload, "player_id"),
-                kind=_text(payload, "kind"),
-                message=raw if isinstance(raw, bytes) else None,
-                mode=mode if isinstance(mode, str) else None,
-                call=_optional_text(payload, "call"),
-                program=isinstance(extra, dict) and extra.get("program") is True,
-            )
+            return _forwarded_job(payload)
         case "frame":
-            frame = payload.get("frame")
-            if not isinstance(frame, bytes):
-                raise ValueError("a frame message without its bytes")
-            return Frame(_text(payload, "conn"), frame)
+            return Frame(_text(payload, "conn"), _bytes(payload, "frame"))
         case "attached":
             seat = payload.get("seat")
             return Attached(
@@ -255,8 +265,5 @@ def decode(payload: Any) -> BusMessage:
         case "done":
             return Done(_text(payload, "call"), bool(payload.get("gone")))
         case "broadcast":
-            frame = payload.get("frame")
-            if not isinstance(frame, bytes):
-                raise ValueError("a broadcast message without its bytes")
-            return Broadcast(frame)
+            return Broadcast(_bytes(payload, "frame"))
     raise ValueError(f"unknown bus message {payload.get('op')!r}")

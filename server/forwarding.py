@@ -168,12 +168,17 @@ class Forwarding:
                 for conn in list(self._clients.values()):
                     conn.send_frame(frame)
             case Done(call, gone):
-                future = self._calls.get(call)
-                if future is not None and not future.done():
-                    if gone:
-                        future.set_exception(OwnerGone("the table moved to another server"))
-                    else:
-                        future.set_result(None)
+                self._done(call, gone)
+
+    def _done(self, call: str, gone: bool) -> None:
+        # The owner answered a forwarded call: settled, or the table is gone.
+        future = self._calls.get(call)
+        if future is None or future.done():
+            return
+        if gone:
+            future.set_exception(OwnerGone("the table moved to another server"))
+        else:
+            future.set_result(None)
 
     def _attached(self, conn_id: str, table_id: str, seat: int | None, owner: str) -> None:
         """Owner ``owner`` attached our client ``conn_id`` at ``seat``."""

@@ -80,30 +80,39 @@ def log_committed(
     for e in events:
         if isinstance(e, GameStarted | GameOver):
             lifecycle(e.kind, f"table {table}: {e.kind.replace('_', ' ')}", **common)
-            continue
-        if not isinstance(e, SeatChanged):
-            continue
-        event = _SEAT_CHANGES.get(e.change)
-        number = (e.seat or {}).get("seat")
-        if event is None or not isinstance(number, int) or not 0 <= number < len(state.seats):
-            continue
-        # Once a player left or was kicked, a bot (or nobody) has the seat:
-        # the one who left asked, the one kicked is the last on the list.
-        who = state.seats[number].player_id or None
-        if event == "player_left":
-            who = player
-        elif event == "player_kicked" and state.kicked:
-            who = state.kicked[-1][0]
-        # Timers and bots, not a client, make away and covering changes.
-        by_client = event not in ("player_away", "bot_covered")
-        lifecycle(
-            event,
-            f"table {table}: seat {number} {e.change}",
-            **common,
-            seat=number,
-            player=who,
-            address=address if by_client else None,
-        )
+        elif isinstance(e, SeatChanged):
+            _log_seat_change(state, e, common, address=address, player=player)
+
+
+def _log_seat_change(
+    state: TableState,
+    e: SeatChanged,
+    common: dict[str, Any],
+    *,
+    address: str | None,
+    player: str | None,
+) -> None:
+    event = _SEAT_CHANGES.get(e.change)
+    number = (e.seat or {}).get("seat")
+    if event is None or not isinstance(number, int) or not 0 <= number < len(state.seats):
+        return
+    # Once a player left or was kicked, a bot (or nobody) has the seat:
+    # the one who left asked, the one kicked is the last on the list.
+    who = state.seats[number].player_id or None
+    if event == "player_left":
+        who = player
+    elif event == "player_kicked" and state.kicked:
+        who = state.kicked[-1][0]
+    # Timers and bots, not a client, make away and covering changes.
+    by_client = event not in ("player_away", "bot_covered")
+    lifecycle(
+        event,
+        f"table {state.table_id}: seat {number} {e.change}",
+        **common,
+        seat=number,
+        player=who,
+        address=address if by_client else None,
+    )
 
 
 def log_access(kind: str, path: str, address: str, status: int, seconds: float) -> None:

@@ -22,6 +22,8 @@ import asyncio
 import logging
 from typing import Protocol, assert_never
 
+from pydantic import BaseModel
+
 from engine.errors import ClientError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -251,13 +253,8 @@ class TableActor:
         self._duties.sync_grace(self.state)
         self._duties.sync_turns(self.state)
         requester = _requester(job)
-        if isinstance(reply, sm.Ok):
-            # Committed: the table's seq is now that of the request's last
-            # event (or the table's, for a repeat or a request without
-            # events), what a client compares snapshots with.
-            reply = sm.Ok(id=reply.id, seq=self.state.seq)
         if reply is not None and requester is not None:
-            requester[0].send(reply)
+            requester[0].send(self._with_seq(reply))
         # The public part of this moment's views, shared by the fan-out and
         # the bots' views: built at most once per job (only this task changes
         # the table, and nothing below does).
@@ -273,16 +270,26 @@ class TableActor:
                 job.message.last_seq,
             )
         if events:
-            who = requester[0] if requester is not None else None
-            log_committed(
-                self.state,
-                events,
-                process=self.owner,
-                address=getattr(who, "address", None),
-                player=who.player_id if who is not None else None,
-            )
+            self._log_committed(events, requester[0] if requester is not None else None)
             await self._side_effects(events)
         self._duties.run(self.state, public)
+
+    def _with_seq(self, reply: BaseModel) -> BaseModel:
+        if isinstance(reply, sm.Ok):
+            # Committed: the table's seq is now that of the request's last
+            # event (or the table's, for a repeat or a request without
+            # events), what a client compares snapshots with.
+            return sm.Ok(id=reply.id, seq=self.state.seq)
+        return reply
+
+    def _log_committed(self, events: Events, who: Watcher | None) -> None:
+        log_committed(
+            self.state,
+            events,
+            process=self.owner,
+            address=getattr(who, "address", None),
+            player=who.player_id if who is not None else None,
+        )
 
     async def _commit(self, job: Job, events: Events) -> list[Logged] | None:
         """Store the job's events, numbered; on failure roll back, tell the

@@ -22,7 +22,6 @@ from typing import Any
 from engine.cards import card
 from engine.events import Event, GameOver, HandScored
 from engine.game import Game
-from engine.hand import Phase
 
 from . import logged_events as logged
 from .errors import Kicked, KnockRequired, NotAllowed, NotFound, NotNow, TableFull
@@ -436,14 +435,5 @@ def seats_to_decide(table: TableState) -> list[int]:
     game = table.game
     if game is None or game.hand is None or table.status != "playing" or table.is_paused():
         return []
-    hand = game.hand
-    bots = [i for i, s in enumerate(table.seats) if s.is_bot_turn]
-    if hand.phase is Phase.PASS:
-        return [i for i in bots if hand.passes[i] is None]
-    if hand.phase is Phase.PLAY:
-        return [hand.turn] if hand.turn in bots else []
-    if hand.phase is Phase.WIDOW:
-        return [hand.widow_seat] if hand.widow_seat in bots else []
-    if hand.phase is Phase.MOON_CHOICE:
-        return [hand.shooter] if hand.shooter in bots else []
-    return []
+    seats = table.seats
+    return [i for i in game.hand.waiting_seats() if seats[i].is_bot_turn]

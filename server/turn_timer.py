@@ -15,7 +15,6 @@ bots, covered seats or away players (their grace countdown covers them).
 from __future__ import annotations
 
 from engine.errors import ClientError
-from engine.hand import Phase
 
 from . import logged_events as logged
 from . import table_intents as intents
@@ -39,16 +38,7 @@ def timed_turns(state: TableState) -> dict[int, TurnKey]:
     ):
         return {}
     hand = game.hand
-    if hand.phase is Phase.PASS:
-        waiting = [i for i in range(state.players) if hand.passes[i] is None]
-    elif hand.phase is Phase.PLAY:
-        waiting = [hand.turn]
-    elif hand.phase is Phase.WIDOW and hand.widow_seat is not None:
-        waiting = [hand.widow_seat]
-    elif hand.phase is Phase.MOON_CHOICE and hand.shooter is not None:
-        waiting = [hand.shooter]
-    else:
-        return {}
+    waiting = hand.waiting_seats()
     key = (hand.hand_number, hand.phase.value, len(hand.plays))
     return {
         i: key

@@ -83,3 +83,15 @@ def test_play_is_refused_while_cards_are_being_passed() -> None:
     with refused(WrongPhase, "cards are being passed; play starts after the pass"):
         hand.play(0, card("2C"))
     assert hand.legal_mask() == 0
+
+
+def test_the_hand_waits_for_every_seat_yet_to_pass_then_for_the_seat_to_play() -> None:
+    hand = suits_hand()
+    assert hand.waiting_seats() == [0, 1, 2, 3]
+    hand.pass_cards(2, LOWEST[2])
+    hand.pass_cards(0, LOWEST[0])
+    assert hand.waiting_seats() == [1, 3]
+    hand.pass_cards(1, LOWEST[1])
+    hand.pass_cards(3, LOWEST[3])
+    assert hand.phase is Phase.PLAY
+    assert hand.waiting_seats() == [hand.turn] == [1]  # seat 1 received 2♣

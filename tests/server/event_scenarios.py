@@ -204,15 +204,7 @@ def _to_act(state: TableState) -> list[int]:
     hand = state.game.hand if state.game is not None else None
     if hand is None or state.status != "playing":
         return []
-    if hand.phase is Phase.PASS:
-        return [i for i in range(state.players) if hand.passes[i] is None]
-    if hand.phase is Phase.PLAY:
-        return [hand.turn]
-    if hand.phase is Phase.WIDOW and hand.widow_seat is not None:
-        return [hand.widow_seat]
-    if hand.phase is Phase.MOON_CHOICE and hand.shooter is not None:
-        return [hand.shooter]
-    return []
+    return hand.waiting_seats()
 
 
 Hook = Callable[[Run, int], Any]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from bots.api import LEVELS
+from bots.api import LEVELS, Decision
 from bots.budget import Budget
 from bots.interface import Bot, decision_problem, reset_bot
 from bots.lineup import PlayerSpec, check_players
@@ -157,6 +157,20 @@ def make_bots(specs: Sequence[str], seed: str, budget: Budget | None = None) -> 
     ]
 
 
+def apply_decision(game: Game, seat: int, d: Decision) -> None:
+    """Play a bot's decision for ``seat`` on ``game`` (checked by the engine)."""
+    if d.kind == "pass":
+        game.pass_cards(seat, [card(t) for t in d.cards])
+    elif d.kind == "play":
+        assert d.card is not None  # a play decision carries its card
+        game.play(seat, card(d.card))
+    elif d.kind == "discard":
+        game.discard_widow(seat, [card(t) for t in d.cards])
+    else:
+        assert d.moon is not None  # a moon decision carries the choice
+        game.choose_moon(seat, d.moon)
+
+
 def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) -> list[list[float]]:
     """Let the bots play the table's current hand to its end, each decision
     from the seat's view (each bot ``reset()`` first); returns each seat's
@@ -169,17 +183,7 @@ def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) ->
     for bot in bots:
         reset_bot(bot)
     while hand.phase is not Phase.DONE:
-        if hand.phase is Phase.PASS:
-            seats = [s for s in range(len(bots)) if hand.passes[s] is None]
-        elif hand.phase is Phase.PLAY:
-            seats = [hand.turn]
-        elif hand.phase is Phase.WIDOW:
-            assert hand.widow_seat is not None  # set with the phase
-            seats = [hand.widow_seat]
-        else:
-            assert hand.shooter is not None  # the phase is MOON_CHOICE
-            seats = [hand.shooter]
-        for seat in seats:
+        for seat in hand.waiting_seats():
             view = table.view(seat)
             start = time.perf_counter()
             d = bots[seat].decide(view)
@@ -188,16 +192,7 @@ def finish_hand(table: ArenaTable, bots: Sequence[Bot], names: Sequence[str]) ->
             if problem is not None:
                 raise RuntimeError(f"{names[seat]} at seat {seat}: {problem}")
             table.facts.seq += 1
-            if d.kind == "pass":
-                game.pass_cards(seat, [card(t) for t in d.cards])
-            elif d.kind == "play":
-                assert d.card is not None  # a play decision carries its card
-                game.play(seat, card(d.card))
-            elif d.kind == "discard":
-                game.discard_widow(seat, [card(t) for t in d.cards])
-            else:
-                assert d.moon is not None  # a moon decision carries the choice
-                game.choose_moon(seat, d.moon)
+            apply_decision(game, seat, d)
     return times
 
 

@@ -259,45 +259,62 @@ async def find_knee(
     from ``start``, then bisecting, within ``budget`` seconds of ``clock``."""
     run: Probe = probe if probe is not None else knee_probe
     began = clock()
-    probes: list[dict[str, Any]] = []
-    best: dict[str, Any] | None = None
-    missed: int | None = None
+    search = _KneeSearch(limit_ms, max_tables)
     longest = 0.0
-    tables = max(1, start)
+    tables: int | None = max(1, start)
     complete = True
-    while True:
-        if probes and clock() - began + longest > budget:
+    while tables is not None:
+        if search.probes and clock() - began + longest > budget:
             complete = False  # the next probe would not fit
             break
         probe_began = clock()
         figures = await run(tables, seconds)
         longest = max(longest, clock() - probe_began)
-        probes.append(figures)
-        if figures["own_move_p99_ms"] <= limit_ms and not figures["errors"]:
-            if best is None or tables > best["tables"]:
-                best = figures
-        elif missed is None or tables < missed:
-            missed = tables
-        met = best["tables"] if best is not None else 0
-        if missed is None:
-            if tables >= max_tables:
-                break
-            tables = min(tables * 2, max_tables)
-        elif missed - met <= max(1, met // 16):
-            break
-        else:
-            tables = (met + missed) // 2
+        tables = search.record(tables, figures)
+    best = search.best or {}
     return {
-        "tables": best["tables"] if best is not None else 0,
-        "plays_per_s": best["plays_per_s"] if best is not None else 0.0,
-        "own_move_p50_ms": best["own_move_p50_ms"] if best is not None else None,
-        "own_move_p99_ms": best["own_move_p99_ms"] if best is not None else None,
+        "tables": best.get("tables", 0),
+        "plays_per_s": best.get("plays_per_s", 0.0),
+        "own_move_p50_ms": best.get("own_move_p50_ms"),
+        "own_move_p99_ms": best.get("own_move_p99_ms"),
         "limit_ms": limit_ms,
-        "first_missed": missed,
+        "first_missed": search.missed,
         "complete": complete,
         "search_seconds": round(clock() - began, 1),
-        "probes": probes,
+        "probes": search.probes,
     }
+
+
+class _KneeSearch:
+    """The knee search's bounds: the most tables that met the limit, the
+    fewest that missed it, and the probes so far."""
+
+    def __init__(self, limit_ms: float, max_tables: int) -> None:
+        self.limit_ms = limit_ms
+        self.max_tables = max_tables
+        self.probes: list[dict[str, Any]] = []
+        self.best: dict[str, Any] | None = None
+        self.missed: int | None = None
+
+    def record(self, tables: int, figures: dict[str, Any]) -> int | None:
+        """Take one probe's figures; the next table count to try, or None
+        once the knee is found (or the cap met)."""
+        self._note(tables, figures)
+        met = self.best["tables"] if self.best is not None else 0
+        if self.missed is None:
+            # Doubling until a probe misses (or the cap).
+            return None if tables >= self.max_tables else min(tables * 2, self.max_tables)
+        if self.missed - met <= max(1, met // 16):
+            return None  # close enough: within 1/16 of the knee
+        return (met + self.missed) // 2
+
+    def _note(self, tables: int, figures: dict[str, Any]) -> None:
+        self.probes.append(figures)
+        if figures["own_move_p99_ms"] <= self.limit_ms and not figures["errors"]:
+            if self.best is None or tables > self.best["tables"]:
+                self.best = figures
+        elif self.missed is None or tables < self.missed:
+            self.missed = tables
 
 
 async def bench_knee(

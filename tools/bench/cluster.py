@@ -72,6 +72,21 @@ def _seat_urls(urls: list[str], number: int, spread: bool) -> list[str]:
     return [urls[(home + i) % len(urls) if spread else home] for i in range(4)]
 
 
+def _server_memory(
+    before: list[int | None], seated: list[int | None], after: list[int | None], tables: int
+) -> dict[str, float]:
+    """The servers' resident memory per table, seated and after play, in KiB
+    (nothing where a process's memory could not be read)."""
+    readings = [*before, *seated, *after]
+    if None in readings:
+        return {}
+    start = sum(b or 0 for b in before)
+    return {
+        "seated_kib_per_table": round((sum(s or 0 for s in seated) - start) / tables, 1),
+        "server_kib_per_table": round((sum(a or 0 for a in after) - start) / tables, 1),
+    }
+
+
 async def _cluster_phase(
     processes: int, tables: int, seconds: float, redis_url: str, spread: bool
 ) -> dict[str, Any]:
@@ -103,15 +118,9 @@ async def _cluster_phase(
             reading["redis"] = await _redis_info(redis_url)
 
         await measure([s for g in groups for s in g], window, seconds, kick, read_memory)
-        rss_after: list[int | None] = reading["rss"]
         redis_after, owners = reading["redis"]
         out: dict[str, Any] = {**window.figures("actions_per_s"), "errors": window.errors}
-        if None not in rss_before and None not in rss_after and None not in seated:
-            before = sum(b for b in rss_before if b)
-            out["seated_kib_per_table"] = round((sum(s for s in seated if s) - before) / tables, 1)
-            out["server_kib_per_table"] = round(
-                (sum(a for a in rss_after if a) - before) / tables, 1
-            )
+        out.update(_server_memory(rss_before, seated, reading["rss"], tables))
         out["redis_kib_per_table"] = round((redis_after - redis_before) / 1024 / tables, 1)
         out["tables_per_process"] = sorted(owners.values(), reverse=True)
         return out

@@ -21,12 +21,11 @@ from bots.budget import Budget
 from bots.interface import LevelBot
 from bots.knowledge import knowledge_of
 from bots.sampler import plausible_sampler
-from engine.cards import card
 from engine.dealing import deal_hand
 from engine.hand import Phase
 from engine.rules_text import parse_rules
 from protocol.view import SeatView
-from tools.arena.hands import arena_table
+from tools.arena.hands import apply_decision, arena_table
 
 
 def collect_views(rules_text: str, hands: int, every: int, seed: int) -> list[SeatView]:
@@ -43,17 +42,7 @@ def collect_views(rules_text: str, hands: int, every: int, seed: int) -> list[Se
         bots = [LevelBot("medium", seed + s) for s in range(rules.players)]
         hand = game.hand
         while hand.phase is not Phase.DONE:
-            if hand.phase is Phase.PASS:
-                seats = [s for s in range(rules.players) if hand.passes[s] is None]
-            elif hand.phase is Phase.PLAY:
-                seats = [hand.turn]
-            elif hand.phase is Phase.WIDOW:
-                assert hand.widow_seat is not None  # set with the phase
-                seats = [hand.widow_seat]
-            else:
-                assert hand.shooter is not None  # the phase is MOON_CHOICE
-                seats = [hand.shooter]
-            for seat in seats:
+            for seat in hand.waiting_seats():
                 view = table.view(seat)
                 if needs_decision(view) == "play" and len(view.legal) > 1:
                     if seen % every == 0:
@@ -61,16 +50,7 @@ def collect_views(rules_text: str, hands: int, every: int, seed: int) -> list[Se
                     seen += 1
                 d = bots[seat].decide(view)
                 table.facts.seq += 1
-                if d.kind == "pass":
-                    game.pass_cards(seat, [card(t) for t in d.cards])
-                elif d.kind == "play":
-                    assert d.card is not None  # a play carries its card
-                    game.play(seat, card(d.card))
-                elif d.kind == "discard":
-                    game.discard_widow(seat, [card(t) for t in d.cards])
-                else:
-                    assert d.moon is not None  # a moon decision carries its choice
-                    game.choose_moon(seat, d.moon)
+                apply_decision(game, seat, d)
     return kept
 
 

@@ -311,38 +311,53 @@ class Seat:
                 if kind == "card_played":
                     self.table.seen((msg["seat"], msg["card"]))
                 elif kind == "ok" or kind == "error":
-                    self.waiting = False
-                    if self.window.inside(time.perf_counter()):
-                        if kind == "ok":
-                            self.window.count += 1
-                        else:
-                            self.window.errors += 1
+                    self._answered(ok=kind == "ok")
                 elif kind == "snapshot" and not self.waiting and not self.stopping:
                     await self._act(msg["view"])
+
+    def _answered(self, *, ok: bool) -> None:
+        # A reply ends the wait; inside the window it is counted.
+        self.waiting = False
+        if not self.window.inside(time.perf_counter()):
+            return
+        if ok:
+            self.window.count += 1
+        else:
+            self.window.errors += 1
 
     async def _act(self, view: dict[str, Any]) -> None:
         me = self.seat
         if me is None or view["seq"] == self.acted_at:
             return
-        request: bytes | None = None
-        if view["status"] == "game_over" and me == view["host_seat"]:
-            request = request_frame("rematch")
-        elif view["status"] == "between_hands" and not view["seats"][me]["ready"]:
-            request = request_frame("ready")
-        elif view["status"] == "playing":
-            phase = view["phase"]
-            if phase == "pass" and view["legal"] and not view["passed"]:
-                request = request_frame("pass_cards", cards=view["hand"][:3])
-            elif phase == "play" and view["turn"] == me and view["legal"]:
-                card = view["legal"][0]
-                self.table.send((me, card))
-                request = request_frame("play_card", card=card)
-            elif phase == "moon_choice" and view["moon_shooter"] == me:
-                request = request_frame("moon_choice", choice="add")
+        request = self._request_for(view, me)
         if request is not None:
             self.acted_at = view["seq"]
             self.waiting = True
             await self.ws.send(request)
+
+    def _request_for(self, view: dict[str, Any], me: int) -> bytes | None:
+        """What this seat asks for in ``view``, if anything: a rematch (the
+        host), ready, its pass, its play or its moon choice."""
+        status = view["status"]
+        if status == "game_over":
+            return request_frame("rematch") if me == view["host_seat"] else None
+        if status == "between_hands":
+            return None if view["seats"][me]["ready"] else request_frame("ready")
+        if status == "playing":
+            return self._move_for(view, me)
+        return None
+
+    def _move_for(self, view: dict[str, Any], me: int) -> bytes | None:
+        phase = view["phase"]
+        if phase == "pass" and view["legal"] and not view["passed"]:
+            return request_frame("pass_cards", cards=view["hand"][:3])
+        if phase == "play" and view["turn"] == me and view["legal"]:
+            card = view["legal"][0]
+            self.table.send((me, card))
+            return request_frame("play_card", card=card)
+        if phase == "moon_choice" and view["moon_shooter"] == me:
+            return request_frame("moon_choice", choice="add")
+        return None
 
 
 async def open_client(url: str) -> ClientConnection:

@@ -51,6 +51,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -235,18 +236,13 @@ async def run_all(
     if "memory" in phases:
         out["memory"] = await _phase("memory", tables, seconds, None, prof("memory"))
     if "sqlite" in phases:
-        try:
-            out["sqlite"] = await _sqlite_phase(tables, seconds, data, synchronous, prof("sqlite"))
+        out["sqlite"] = await _store_phase(
+            _sqlite_phase(tables, seconds, data, synchronous, prof("sqlite"))
+        )
+        if "error" not in out["sqlite"]:
             out["sqlite"]["synchronous"] = synchronous
-        except Exception as exc:  # a folder we cannot write: say so, keep the other figures
-            out["sqlite"] = {"error": f"{type(exc).__name__}: {exc}"}
     if "redis" in phases and redis_url:
-        try:
-            await clear_redis(redis_url)
-            out["redis"] = await _phase("redis", tables, seconds, redis_url, prof("redis"))
-            await clear_redis(redis_url)
-        except Exception as exc:  # no Redis: say so, keep the other figures
-            out["redis"] = {"error": f"{type(exc).__name__}: {exc}"}
+        out["redis"] = await _store_phase(_redis_phase(tables, seconds, redis_url, prof("redis")))
     if "fairness" in phases:
         out["fairness"] = await bench_fairness(
             fairness_seconds, hard_tables, prof("fairness"), fairness_min_hard
@@ -254,16 +250,39 @@ async def run_all(
     if "knee" in phases:
         out["knee"] = await bench_knee(seconds, knee_tables, knee_start, knee_budget, profile_dir)
     if "echo" in out and "memory" in out:
-        echo, memory = out["echo"], out["memory"]
-        out["bar"] = {
-            "p99_ratio": round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2),
-            "p99_ok": memory["p99_ms"] < 10 * echo["p99_ms"],
-            "throughput_ratio": round(echo["msgs_per_s"] / max(memory["actions_per_s"], 1e-9), 2),
-            "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
-        }
+        out["bar"] = _bar(out["echo"], out["memory"])
     out["targets"] = targets(out)
     out["load"]["end"] = load_average()
     return out
+
+
+async def _store_phase(phase: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    """A store's phase, or its error: a folder we cannot write, no Redis (the
+    other figures are kept)."""
+    try:
+        return await phase
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+async def _redis_phase(
+    tables: int, seconds: float, redis_url: str, profile: str | None
+) -> dict[str, Any]:
+    await clear_redis(redis_url)
+    figures = await _phase("redis", tables, seconds, redis_url, profile)
+    await clear_redis(redis_url)
+    return figures
+
+
+def _bar(echo: dict[str, Any], memory: dict[str, Any]) -> dict[str, Any]:
+    """The memory store's figures against the echo server's (the same
+    clients and frames, without the game): p99 and throughput ratios."""
+    return {
+        "p99_ratio": round(memory["p99_ms"] / max(echo["p99_ms"], 1e-9), 2),
+        "p99_ok": memory["p99_ms"] < 10 * echo["p99_ms"],
+        "throughput_ratio": round(echo["msgs_per_s"] / max(memory["actions_per_s"], 1e-9), 2),
+        "throughput_ok": memory["actions_per_s"] >= echo["msgs_per_s"] / 8,
+    }
 
 
 def _target(value: float, limit: float, at_least: bool) -> dict[str, Any]:
@@ -419,51 +438,60 @@ def _print_table(out: dict[str, Any]) -> None:
             f"p50 {echo['p50_ms']:8.3f} ms  p99 {echo['p99_ms']:8.3f} ms"
         )
     for kind in ("memory", "sqlite", "redis"):
-        figures = out.get(kind)
-        if figures is None:
-            continue
-        if "error" in figures:
-            print(f"  {kind:<7} skipped: {figures['error']}")
-            continue
-        print(
-            f"  {kind:<7} {figures['actions_per_s']:>10.1f} actions/s  "
-            f"p50 {figures['p50_ms']:8.3f} ms  p99 {figures['p99_ms']:8.3f} ms"
-            f"  server CPU {figures.get('server_cpu_us_per_action', '?')} us/action"
-        )
-    bar = out.get("bar")
-    if bar is not None:
-        print(
-            f"  bar: memory p99 = {bar['p99_ratio']}x echo "
-            f"(< 10: {'ok' if bar['p99_ok'] else 'MISSED'}), "
-            f"echo/actions = {bar['throughput_ratio']} (<= 8: "
-            f"{'ok' if bar['throughput_ok'] else 'MISSED'})"
-        )
-    fairness = out.get("fairness")
-    if fairness is not None:
-        print(
-            f"  fairness: an Easy table beside {fairness['hard_tables']} tables of Hard bots, "
-            f"{fairness['seconds']} s"
-        )
-        print(
-            f"    Easy move gap p50 {fairness['easy_move_gap_p50_ms']:8.3f} ms  "
-            f"p99 {fairness['easy_move_gap_p99_ms']:8.3f} ms  "
-            f"({fairness['easy_moves']} moves; first card after "
-            f"{fairness['easy_first_card_ms']} ms)"
-        )
-        print(
-            f"    Hard decision p99 {fairness['hard_decision_p99_ms']:8.3f} ms  "
-            f"max {fairness['hard_decision_max_ms']:8.3f} ms  "
-            f"({fairness['hard_decisions']} decisions; waited for a worker "
-            f"p50 {fairness['hard_queue_wait_p50_ms']:.0f} ms)"
-        )
-    knee = out.get("knee")
-    if knee is not None:
-        _print_knee(knee)
+        if kind in out:
+            _print_store(kind, out[kind])
+    # Each part is there only when its phase ran.
+    for part, printer in (
+        ("bar", _print_bar),
+        ("fairness", _print_fairness),
+        ("knee", _print_knee),
+    ):
+        if out.get(part) is not None:
+            printer(out[part])
     for name, target in out.get("targets", {}).items():
         print(
             f"  target {name}: {target['value']} ({target['target']}: "
             f"{'ok' if target['ok'] else 'MISSED'})"
         )
+
+
+def _print_store(kind: str, figures: dict[str, Any]) -> None:
+    if "error" in figures:
+        print(f"  {kind:<7} skipped: {figures['error']}")
+        return
+    print(
+        f"  {kind:<7} {figures['actions_per_s']:>10.1f} actions/s  "
+        f"p50 {figures['p50_ms']:8.3f} ms  p99 {figures['p99_ms']:8.3f} ms"
+        f"  server CPU {figures.get('server_cpu_us_per_action', '?')} us/action"
+    )
+
+
+def _print_bar(bar: dict[str, Any]) -> None:
+    print(
+        f"  bar: memory p99 = {bar['p99_ratio']}x echo "
+        f"(< 10: {'ok' if bar['p99_ok'] else 'MISSED'}), "
+        f"echo/actions = {bar['throughput_ratio']} (<= 8: "
+        f"{'ok' if bar['throughput_ok'] else 'MISSED'})"
+    )
+
+
+def _print_fairness(fairness: dict[str, Any]) -> None:
+    print(
+        f"  fairness: an Easy table beside {fairness['hard_tables']} tables of Hard bots, "
+        f"{fairness['seconds']} s"
+    )
+    print(
+        f"    Easy move gap p50 {fairness['easy_move_gap_p50_ms']:8.3f} ms  "
+        f"p99 {fairness['easy_move_gap_p99_ms']:8.3f} ms  "
+        f"({fairness['easy_moves']} moves; first card after "
+        f"{fairness['easy_first_card_ms']} ms)"
+    )
+    print(
+        f"    Hard decision p99 {fairness['hard_decision_p99_ms']:8.3f} ms  "
+        f"max {fairness['hard_decision_max_ms']:8.3f} ms  "
+        f"({fairness['hard_decisions']} decisions; waited for a worker "
+        f"p50 {fairness['hard_queue_wait_p50_ms']:.0f} ms)"
+    )
 
 
 def _print_knee(knee: dict[str, Any]) -> None:
@@ -491,18 +519,9 @@ def _print_knee(knee: dict[str, Any]) -> None:
 def run_bench_server(args: argparse.Namespace) -> int:
     """Entry of ``hearts bench server``; 0 when the bar is met (or, without
     the echo and memory phases, when every phase ran), 1 otherwise."""
-    if args.tables < 1 or args.seconds <= 0:
-        print("hearts bench server: --tables and --seconds must be positive", file=sys.stderr)
-        return 2
-    if args.hard_tables < 0 or args.fairness_seconds <= 0 or args.knee_start < 1:
-        print(
-            "hearts bench server: --hard-tables must not be negative, --fairness-seconds "
-            "and --knee-start must be positive",
-            file=sys.stderr,
-        )
-        return 2
-    if args.idle < 0 or (args.knee_tables is not None and args.knee_tables < 1):
-        print("hearts bench server: --idle and --knee-tables must be positive", file=sys.stderr)
+    problem = _args_problem(args)
+    if problem is not None:
+        print(f"hearts bench server: {problem}", file=sys.stderr)
         return 2
     if args.idle:
         return _run_idle_mode(args)
@@ -532,6 +551,20 @@ def run_bench_server(args: argparse.Namespace) -> int:
     if bar is None:
         return 0
     return 0 if bar["p99_ok"] and bar["throughput_ok"] else 1
+
+
+def _args_problem(args: argparse.Namespace) -> str | None:
+    """Why the numbers asked for cannot run, if they cannot."""
+    if args.tables < 1 or args.seconds <= 0:
+        return "--tables and --seconds must be positive"
+    if args.hard_tables < 0 or args.fairness_seconds <= 0 or args.knee_start < 1:
+        return (
+            "--hard-tables must not be negative, --fairness-seconds and --knee-start must be"
+            " positive"
+        )
+    if args.idle < 0 or (args.knee_tables is not None and args.knee_tables < 1):
+        return "--idle and --knee-tables must be positive"
+    return None
 
 
 def _run_idle_mode(args: argparse.Namespace) -> int:

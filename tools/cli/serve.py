@@ -147,6 +147,66 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     return serve
 
 
+# (ServerConfig field, type, metavar, help): each is the flag --field-name.
+_BUDGET_OPTIONS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
+    (
+        "tables_burst_per_address",
+        int,
+        "N",
+        "tables one client address may create at once (default: %(default)s)",
+    ),
+    (
+        "tables_per_minute_per_address",
+        float,
+        "R",
+        "how fast an address's budget refills, tables a minute (default: %(default)s)",
+    ),
+    (
+        "tables_burst_per_player",
+        int,
+        "N",
+        "tables one player may create at once (default: %(default)s)",
+    ),
+    (
+        "tables_per_minute_per_player",
+        float,
+        "R",
+        "how fast a player's budget refills, tables a minute (default: %(default)s)",
+    ),
+    (
+        "max_tables_per_process",
+        int,
+        "N",
+        "tables this process may run at once (default: %(default)s)",
+    ),
+    (
+        "max_live_tables",
+        int,
+        "N",
+        "tables the store may hold, every process's, until they expire (default: %(default)s)",
+    ),
+    (
+        "store_size_mb",
+        int,
+        "MB",
+        "the store's size: Redis' maxmemory when it has one, else this; the SQLite file"
+        " may grow to this (default: 1024 for SQLite)",
+    ),
+    (
+        "store_fill_limit",
+        float,
+        "F",
+        "refuse new tables once the store is at this fraction of its size (default: %(default)s)",
+    ),
+    (
+        "unstarted_table_ttl",
+        int,
+        "S",
+        "seconds a table whose game never started lives after its creation (default: %(default)s)",
+    ),
+)
+
+
 def add_budget_options(serve: argparse.ArgumentParser) -> None:
     """The budgets and caps on new tables (docs/deploy.md, "Budgets and caps")."""
     from server.config import ServerConfig
@@ -155,87 +215,19 @@ def add_budget_options(serve: argparse.ArgumentParser) -> None:
     budgets = serve.add_argument_group(
         "budgets and caps on new tables", "a refused table is told when to try again; 0 = no limit"
     )
-    budgets.add_argument(
-        "--tables-burst-per-address",
-        type=int,
-        default=defaults.tables_burst_per_address,
-        metavar="N",
-        help="tables one client address may create at once (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--tables-per-minute-per-address",
-        type=float,
-        default=defaults.tables_per_minute_per_address,
-        metavar="R",
-        help="how fast an address's budget refills, tables a minute (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--tables-burst-per-player",
-        type=int,
-        default=defaults.tables_burst_per_player,
-        metavar="N",
-        help="tables one player may create at once (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--tables-per-minute-per-player",
-        type=float,
-        default=defaults.tables_per_minute_per_player,
-        metavar="R",
-        help="how fast a player's budget refills, tables a minute (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--max-tables-per-process",
-        type=int,
-        default=defaults.max_tables_per_process,
-        metavar="N",
-        help="tables this process may run at once (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--max-live-tables",
-        type=int,
-        default=defaults.max_live_tables,
-        metavar="N",
-        help="tables the store may hold, every process's, until they expire (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--store-size-mb",
-        type=int,
-        default=defaults.store_size_mb,
-        metavar="MB",
-        help="the store's size: Redis' maxmemory when it has one, else this; the SQLite file"
-        " may grow to this (default: 1024 for SQLite)",
-    )
-    budgets.add_argument(
-        "--store-fill-limit",
-        type=float,
-        default=defaults.store_fill_limit,
-        metavar="F",
-        help="refuse new tables once the store is at this fraction of its size"
-        " (default: %(default)s)",
-    )
-    budgets.add_argument(
-        "--unstarted-table-ttl",
-        type=int,
-        default=defaults.unstarted_table_ttl,
-        metavar="S",
-        help="seconds a table whose game never started lives after its creation"
-        " (default: %(default)s)",
-    )
+    for name, kind, metavar, text in _BUDGET_OPTIONS:
+        budgets.add_argument(
+            "--" + name.replace("_", "-"),
+            type=kind,
+            default=getattr(defaults, name),
+            metavar=metavar,
+            help=text,
+        )
 
 
 def budget_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The ``ServerConfig`` fields of ``add_budget_options``."""
-    return {
-        "tables_burst_per_address": args.tables_burst_per_address,
-        "tables_per_minute_per_address": args.tables_per_minute_per_address,
-        "tables_burst_per_player": args.tables_burst_per_player,
-        "tables_per_minute_per_player": args.tables_per_minute_per_player,
-        "max_tables_per_process": args.max_tables_per_process,
-        "max_live_tables": args.max_live_tables,
-        "store_size_mb": args.store_size_mb,
-        "store_fill_limit": args.store_fill_limit,
-        "unstarted_table_ttl": args.unstarted_table_ttl,
-    }
+    return {name: getattr(args, name) for name, *_ in _BUDGET_OPTIONS}
 
 
 class ServeArgsError(ValueError):
@@ -253,8 +245,6 @@ def default_data_dir() -> Path:
 def store_url_of(args: argparse.Namespace) -> str:
     """The store URL the flags ask for: SQLite under ``--data`` unless
     ``--store memory``, or Redis with ``--redis URL``."""
-    from server.store.sqlite_store import DEFAULT_FILE_NAME
-
     store = args.store or ("redis" if args.redis else "sqlite")
     if args.redis and store != "redis":
         raise ServeArgsError(f"--redis stores tables in Redis; it cannot go with --store {store}")
@@ -262,21 +252,31 @@ def store_url_of(args: argparse.Namespace) -> str:
         if value is not None and store != "sqlite":
             raise ServeArgsError(f"{flag} is for the sqlite store, not the {store} store")
     if store == "redis":
-        if not args.redis:
-            raise ServeArgsError("--store redis needs --redis URL")
-        from server.store.redis_target import parse_redis_url
-
-        try:
-            parse_redis_url(str(args.redis))
-        except ValueError as exc:
-            raise ServeArgsError(f"--redis: {exc}") from None
-        if args.redis_replicas is not None and args.redis_replicas < 0:
-            raise ServeArgsError("--redis-replicas must be 0 or more")
-        return str(args.redis)
+        return _redis_url_of(args)
     if args.redis_replicas is not None:
         raise ServeArgsError(f"--redis-replicas is for the redis store, not the {store} store")
     if store == "memory":
         return "memory://"
+    return _sqlite_url_of(args)
+
+
+def _redis_url_of(args: argparse.Namespace) -> str:
+    from server.store.redis_target import parse_redis_url
+
+    if not args.redis:
+        raise ServeArgsError("--store redis needs --redis URL")
+    try:
+        parse_redis_url(str(args.redis))
+    except ValueError as exc:
+        raise ServeArgsError(f"--redis: {exc}") from None
+    if args.redis_replicas is not None and args.redis_replicas < 0:
+        raise ServeArgsError("--redis-replicas must be 0 or more")
+    return str(args.redis)
+
+
+def _sqlite_url_of(args: argparse.Namespace) -> str:
+    from server.store.sqlite_store import DEFAULT_FILE_NAME
+
     folder = Path(args.data).expanduser() if args.data is not None else default_data_dir()
     path = (folder / DEFAULT_FILE_NAME).absolute()
     if "?" in str(path):  # the store URL's query would start there

@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from protocol import client_messages as cm
@@ -34,7 +35,7 @@ from protocol.common import (
     PROTOCOL_VERSION,
     WireModel,
 )
-from protocol.exchanges import EXCHANGES, message_type
+from protocol.exchanges import EXCHANGES, Exchange, message_type
 from protocol.refusals import ERROR_CODES, LIMIT_REASONS, NOT_NOW_REASONS
 from protocol.schema import CLIENT, SERVER, protocol_schema, schema_text
 from server.config import ServerConfig
@@ -112,39 +113,64 @@ def shape(prop: Schema, defs: Schema) -> str:
         return f"map ({name.removeprefix('Server')})"
     if "const" in prop:
         return json.dumps(prop["const"])
-    if "enum" in prop and len(prop["enum"]) > LONG_ENUM:
-        return f"one of {len(prop['enum'])} stable keys, listed in the schema and below"
     if "enum" in prop:
-        return " / ".join(f"`{json.dumps(v)}`" if v is None else f"`{v}`" for v in prop["enum"])
+        return _enum_shape(prop["enum"])
     if "anyOf" in prop:
-        options = [o for o in prop["anyOf"] if o.get("type") != "null"]
-        text = " or ".join(shape(o, defs) for o in options)
-        return f"{text} or null" if len(options) < len(prop["anyOf"]) else text
-    kind = prop.get("type")
-    if kind == "integer":
-        low, high = prop.get("minimum"), prop.get("maximum")
-        if high is not None:
-            return f"integer {_number(low) if low is not None else '…'} … {_number(high)}"
-        return "integer" if low is None else f"integer ≥ {_number(low)}"
-    if kind == "number":
-        return "number" + (f" ≥ {_number(prop['minimum'])}" if "minimum" in prop else "")
-    if kind == "string":
-        if prop.get("pattern") == "^[2-9TJQKA][CDHS]2?$":
-            return "card"
-        low, high = prop.get("minLength", 0), prop.get("maxLength")
-        if high is None:
-            return "string" if not low else f"string of {low}+ characters"
-        return f"string of {low}–{high} characters"
-    if kind == "boolean":
-        return "true / false"
-    if kind == "array":
-        items = shape(prop.get("items", {}), defs)
-        low, high = prop.get("minItems", 0), prop.get("maxItems")
-        count = f", {low}–{high}" if high is not None else ""
-        return f"list of {items}{count}"
-    if kind == "object":
-        return "map"
-    return "any"
+        return _any_of_shape(prop["anyOf"], defs)
+    if prop.get("type") == "array":
+        return _array_shape(prop, defs)
+    shaper = _SCALAR_SHAPES.get(prop.get("type", ""))
+    return shaper(prop) if shaper is not None else "any"
+
+
+def _any_of_shape(options: list[Schema], defs: Schema) -> str:
+    kept = [o for o in options if o.get("type") != "null"]
+    text = " or ".join(shape(o, defs) for o in kept)
+    return f"{text} or null" if len(kept) < len(options) else text
+
+
+def _enum_shape(values: list[Any]) -> str:
+    if len(values) > LONG_ENUM:
+        return f"one of {len(values)} stable keys, listed in the schema and below"
+    return " / ".join(f"`{json.dumps(v)}`" if v is None else f"`{v}`" for v in values)
+
+
+def _integer_shape(prop: Schema) -> str:
+    low, high = prop.get("minimum"), prop.get("maximum")
+    if high is not None:
+        return f"integer {_number(low) if low is not None else '…'} … {_number(high)}"
+    return "integer" if low is None else f"integer ≥ {_number(low)}"
+
+
+def _number_shape(prop: Schema) -> str:
+    return "number" + (f" ≥ {_number(prop['minimum'])}" if "minimum" in prop else "")
+
+
+def _string_shape(prop: Schema) -> str:
+    if prop.get("pattern") == "^[2-9TJQKA][CDHS]2?$":
+        return "card"
+    low, high = prop.get("minLength", 0), prop.get("maxLength")
+    if high is None:
+        return "string" if not low else f"string of {low}+ characters"
+    return f"string of {low}–{high} characters"
+
+
+def _array_shape(prop: Schema, defs: Schema) -> str:
+    items = shape(prop.get("items", {}), defs)
+    low, high = prop.get("minItems", 0), prop.get("maxItems")
+    count = f", {low}–{high}" if high is not None else ""
+    return f"list of {items}{count}"
+
+
+_SCALAR_SHAPES: Mapping[str, Callable[[Schema], str]] = MappingProxyType(
+    {
+        "integer": _integer_shape,
+        "number": _number_shape,
+        "string": _string_shape,
+        "boolean": lambda _prop: "true / false",
+        "object": lambda _prop: "map",
+    }
+)
 
 
 def fields_text(model: type[WireModel], defs: Schema, skip: tuple[str, ...] = ()) -> str:
@@ -383,62 +409,15 @@ def asyncapi() -> dict[str, Any]:
     it receives requests and replies to them, and sends events."""
     schema = protocol_schema()
     defs = schema["$defs"]
-    messages: dict[str, Any] = {}
-    for model in [*client_models(), *server_models()]:
-        kind = message_type(model)
-        role = (
-            "request"
-            if model in EXCHANGES
-            else "event"
-            if is_event(model)
-            else "reply"
-            if is_reply(model)
-            else "message"
-        )
-        messages[kind] = {
-            "name": kind,
-            "title": model.__name__,
-            "summary": " ".join((model.__doc__ or "").split()).replace("``", "`"),
-            "contentType": "application/msgpack",
-            "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
-            "tags": [{"name": role}],
-        }
-    operations: dict[str, Any] = {}
-    for model, exchange in EXCHANGES.items():
-        kind = message_type(model)
-        reasons = [r for r, case in NOT_NOW_REASONS.items() if kind in case.requests]
-        refusal = "May be refused with `error`"
-        if reasons:
-            refusal += " (`not_now` reasons: " + ", ".join(f"`{r}`" for r in reasons) + ")"
-        then = ", ".join(f"`{message_type(m)}`" for m in exchange.then)
-        if exchange.remembered and exchange.reply == (sm.Ok,):
-            then = f"the events it caused (each with `seq`), {then}"
-        operations[kind] = {
-            "action": "receive",
-            "channel": {"$ref": "#/channels/table"},
-            "summary": f"`{kind}` request",
-            "description": refusal + "." + (f" After the reply: {then}." if then else ""),
-            "messages": [_message_ref(model)],
-            "reply": {
-                "channel": {"$ref": "#/channels/table"},
-                "messages": [_message_ref(m) for m in _with_error(exchange.reply)],
-            },
-            "x-not-now-reasons": reasons,
-            "x-remembered": exchange.remembered,
-        }
+    messages = {
+        message_type(model): _asyncapi_message(model)
+        for model in [*client_models(), *server_models()]
+    }
+    operations = {message_type(m): _request_operation(m, e) for m, e in EXCHANGES.items()}
     replies = {m for e in EXCHANGES.values() for m in e.reply} | {sm.Error}
     for model in server_models():
-        if model in replies:
-            continue
-        kind = message_type(model)
-        operations[kind] = {
-            "action": "send",
-            "channel": {"$ref": "#/channels/table"},
-            "summary": (
-                f"`{kind}` table event (with `seq`)" if is_event(model) else f"`{kind}` message"
-            ),
-            "messages": [_message_ref(model)],
-        }
+        if model not in replies:
+            operations[message_type(model)] = _send_operation(model)
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -473,30 +452,99 @@ def asyncapi() -> dict[str, Any]:
     }
 
 
+def _role(model: type[WireModel]) -> str:
+    if model in EXCHANGES:
+        return "request"
+    if is_event(model):
+        return "event"
+    return "reply" if is_reply(model) else "message"
+
+
+def _asyncapi_message(model: type[WireModel]) -> dict[str, Any]:
+    kind = message_type(model)
+    return {
+        "name": kind,
+        "title": model.__name__,
+        "summary": " ".join((model.__doc__ or "").split()).replace("``", "`"),
+        "contentType": "application/msgpack",
+        "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
+        "tags": [{"name": _role(model)}],
+    }
+
+
+def _request_operation(model: type[WireModel], exchange: Exchange) -> dict[str, Any]:
+    """A request the server receives: its reply and what may follow it."""
+    kind = message_type(model)
+    reasons = [r for r, case in NOT_NOW_REASONS.items() if kind in case.requests]
+    refusal = "May be refused with `error`"
+    if reasons:
+        refusal += " (`not_now` reasons: " + ", ".join(f"`{r}`" for r in reasons) + ")"
+    then = ", ".join(f"`{message_type(m)}`" for m in exchange.then)
+    if exchange.remembered and exchange.reply == (sm.Ok,):
+        then = f"the events it caused (each with `seq`), {then}"
+    return {
+        "action": "receive",
+        "channel": {"$ref": "#/channels/table"},
+        "summary": f"`{kind}` request",
+        "description": refusal + "." + (f" After the reply: {then}." if then else ""),
+        "messages": [_message_ref(model)],
+        "reply": {
+            "channel": {"$ref": "#/channels/table"},
+            "messages": [_message_ref(m) for m in _with_error(exchange.reply)],
+        },
+        "x-not-now-reasons": reasons,
+        "x-remembered": exchange.remembered,
+    }
+
+
+def _send_operation(model: type[WireModel]) -> dict[str, Any]:
+    """A message the server sends unasked: a table event or a notice."""
+    kind = message_type(model)
+    summary = f"`{kind}` table event (with `seq`)" if is_event(model) else f"`{kind}` message"
+    return {
+        "action": "send",
+        "channel": {"$ref": "#/channels/table"},
+        "summary": summary,
+        "messages": [_message_ref(model)],
+    }
+
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
 
 def to_yaml(node: Any, indent: int = 0) -> str:
     """``node`` as block-style YAML (scalars in JSON form, which YAML reads)."""
-    pad = " " * indent
     if isinstance(node, dict) and node:
-        lines = []
-        for key, value in node.items():
-            name = key if _PLAIN_KEY.match(key) else json.dumps(key)
-            if isinstance(value, dict | list) and value:
-                lines.append(f"{pad}{name}:\n{to_yaml(value, indent + 2)}")
-            else:
-                lines.append(f"{pad}{name}: {to_yaml(value).strip()}")
-        return "\n".join(lines)
+        return _yaml_map(node, indent)
     if isinstance(node, list) and node:
-        lines = []
-        for value in node:
-            text = to_yaml(value, indent + 2)
-            lines.append(
-                f"{pad}- {text.strip() if not isinstance(value, dict | list) else text[indent + 2 :]}"
-            )
-        return "\n".join(lines)
-    return pad + json.dumps(node, ensure_ascii=False)
+        return _yaml_list(node, indent)
+    return " " * indent + json.dumps(node, ensure_ascii=False)
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, dict | list) and bool(value)
+
+
+def _yaml_map(node: dict[str, Any], indent: int) -> str:
+    pad = " " * indent
+    lines = []
+    for key, value in node.items():
+        name = key if _PLAIN_KEY.match(key) else json.dumps(key)
+        if _nested(value):
+            lines.append(f"{pad}{name}:\n{to_yaml(value, indent + 2)}")
+        else:
+            lines.append(f"{pad}{name}: {to_yaml(value).strip()}")
+    return "\n".join(lines)
+
+
+def _yaml_list(node: list[Any], indent: int) -> str:
+    pad = " " * indent
+    lines = []
+    for value in node:
+        text = to_yaml(value, indent + 2)
+        item = text[indent + 2 :] if isinstance(value, dict | list) else text.strip()
+        lines.append(f"{pad}- {item}")
+    return "\n".join(lines)
 
 
 def asyncapi_text() -> str:
