@@ -5,10 +5,11 @@
  * h("button", {class: "x", onclick: fn, "aria-label": "…"}, "text", child)
  * Attributes: class, dataset (object), on* listeners, boolean true/false,
  * everything else via setAttribute; null/undefined are skipped.
- * @param {string} tag
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
  * @param {{[name: string]: any} | null} [attrs] values of any type: see above
  * @param {...Child} children
- * @returns {HTMLElement}
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
