@@ -13,7 +13,7 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: globals.browser },
   },
   {
-    files: ["tests/web/js/**/*.js", "eslint.config.js"],
+    files: ["tests/web/js/**/*.js", "tools/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: globals.node },
   },
 ];

@@ -201,14 +201,15 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
           end_at: end.value === "hands" ? Math.max(1, Math.min(100, parseInt(hands.value, 10) || 8)) : parseInt(end.value, 10),
           bonus_card: bonus.value === "none" ? null : bonus.value,
         };
-        acts.create({
+        // The form offers only values the protocol takes (the server checks again).
+        acts.create(/** @type {Omit<import("./protocol").CreateTable, "id" | "type">} */ ({
           name: tableName.value.trim() || t("lobby.tableNamePlaceholder", { name: name.value.trim() }).slice(0, 40),
           public: /** @type {HTMLInputElement} */ ($("#vis-public", createForm)).checked,
           approval: /** @type {HTMLInputElement} */ ($("#opt-approval", createForm)).checked,
           turn_seconds: turnSeconds(/** @type {HTMLSelectElement} */ ($("#opt-turn-timer", createForm)).value),
           rules,
           seats: [...seatSelects.querySelectorAll("select")].map((el) => el.value),
-        });
+        }));
       },
     },
     h("h2", {}, t("lobby.create")),
@@ -260,7 +261,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
       "div",
       { class: "quick-controls" },
       field(t("lobby.quickLevel"), quickLevel),
-      h("button", { type: "button", class: "btn primary", id: "quick-play", onclick: () => acts.quick(quickLevel.value) }, t("lobby.quickButton")),
+      h("button", { type: "button", class: "btn primary", id: "quick-play", onclick: () => acts.quick(/** @type {import("./types").Level} */ (quickLevel.value)) }, t("lobby.quickButton")),
     ),
   );
   const tables = h("div", { class: "public-list", id: "public-tables", "aria-live": "polite" }, h("p", { class: "empty" }, "…"));

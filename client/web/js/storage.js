@@ -99,12 +99,13 @@ export const loadAutoplay = () => read(KEY.autoplay, false) === true;
 /** @param {boolean} on */
 export const saveAutoplay = (on) => write(KEY.autoplay, Boolean(on));
 
-/** The bots' level of the last "Play vs bots". */
+/** The bots' level of the last "Play vs bots".
+ * @returns {import("./types").Level} */
 export const loadQuickLevel = () => {
   const level = read(KEY.quickLevel, "medium");
   return level === "easy" || level === "hard" ? level : "medium";
 };
-/** @param {string} level */
+/** @param {import("./types").Level} level */
 export const saveQuickLevel = (level) => write(KEY.quickLevel, level);
 
 /** This browser's statistics: {rows: {key: {opponents, rules, games, wins, points, moons}}, seen: [game keys]}

@@ -4,6 +4,9 @@
 
 import type * as P from "./protocol";
 
+/** A bot's level. */
+export type Level = "easy" | "medium" | "hard";
+
 /** A card as the wire writes it: "QS", "TD", "QS2" (the second deck's copy). */
 export type Card = string;
 
@@ -38,7 +41,7 @@ export type ChatLine = {
 
 /** A finished trick still on show. */
 export type Linger = {
-  cards: Card[] | P.PlayedCard[];
+  cards: Card[];
   leader: number;
   winner: number | null;
   trick: number;
