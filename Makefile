@@ -1,7 +1,7 @@
 # The two commands of the README: `make serve` and `make test`.
 # Both set up what they need first (a virtualenv in .venv; for tests also
-# the npm package the vendored msgpack copy is checked against, the Redis
-# server and Chromium from Debian).
+# the npm packages (the ones the vendored copies are checked against, and
+# the browser code's checkers), the Redis server and Chromium from Debian).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
 NODE_BOT_STAMP := examples/node-bot/node_modules/.installed
 
-.PHONY: setup serve test quick chaos check lint typecheck unit acceptance-variants bench dist docs vendor-msgpack vendor-cards screenshots clean
+.PHONY: setup serve test quick chaos check lint typecheck jscheck unit acceptance-variants bench dist docs vendor-msgpack vendor-cards screenshots clean
 
 # Every extra: the terminal client (tui), the tests' tools (test) and
 # OpenSpiel for `hearts bench engine` (openspiel).
@@ -19,9 +19,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[tui,test,openspiel]'
 	touch $(STAMP)
 
-# The npm package @msgpack/msgpack, from the lock file. Serving does not need
-# it (client/web/vendor/msgpack holds the copy the browser loads); the tests
-# compare that copy with it, and `make vendor-msgpack` refreshes the copy.
+# The npm packages, from the lock file. Serving needs none of them
+# (client/web/vendor holds the copies the browser loads): the tests compare
+# those copies with @msgpack/msgpack and the card deck (`make vendor-msgpack`
+# and `make vendor-cards` refresh them), and `make jscheck` runs ESLint and
+# TypeScript over the browser's code.
 $(NPM_STAMP): package.json $(wildcard package-lock.json)
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 	touch $(NPM_STAMP)
@@ -47,6 +49,14 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The browser client's JavaScript (client/web/js): ESLint, TypeScript's
+# check of its JSDoc types (tsconfig.json: checkJs, strict; no output), and
+# the unit tests of its modules in Node (tests/web/js, node:test).
+jscheck: $(NPM_STAMP)
+	node_modules/.bin/eslint .
+	node_modules/.bin/tsc -p tsconfig.json
+	node --test --test-reporter=spec tests/web/js/*.test.js
+
 # pytest on two workers (pytest-xdist): the suite mostly waits (sockets,
 # child processes, the browser). PYTEST_WORKERS=0 runs it in one process.
 PYTEST_WORKERS ?= 2
@@ -55,7 +65,7 @@ unit: setup $(NPM_STAMP) $(NODE_BOT_STAMP)
 	bash .ci/services
 	CI=$${CI:-} $(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not chaos"
 
-test: lint typecheck unit
+test: lint typecheck jscheck unit
 
 # The edit-test loop: every test but the browser's and those that start
 # programs (markers: tests/conftest.py), on the same workers. Needs Redis.
@@ -85,10 +95,12 @@ dist: setup
 
 # After changing a wire model, the refusal catalogue or a limit: docs/protocol.md's
 # reference tables, docs/protocol-schema.json and docs/asyncapi.yaml, generated
-# from the models, and docs/protocol-transcript.md, a hand played on a server
+# from the models, the browser's wire types (client/web/js/protocol.d.ts, from
+# the schema: needs Node), and docs/protocol-transcript.md, a hand played on a server
 # started for it (tests fail while the committed ones differ).
 docs: setup
 	$(BIN)/python -m tools.maintenance.protocol_docs
+	node tools/maintenance/protocol_types.mjs
 	$(BIN)/python -m tools.maintenance.protocol_transcript
 
 # After changing @msgpack/msgpack in package.json (and `npm install`): copy

@@ -11,13 +11,19 @@ import { t } from "./i18n.js";
 import { moonFigures } from "./moon_text.js";
 import { app } from "./state.js";
 
+/** @typedef {import("./protocol").SeatView} SeatView */
+
+/** @type {{moment: string, kind: string, cards: string[], choice?: string | null} | null} */
 let advice = null; // {moment, kind, cards, choice}
 let asking = false;
 
-/** The moment a hint answers: the table's play so far, as the view shows it. */
+/** The moment a hint answers: the table's play so far, as the view shows it.
+ * @param {SeatView} view */
 const momentOf = (view) => `${view.table_id}:${view.hand_number}:${view.phase}:${view.tricks.length}:${view.trick.length}:${view.passed.length}`;
 
-/** Whether the view asks something of your seat that a hint can answer. */
+/** Whether the view asks something of your seat that a hint can answer.
+ * @param {SeatView | null} view
+ * @returns {view is SeatView} */
 export function hintable(view) {
   if (!view || view.seat === null || view.status !== "playing" || app.linger || app.pending) return false;
   if (view.phase === "pass") return !view.passed.length && view.legal.length > 0;
@@ -27,7 +33,9 @@ export function hintable(view) {
 }
 
 /** The Hint button; ``ask`` sends the ``hint`` request and resolves to the
- * ``advice`` reply (or null when it was refused). */
+ * ``advice`` reply (or null when it was refused).
+ * @param {() => Promise<import("./protocol").Advice | null>} ask
+ * @param {() => void} rerender */
 export function hintButton(ask, rerender) {
   return h(
     "button",
@@ -68,18 +76,21 @@ function adviceText() {
 }
 
 /** Show the button when a hint can be asked, and mark the advised cards
- * while the advice still holds. */
+ * while the advice still holds.
+ * @param {HTMLElement} root
+ * @param {HTMLElement} hand
+ * @param {SeatView | null} view */
 export function renderAdvice(root, hand, view) {
   if (advice && (!view || momentOf(view) !== advice.moment)) advice = null;
-  const button = $(".hint-button", root);
+  const button = /** @type {HTMLButtonElement | null} */ ($(".hint-button", root));
   if (button) {
     button.hidden = !hintable(view);
     button.disabled = asking;
   }
   const advised = new Set(advice && advice.kind === "play" ? advice.cards : []);
-  for (const el of hand.querySelectorAll(".card")) {
-    el.classList.toggle("advised", advised.has(el.dataset.card));
-    if (advised.has(el.dataset.card)) el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, ${t("advice.mark")}`);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (hand.querySelectorAll(".card"))) {
+    el.classList.toggle("advised", advised.has(el.dataset.card || ""));
+    if (advised.has(el.dataset.card || "")) el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, ${t("advice.mark")}`);
   }
   const line = $(".advice-line", root);
   if (line) {

@@ -9,9 +9,13 @@ import { t } from "./i18n.js";
 import { app } from "./state.js";
 
 let asking = false;
+/** @typedef {import("./protocol").SeatView} SeatView */
+
+/** @type {{hand: number, table: string, text: string} | null} */
 let shown = null; // {hand, text}: the last claim, shown through its hand's end
 
-/** Whether a claim may be asked for now (the server proves it or refuses). */
+/** Whether a claim may be asked for now (the server proves it or refuses).
+ * @param {SeatView | null} view */
 export function claimable(view) {
   return Boolean(
     view && view.seat !== null && view.status === "playing" && view.phase === "play" &&
@@ -19,7 +23,9 @@ export function claimable(view) {
   );
 }
 
-/** The Claim button; ``send`` sends ``claim`` and resolves truthy on ``ok``. */
+/** The Claim button; ``send`` sends ``claim`` and resolves truthy on ``ok``.
+ * @param {() => Promise<unknown>} send
+ * @param {() => void} rerender */
 export function claimButton(send, rerender) {
   return h(
     "button",
@@ -44,7 +50,10 @@ export function claimButton(send, rerender) {
   );
 }
 
-/** A ``claim_made`` event: say it now and keep it on show for the hand. */
+/** A ``claim_made`` event: say it now and keep it on show for the hand.
+ * @param {import("./protocol").ClaimMade} event
+ * @param {SeatView} view
+ * @param {(view: SeatView, seat: number) => string} seatName */
 export function claimMade(event, view, seatName) {
   const you = view.seat !== null && event.seat === view.seat ? "You" : "";
   const key = event.reason === "top_cards" ? "claim.top" : "claim.every";
@@ -55,9 +64,11 @@ export function claimMade(event, view, seatName) {
   announce(text);
 }
 
-/** The Claim button and the banner of a claim made this hand. */
+/** The Claim button and the banner of a claim made this hand.
+ * @param {HTMLElement} root
+ * @param {SeatView | null} view */
 export function renderClaim(root, view) {
-  const button = $(".claim-button", root);
+  const button = /** @type {HTMLButtonElement | null} */ ($(".claim-button", root));
   if (button) {
     button.hidden = !claimable(view);
     button.disabled = asking;
@@ -66,5 +77,5 @@ export function renderClaim(root, view) {
   if (!banner) return;
   const current = shown && view && shown.table === view.table_id && shown.hand === view.hand_number;
   banner.hidden = !current;
-  banner.textContent = current ? shown.text : "";
+  banner.textContent = current && shown ? shown.text : "";
 }

@@ -10,12 +10,16 @@
 import { loadLang, saveLang } from "./storage.js";
 
 /** The languages offered, by code, each named in itself. */
+/** @type {{[code: string]: string}} */
 export const LANGUAGES = { en: "English", uk: "Українська", ru: "Русский" };
 let current = "en";
+/** @type {import("./types").Language} */
 let table = { strings: {}, rules: null }; // the module of the current language
 let plural = new Intl.PluralRules("en");
+/** @type {((lang: string) => void)[]} */
 const listeners = [];
 
+/** The language to start with: the player's choice, else the browser's. */
 export function detectLanguage() {
   const saved = loadLang();
   if (saved && LANGUAGES[saved]) return saved;
@@ -27,13 +31,19 @@ export function detectLanguage() {
   return "en";
 }
 
-/** The strings and Rules/FAQ text of ``lang`` (a module load: once per language). */
+/** The strings and Rules/FAQ text of ``lang`` (a module load: once per language).
+ * @param {string} lang
+ * @returns {Promise<import("./types").Language>}
+ */
 export async function loadLanguage(lang) {
   const module = await import(`./lang/${lang}.js`);
   return module.default;
 }
 
-/** Switch to ``lang`` (loading it first); ``remember``: the player chose it. */
+/** Switch to ``lang`` (loading it first); ``remember``: the player chose it.
+ * @param {string} lang
+ * @param {boolean} [remember]
+ */
 export async function setLanguage(lang, remember = false) {
   if (!LANGUAGES[lang]) return;
   const loaded = await loadLanguage(lang);
@@ -46,16 +56,24 @@ export async function setLanguage(lang, remember = false) {
 }
 
 export const language = () => current;
+/** @param {(lang: string) => void} fn */
 export const onLanguageChange = (fn) => listeners.push(fn);
 
-/** Whether the current language has a string for ``key``. */
+/** Whether the current language has a string for ``key``.
+ * @param {string} key
+ */
 export const hasString = (key) => key in table.strings;
 
+/** @param {string} key @returns {import("./types").Entry | undefined} */
 function lookup(key) {
   return table.strings[key];
 }
 
-/** The text of ``key`` with {placeholders} filled in. */
+/** The text of ``key`` with {placeholders} filled in.
+ * @param {string} key
+ * @param {{[name: string]: unknown}} [params]
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   let entry = lookup(key);
   if (entry === undefined) {
@@ -63,7 +81,7 @@ export function t(key, params = {}) {
     return key;
   }
   if (typeof entry === "object") {
-    entry = entry[plural.select(params.n ?? 0)] ?? entry.other;
+    entry = entry[plural.select(Number(params.n ?? 0))] ?? entry.other;
   }
   return entry.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
@@ -71,11 +89,13 @@ export function t(key, params = {}) {
 /** The Rules/FAQ page's content in the current language. */
 export const rulesContent = () => table.rules;
 
-/** Fill every [data-i18n] element (static text of index.html). */
+/** Fill every [data-i18n] element (static text of index.html).
+ * @param {ParentNode} [root]
+ */
 export function translateStatic(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.getAttribute("data-i18n") || "");
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
-    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+    el.setAttribute("aria-label", t(el.getAttribute("data-i18n-label") || ""));
   }
   document.title = t("app.title");
 }

@@ -8,14 +8,17 @@
 // inside the join_table or watch frame that carries it. Nothing here stores
 // or logs it.
 
-/** The code in what someone typed or pasted: a link, "abc-def" or "ABC DEF". */
+/** The code in what someone typed or pasted: a link, "abc-def" or "ABC DEF".
+ * @param {string} text */
 export function codeFrom(text) {
   const match = String(text).match(/\/t\/([A-Za-z0-9-]+)/);
   const raw = match ? match[1] : String(text);
   return raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
 }
 
-/** The invite secret of a link's fragment ("#k=…"), or null. */
+/** The invite secret of a link's fragment ("#k=…"), or null.
+ * @param {string | null | undefined} hash
+ * @returns {string | null} */
 export function inviteFromHash(hash) {
   const match = String(hash || "").match(/^#k=([^&\s]+)/);
   if (!match) return null;
@@ -27,7 +30,8 @@ export function inviteFromHash(hash) {
 }
 
 /** {code, invite} of what someone pasted: a whole invite link (invite is
- * its secret), a /t/CODE link or a bare code (invite null). */
+ * its secret), a /t/CODE link or a bare code (invite null).
+ * @param {string} text */
 export function parseLink(text) {
   const s = String(text).trim();
   const at = s.indexOf("#");
@@ -37,8 +41,8 @@ export function parseLink(text) {
   };
 }
 
-/** The fragment that carries ``invite`` in a link. */
+/** The fragment that carries ``invite`` in a link. @param {string} invite */
 export const linkHash = (invite) => `#k=${encodeURIComponent(invite)}`;
 
-/** The whole link to share, from a ``seated`` reply's ``join_path``. */
+/** The whole link to share, from a ``seated`` reply's ``join_path``. @param {string} joinPath */
 export const shareLink = (joinPath) => `${location.origin}${joinPath}`;

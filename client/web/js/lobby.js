@@ -17,18 +17,30 @@ import { loadQuickLevel } from "./storage.js";
 import { formatCode } from "./table.js";
 import { syncThrottle, throttled } from "./throttle.js";
 
+/** @typedef {import("./main.js").LobbyActions} LobbyActions @typedef {import("./types").SavedSeat} SavedSeat */
+
 const LEVELS = ["easy", "medium", "hard"];
 
 /** Where the wait of a throttled lookup by code is counted down. */
 const throttleNote = () => h("p", { class: "throttle-note", role: "note", hidden: true });
 
+/**
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {HTMLElement | null} [hint]
+ */
 function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
 }
 
-/** The ``turn_seconds`` a turn-timer choice sends ("off": none). */
+/** The ``turn_seconds`` a turn-timer choice sends ("off": none). @param {string} choice */
 const turnSeconds = (choice) => (choice === "off" ? null : parseInt(choice, 10));
 
+/**
+ * @param {string} id
+ * @param {string[][]} options [value, label] pairs
+ * @param {string} value
+ */
 function select(id, options, value) {
   return h(
     "select",
@@ -55,12 +67,14 @@ function nameInput() {
 
 /** The headline and the sentence of a start-page notice {kind, code}:
  * kicked (the host removed us), gone (no such table), lost (bad seat token),
- * badLink (an invite link whose secret the server does not know). */
+ * badLink (an invite link whose secret the server does not know).
+ * @param {import("./types").Notice} notice */
 export function noticeLines(notice) {
   const code = formatCode(notice.code);
   return [t(`notice.${notice.kind}.title`, { code }), t(`notice.${notice.kind}.text`, { code })];
 }
 
+/** @param {import("./types").Notice} notice @param {LobbyActions} acts */
 function noticeCard(notice, acts) {
   const [title, text] = noticeLines(notice);
   return h(
@@ -73,7 +87,12 @@ function noticeCard(notice, acts) {
 
 /** Refill ``sel`` with ``values`` (labels from ``label``), keeping its value
  * when still offered; a single choice is shown but cannot be changed (the
- * variant fixes it). */
+ * variant fixes it).
+ * @param {HTMLSelectElement} sel
+ * @param {string[]} values
+ * @param {(value: string) => string} label
+ * @param {string | null} [preferred]
+ */
 function offer(sel, values, label, preferred = null) {
   const keep = values.includes(sel.value) ? sel.value : preferred && values.includes(preferred) ? preferred : values[0];
   fill(
@@ -87,9 +106,13 @@ function offer(sel, values, label, preferred = null) {
 
 /** The host form's variant-dependent controls: the seat count the variant
  * allows, the options it leaves free (the fixed ones disabled), and one
- * seat choice per other seat, in play order from the host's left. */
+ * seat choice per other seat, in play order from the host's left.
+ * @param {{variant: HTMLSelectElement, players: HTMLSelectElement, variantHint: HTMLElement, pass: HTMLSelectElement,
+ *   moon: HTMLSelectElement, first: HTMLSelectElement, bonus: HTMLSelectElement, seatSelects: HTMLElement}} controls
+ */
 function variantControls({ variant, players, variantHint, pass, moon, first, bonus, seatSelects }) {
   const seatChoices = [["open", t("seat.open")], ...LEVELS.map((l) => [l, t(`bot.name.${l}`)])];
+  /** @param {boolean} variantChanged */
   function syncVariant(variantChanged) {
     const v = variantOf(variant.value);
     offer(players, v.players.map(String), (n) => t("opt.playersN", { n: Number(n) }), variantChanged ? String(v.defaultPlayers) : null);
@@ -101,6 +124,7 @@ function variantControls({ variant, players, variantHint, pass, moon, first, bon
     offer(bonus, v.bonus, (b) => t(`opt.bonus.${b}`), variantChanged ? v.bonus[0] : null);
     variantHint.textContent = t(`variant.${variant.value}.short`);
     const old = [...seatSelects.querySelectorAll("select")].map((el) => el.value);
+    /** @param {number} k */
     const label = (k) => (n === 4 ? t(`pos.${["left", "across", "right"][k]}`) : t("pos.seatN", { n: k + 2 }));
     fill(
       seatSelects,
@@ -113,6 +137,9 @@ function variantControls({ variant, players, variantHint, pass, moon, first, bon
 /**
  * Draw the lobby. ``acts``: quick(level), create(body), join(code), resume(), refresh(),
  * dismissNotice(); ``notice``: why we came back here ({kind, code}) or null.
+ * @param {HTMLElement} root
+ * @param {LobbyActions} acts
+ * @param {{seated?: SavedSeat | null, notice?: import("./types").Notice | null}} [opts]
  */
 export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
   const name = nameInput();
@@ -160,7 +187,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     {
       class: "panel-card create-form",
       id: "create-form",
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         if (!name.reportValidity()) return;
         const rules = {
@@ -174,14 +201,15 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
           end_at: end.value === "hands" ? Math.max(1, Math.min(100, parseInt(hands.value, 10) || 8)) : parseInt(end.value, 10),
           bonus_card: bonus.value === "none" ? null : bonus.value,
         };
-        acts.create({
+        // The form offers only values the protocol takes (the server checks again).
+        acts.create(/** @type {Omit<import("./protocol").CreateTable, "id" | "type">} */ ({
           name: tableName.value.trim() || t("lobby.tableNamePlaceholder", { name: name.value.trim() }).slice(0, 40),
-          public: $("#vis-public", createForm).checked,
-          approval: $("#opt-approval", createForm).checked,
-          turn_seconds: turnSeconds($("#opt-turn-timer", createForm).value),
+          public: /** @type {HTMLInputElement} */ ($("#vis-public", createForm)).checked,
+          approval: /** @type {HTMLInputElement} */ ($("#opt-approval", createForm)).checked,
+          turn_seconds: turnSeconds(/** @type {HTMLSelectElement} */ ($("#opt-turn-timer", createForm)).value),
           rules,
           seats: [...seatSelects.querySelectorAll("select")].map((el) => el.value),
-        });
+        }));
       },
     },
     h("h2", {}, t("lobby.create")),
@@ -209,7 +237,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
     "form",
     {
       class: "panel-card join-form",
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         if (!name.reportValidity()) return;
         // A pasted invite link carries its secret: it is never throttled.
@@ -233,7 +261,7 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
       "div",
       { class: "quick-controls" },
       field(t("lobby.quickLevel"), quickLevel),
-      h("button", { type: "button", class: "btn primary", id: "quick-play", onclick: () => acts.quick(quickLevel.value) }, t("lobby.quickButton")),
+      h("button", { type: "button", class: "btn primary", id: "quick-play", onclick: () => acts.quick(/** @type {import("./types").Level} */ (quickLevel.value)) }, t("lobby.quickButton")),
     ),
   );
   const tables = h("div", { class: "public-list", id: "public-tables", "aria-live": "polite" }, h("p", { class: "empty" }, "…"));
@@ -278,7 +306,9 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
   syncThrottle();
 }
 
-/** Fill the public tables list (reply to list_tables). */
+/** Fill the public tables list (reply to list_tables).
+ * @param {import("./protocol").TableSummary[]} list
+ * @param {LobbyActions} acts */
 export function showTables(list, acts) {
   const box = $("#public-tables");
   if (!box) return;
@@ -300,7 +330,8 @@ export function showTables(list, acts) {
             { class: "public-info" },
             h("strong", {}, tb.name),
             h("span", { class: "muted" }, `${t("lobby.hostedBy", { host: tb.host })} · ${t("lobby.openSeats", { n: tb.open_seats })} · ${t("lobby.bots", { n: tb.bots })}`),
-            h("span", { class: "muted small" }, rulesSummary(tb.rules).join(" · ")),
+            // The listing sends the rules whole (Rules.to_json), as a view does.
+            h("span", { class: "muted small" }, rulesSummary(/** @type {import("./protocol").ServerRulesModel} */ (tb.rules)).join(" · ")),
           ),
           h(
             "button",
@@ -321,7 +352,8 @@ export function showTables(list, acts) {
   syncThrottle();
 }
 
-/** Fill the statistics box (reply to get_stats). */
+/** Fill the statistics box (reply to get_stats).
+ * @param {import("./protocol").Stats} s */
 export function showStats(s) {
   const box = $("#stats");
   if (box) fill(box, serverStats(s));
@@ -334,12 +366,19 @@ export function showStats(s) {
  * app.knock ({code, mode, phase: ask | waiting | refused}) when the host
  * lets players in; ``admitted``: the host just let us in; ``focus``: which
  * control gets the focus (the name field by default).
+ * @param {HTMLElement} root
+ * @param {string} code
+ * @param {LobbyActions} acts
+ * @param {{seated?: SavedSeat | null, full?: boolean, kicked?: boolean, invite?: boolean,
+ *   knock?: import("./types").Knock | null, admitted?: boolean, focus?: string}} [opts]
  */
 export function renderJoin(root, code, acts, opts = {}) {
   const { seated = null, full = false, kicked = false, invite = false, knock = null, admitted = false, focus = "" } = opts;
   const name = nameInput();
   const lookup = invite ? {} : { lookup: "" };
+  /** @type {HTMLElement | null} */
   let door = null;
+  /** @type {HTMLElement} */
   let first = name;
   if (knock) {
     const waiting = knock.phase === "waiting";
@@ -390,7 +429,7 @@ export function renderJoin(root, code, acts, opts = {}) {
         {
           class: "panel-card",
           id: "join-form",
-          onsubmit: (e) => {
+          onsubmit: (/** @type {SubmitEvent} */ e) => {
             e.preventDefault();
             if (knock || !name.reportValidity()) return;
             if (invite || !throttled()) acts.join(code);
@@ -412,7 +451,7 @@ export function renderJoin(root, code, acts, opts = {}) {
               h("button", { type: "button", class: "btn small", onclick: () => acts.resume() }, t("join.backToMine")),
             )
           : null,
-        h("p", { class: "lobby-link" }, h("a", { href: "/", class: "btn small ghost", onclick: (e) => { e.preventDefault(); acts.lobby(); } }, `← ${t("nav.lobby")}`)),
+        h("p", { class: "lobby-link" }, h("a", { href: "/", class: "btn small ghost", onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); acts.lobby(); } }, `← ${t("nav.lobby")}`)),
       ),
     ),
   );

@@ -19,28 +19,36 @@ import { loadSeat, savePlayer, saveQuickLevel, saveSeat } from "./storage.js";
 import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
 import { waitFor } from "./throttle.js";
 
+/** @typedef {import("./protocol").SeatView} SeatView @typedef {import("./types").Send} Send
+ * @typedef {import("./types").Knock} Knock @typedef {import("./net.js").RequestError} RequestError */
+/** The intents of the lobby and join screens (lobby.js draws them). @typedef {typeof lobbyActions} LobbyActions */
+/** The intents of the table screen (table.js draws it). @typedef {typeof tableActions} TableActions */
+
 const main = $("#app");
 const rulesRoot = $("#rules-page");
 const statsRoot = $("#stats-page");
 // A forced card is played this long after it becomes our turn (the player
 // sees whose turn it is first); fast play shortens it.
 const AUTOPLAY_MS = { normal: 450, fast: 150 };
+/** @type {ReturnType<typeof setTimeout> | null} */
 let autoplayTimer = null;
 let firstHandshake = true;
-let lobbyTimer = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let lobbyTimer;
 // Refusals that mean the seat (or the table) is gone for good: the seat is
 // forgotten and never asked for again. Any other refusal of a resume is
 // passing trouble (the table changing hands, the store restarting): the
 // seat is kept and the connection tries again with its backoff.
 const GONE_FOR_GOOD = new Set(["bad_token", "no_such_table"]);
 const KNOCK_AGAIN_MS = 10000;
-let knockTimer = null; // knocks again while we wait at a door (keepKnocking)
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let knockTimer; // knocks again while we wait at a door (keepKnocking)
 
 // -- language ------------------------------------------------------------------
 
 async function setupLanguage() {
   await setLanguage(detectLanguage());
-  const picker = $("#lang");
+  const picker = /** @type {HTMLSelectElement} */ ($("#lang"));
   fill(picker, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === language() }, name)));
   picker.addEventListener("change", () => setLanguage(picker.value, true));
   onLanguageChange(() => {
@@ -77,6 +85,7 @@ const net = new Net({
   onStatus: showStatus,
 });
 
+/** @param {import("./types").App["status"]} status */
 function showStatus(status) {
   app.status = status;
   const el = $("#conn-status");
@@ -88,6 +97,7 @@ function playerName() {
   return (app.player.name || "").trim() || t("lobby.defaultName");
 }
 
+/** Hello, then back to our seat, table or door (every connect: Net's handshake). @param {Send} send */
 async function handshake(send) {
   const name = playerName();
   const welcome = await send({
@@ -103,7 +113,7 @@ async function handshake(send) {
   const seat = loadSeat();
   const linkElsewhere = app.linkCode && seat && codeFrom(seat.code) !== app.linkCode;
   const wantSeat = seat && seat.table_id && seat.seat_token && (app.screen === "table" || (firstHandshake && !linkElsewhere));
-  if (wantSeat) {
+  if (wantSeat && seat.seat_token) {
     beginReplay();
     try {
       const seated = await send({ type: "resume", table_id: seat.table_id, seat_token: seat.seat_token, last_seq: seat.last_seq || 0 });
@@ -152,6 +162,12 @@ async function ensureName() {
 // A not_now's reason names what is not possible now (undo, claim, rematch…),
 // a refused table's which budget or cap and {n} the seconds to wait; a
 // reason we have no sentence for falls back to the code's sentence.
+/**
+ * @param {string} code
+ * @param {string} message
+ * @param {string | null} [reason]
+ * @param {number | null} [retryAfter]
+ */
 function errorText(code, message, reason = null, retryAfter = null) {
   const n = retryAfter == null ? 0 : Math.max(1, Math.ceil(retryAfter));
   if (reason && hasString(`error.${code}.${reason}`)) return t(`error.${code}.${reason}`, { message, n });
@@ -160,6 +176,12 @@ function errorText(code, message, reason = null, retryAfter = null) {
   return message || t("error.generic", { message: code });
 }
 
+/**
+ * The reply of ``promise``, or null when it was refused (the refusal is shown).
+ * @template T
+ * @param {Promise<T>} promise
+ * @returns {Promise<T | null>}
+ */
 async function attempt(promise) {
   try {
     return await promise;
@@ -172,7 +194,9 @@ async function attempt(promise) {
 // -- seats ---------------------------------------------------------------------
 
 /** We sit at (or watch) a table: ``seated`` is the server's reply, and
- * ``invite`` the link's secret the join or watch carried (or null). */
+ * ``invite`` the link's secret the join or watch carried (or null).
+ * @param {import("./protocol").Seated} seated
+ * @param {string | null} [invite] */
 function seatedAt(seated, invite = null) {
   const old = loadSeat();
   app.notice = null;
@@ -204,7 +228,9 @@ function seatedAt(seated, invite = null) {
 }
 
 /** Show ``path`` in the address bar, with the rules page's #rules if it is
- * open, else with ``invite`` as an invite link's fragment (if given). */
+ * open, else with ``invite`` as an invite link's fragment (if given).
+ * @param {string} path
+ * @param {string | null} [invite] */
 function setUrl(path, invite = null) {
   const hash = ["#rules", "#stats"].includes(location.hash) ? location.hash : invite ? linkHash(invite) : "";
   if (location.pathname + location.hash !== path + hash) history.replaceState(null, "", path + hash);
@@ -216,7 +242,9 @@ function forgetSeat() {
 
 /** The server does not know our seat any more (``no_such_table``: the table
  * is gone, e.g. a restarted server; ``bad_token``: the seat is no longer
- * ours). Forget it, say so, and go back to the start page. */
+ * ours). Forget it, say so, and go back to the start page.
+ * @param {string} code
+ * @param {string} tableCode */
 function seatGone(code, tableCode) {
   const seat = loadSeat();
   if (seat && codeFrom(seat.code) === codeFrom(tableCode)) forgetSeat();
@@ -227,14 +255,15 @@ function seatGone(code, tableCode) {
 
 /** The host removed us from ``tableId`` (the ``kicked`` message, or a
  * refused watch): the seat token is void, so it is forgotten; the player is
- * told and can create or join another table. */
+ * told and can create or join another table.
+ * @param {string} tableId */
 function kickedOut(tableId) {
   const seat = loadSeat();
   const mine = seat && seat.table_id === tableId;
   const watching = app.watching && app.watching.table_id === tableId;
   const shown = app.tableId === tableId || (app.view && app.view.table_id === tableId);
   if (!mine && !watching && !shown) return; // not a table this page knows
-  const code = (app.view && app.view.table_id === tableId && app.view.code) || (mine && seat.code) || (watching && app.watching.code) || "";
+  const code = (app.view && app.view.table_id === tableId && app.view.code) || (mine && seat.code) || (watching && app.watching?.code) || "";
   if (mine) forgetSeat();
   if (watching) app.watching = null;
   resetPresenter();
@@ -242,14 +271,17 @@ function kickedOut(tableId) {
 }
 
 /** An invite link the server does not know (a wrong or truncated secret,
- * or a table that is gone): forget it and say so in the lobby. */
+ * or a table that is gone): forget it and say so in the lobby.
+ * @param {string} code */
 function linkNotValid(code) {
   if (app.linkCode === codeFrom(code)) app.linkInvite = null;
   showNotice("badLink", code);
 }
 
 /** Go to the lobby with a notice of why (shown until dismissed, in the
- * page's language at the time, and read out). */
+ * page's language at the time, and read out).
+ * @param {import("./types").Notice["kind"]} kind
+ * @param {string} code */
 function showNotice(kind, code) {
   app.notice = { kind, code: codeFrom(code || "") };
   showLobby();
@@ -295,9 +327,10 @@ function showLobby() {
 
 function stopLobbyTimer() {
   clearInterval(lobbyTimer);
-  lobbyTimer = null;
+  lobbyTimer = undefined;
 }
 
+/** @param {boolean} [withStats] */
 async function loadLobby(withStats = true) {
   const tables = await attempt(net.request({ type: "list_tables" }));
   if (tables && app.screen === "lobby") showTables(tables.tables, lobbyActions);
@@ -309,7 +342,9 @@ async function loadLobby(withStats = true) {
 
 /** The join screen of ``code``: a link's, or the door of a table whose host
  * lets players in (app.knock). The link's secret stays in the address bar
- * there, so a reload can still use it. */
+ * there, so a reload can still use it.
+ * @param {string} code
+ * @param {{full?: boolean, kicked?: boolean, admitted?: boolean, focus?: string}} [opts] */
 function showJoin(code, opts = {}) {
   stopLobbyTimer();
   if (app.linkCode !== code) app.linkInvite = null;
@@ -325,7 +360,7 @@ function showJoin(code, opts = {}) {
 
 function redraw() {
   if (app.screen === "lobby") showLobby();
-  else if (app.screen === "join") showJoin(app.linkCode);
+  else if (app.screen === "join" && app.linkCode) showJoin(app.linkCode);
   else if (app.screen === "table") {
     buildTable(main, tableActions);
     if (app.view) renderTable();
@@ -381,7 +416,8 @@ function closeRules() {
 
 const lobbyActions = {
   /** "Play vs bots": a table with three bots of ``level`` (remembered),
-   * started at once. */
+   * started at once.
+   * @param {import("./types").Level} level */
   async quick(level) {
     saveQuickLevel(level);
     await attempt(ensureName());
@@ -393,6 +429,7 @@ const lobbyActions = {
     seatedAt(seated);
     await attempt(net.request({ type: "start_game" }));
   },
+  /** @param {Omit<import("./protocol").CreateTable, "id" | "type">} body */
   async create(body) {
     await attempt(ensureName());
     const seated = await attempt(net.request({ type: "create_table", ...body }));
@@ -403,13 +440,15 @@ const lobbyActions = {
   },
   // ``invite``: the secret of an invite link (by default the one this page
   // was opened with, for that code); null joins by the code alone.
+  /** @param {string} code @param {string | null} [invite] */
   join: (code, invite = inviteFor(code)) => enter("join", code, invite),
+  /** @param {string} code @param {string | null} [invite] */
   watch: (code, invite = inviteFor(code)) => enter("watch", code, invite),
   async knock() {
     const knock = app.knock;
     if (!knock || knock.phase === "waiting") return;
     await attempt(ensureName());
-    await knockAt((body) => net.request(body), knock);
+    await knockAt(net.request.bind(net), knock);
   },
   cancelKnock() {
     // There is no message to withdraw a knock: we just stop waiting, and a
@@ -421,7 +460,7 @@ const lobbyActions = {
   },
   async resume() {
     const seat = loadSeat();
-    if (!seat) return showLobby();
+    if (!seat || !seat.seat_token) return showLobby();
     resetPresenter();
     beginReplay();
     try {
@@ -442,10 +481,14 @@ const lobbyActions = {
   lobby: () => showLobby(),
 };
 
+/** @param {string} code */
 const inviteFor = (code) => (app.linkCode === code ? app.linkInvite : null);
 
 /** Join (``mode`` "join") or watch the table of ``code``, with an invite
- * link's secret if we have one. */
+ * link's secret if we have one.
+ * @param {"join" | "watch"} mode
+ * @param {string} code
+ * @param {string | null} invite */
 async function enter(mode, code, invite) {
   await attempt(ensureName());
   try {
@@ -461,7 +504,11 @@ async function enter(mode, code, invite) {
  * keep offering a seat at a table that is gone, an invite link the server
  * does not know is said to be not valid, a throttled lookup waits with a
  * countdown, a table whose host lets players in opens its door (knock), and
- * a removed player is told why they cannot come in. */
+ * a removed player is told why they cannot come in.
+ * @param {"join" | "watch"} mode
+ * @param {string} code
+ * @param {string | null} invite
+ * @param {RequestError} err */
 function refusedAtTable(mode, code, invite, err) {
   if (invite && (err.code === "no_such_table" || err.code === "bad_message")) {
     linkNotValid(code);
@@ -487,7 +534,9 @@ function refusedAtTable(mode, code, invite, err) {
   else if (err.code === "kicked") showJoin(code, { kicked: true });
 }
 
-/** A knock was refused (not the host's answer: the request itself). */
+/** A knock was refused (not the host's answer: the request itself).
+ * @param {Knock} knock
+ * @param {RequestError} err */
 function knockFailed(knock, err) {
   if (err.code === "no_such_table") {
     seatGone(err.code, knock.code);
@@ -501,7 +550,8 @@ function knockFailed(knock, err) {
 }
 
 /** The host answered our knock: in, we join (or watch) at once; refused,
- * we say so. Ignored if we stopped waiting. */
+ * we say so. Ignored if we stopped waiting.
+ * @param {import("./protocol").KnockAnswered} msg */
 function knockAnswered(msg) {
   const knock = app.knock;
   if (!knock || knock.phase !== "waiting" || app.screen !== "join" || codeFrom(msg.code) !== knock.code) return;
@@ -523,6 +573,8 @@ function knockAnswered(msg) {
  * let us in already (while we had stopped waiting, or while the connection
  * was down), and a knock would then be answered ok and never again. Knock
  * only if the table still says so, then wait for the answer.
+ * @param {Send} send
+ * @param {Knock} knock
  */
 async function knockAt(send, knock) {
   try {
@@ -557,24 +609,26 @@ async function knockAt(send, knock) {
 /** While we wait at a door, knock again now and then (KNOCK_AGAIN_MS): the
  * server keeps a knock only while the table is in memory (a table nobody is
  * watching is put away, and its knocks with it), and an answer sent while
- * our connection was down is lost. Stops when we stop waiting. */
+ * our connection was down is lost. Stops when we stop waiting.
+ * @param {Knock} knock */
 function keepKnocking(knock) {
   clearInterval(knockTimer);
   knockTimer = setInterval(() => {
     if (app.knock !== knock || knock.phase !== "waiting" || app.screen !== "join") {
       clearInterval(knockTimer);
-      knockTimer = null;
+      knockTimer = undefined;
       return;
     }
     if (app.status !== "online" || knock.busy) return;
     knock.busy = true;
-    knockAt((body) => net.request(body), knock).finally(() => {
+    knockAt(net.request.bind(net), knock).finally(() => {
       knock.busy = false;
     });
   }, KNOCK_AGAIN_MS);
 }
 
 const tableActions = {
+  /** @param {string[]} cards */
   async pass(cards) {
     app.pending = "pass";
     renderTable();
@@ -585,6 +639,7 @@ const tableActions = {
     }
   },
   /** Hearts with a widow: put down as many cards as the widow gave. */
+  /** @param {string[]} cards */
   async discard(cards) {
     app.pending = "discard";
     renderTable();
@@ -594,6 +649,7 @@ const tableActions = {
       renderTable();
     }
   },
+  /** @param {string} card */
   async play(card) {
     app.pending = card;
     renderTable();
@@ -607,6 +663,7 @@ const tableActions = {
   hint: () => attempt(net.request({ type: "hint" })),
   undo: () => attempt(net.request({ type: "undo" })),
   claim: () => attempt(net.request({ type: "claim" })),
+  /** @param {number} hand */
   replay: (hand) => attempt(net.request({ type: "get_replay", hand })),
   rematch() {
     app.finalView = null;
@@ -619,20 +676,27 @@ const tableActions = {
   },
   settingsChanged: () => autoplay(),
   start: () => attempt(net.request({ type: "start_game" })),
+  /** @param {"add" | "subtract"} choice */
   moon: (choice) => attempt(net.request({ type: "moon_choice", choice })),
+  /** @param {number} seat @param {import("./types").Level} level */
   addBot: (seat, level) => attempt(net.request({ type: "add_bot", seat, level })),
+  /** @param {number} seat */
   removeBot: (seat) => attempt(net.request({ type: "remove_bot", seat })),
+  /** @param {number} seat @param {import("./types").Level} level */
   async changeBot(seat, level) {
     if (await attempt(net.request({ type: "remove_bot", seat }))) {
       await attempt(net.request({ type: "add_bot", seat, level }));
     }
   },
+  /** @param {number} seat */
   kick: (seat) => attempt(net.request({ type: "kick", seat })),
+  /** @param {import("./protocol").KickedPlayer} player */
   async allowBack(player) {
     if (await attempt(net.request({ type: "allow_back", player_id: player.player_id }))) {
       toast(t("kicked.allowed", { name: player.name }));
     }
   },
+  /** @param {import("./protocol").Knocker} player @param {boolean} accept */
   async answerKnock(player, accept) {
     if (await attempt(net.request({ type: "answer_knock", player_id: player.player_id, accept }))) {
       toast(t(accept ? "knock.admitted" : "knock.turnedAway", { name: player.name }));
@@ -642,10 +706,13 @@ const tableActions = {
     app.botReport = null;
     renderTable();
   },
+  /** @param {number} seat */
   takeSeat: (seat) => attempt(net.request({ type: "take_seat", seat })),
+  /** @param {string} text */
   async chat(text) {
     return Boolean(await attempt(net.request({ type: "chat", text })));
   },
+  /** @param {boolean} [skipConfirm] */
   async leave(skipConfirm = false) {
     const view = app.view;
     const seated = view && view.seat !== null;
@@ -661,8 +728,9 @@ const tableActions = {
   },
 };
 
+/** Ask the player to confirm (the page's #confirm dialog). @param {string} text @returns {Promise<boolean>} */
 function confirmDialog(text) {
-  const dialog = $("#confirm");
+  const dialog = /** @type {HTMLDialogElement} */ ($("#confirm"));
   $("#confirm-text").textContent = text;
   $("#confirm-ok").textContent = t("table.leave");
   $("#confirm-cancel").textContent = t("nav.back");
@@ -674,8 +742,10 @@ function confirmDialog(text) {
 
 // -- presenting events -----------------------------------------------------------
 
+/** @type {import("./types").PresenterHooks["announceEvents"]} */
 function announceEvents(events, view, previous) {
   // Of yourself a sentence of its own ("You draw", never "You draws").
+  /** @param {number} seat */
   const of = (seat) => (view.seat !== null && seat === view.seat ? "You" : "");
   for (const e of events) {
     switch (e.type) {
@@ -739,14 +809,16 @@ function announceEvents(events, view, previous) {
         const before = previous && previous.table_id === view.table_id ? previous.seats[e.seat.seat] : null;
         const gone = (e.change === "left" || e.change === "kicked") && before && before.kind === "human";
         const name = gone ? before.name : e.seat.name;
-        const key = {
+        /** @type {{[change: string]: string}} */
+        const keys = {
           joined: "announce.joined",
           left: "announce.left",
           away: "announce.away",
           connected: "announce.back",
           covering: "announce.covering",
           kicked: "announce.kicked",
-        }[e.change];
+        };
+        const key = keys[e.change];
         if (key && e.seat.seat !== view.seat && name) announce(t(key, { name }));
         break;
       }
@@ -756,6 +828,7 @@ function announceEvents(events, view, previous) {
   }
 }
 
+/** @type {import("./types").PresenterHooks["onSnapshot"]} */
 function onSnapshot(view, previous) {
   const seat = loadSeat();
   if (seat && seat.table_id === view.table_id && view.seat !== null && seat.seat !== view.seat) {
@@ -791,7 +864,7 @@ function autoplay() {
     autoplayTimer = null;
     // Another forced card by now (no drawing came after the change to
     // check it): its own moment follows.
-    if (forced() === key) tableActions.play(app.view.legal[0]);
+    if (forced() === key && app.view) tableActions.play(app.view.legal[0]);
     else autoplay();
   }, app.fast ? AUTOPLAY_MS.fast : AUTOPLAY_MS.normal);
 }
@@ -799,7 +872,8 @@ function autoplay() {
 /** A bot played for us while we were away: a notice on the table until
  * dismissed (several reports before that add up), and the log says it;
  * ``view`` is the snapshot that follows (its rules give a moon's figures,
- * even on a page just opened, which has drawn no table yet). */
+ * even on a page just opened, which has drawn no table yet).
+ * @type {import("./types").PresenterHooks["botCovered"]} */
 function botCovered(e, view) {
   const old = app.botReport;
   app.botReport = {

@@ -8,9 +8,13 @@ import { language, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
 import { loadStats, saveStats } from "./storage.js";
 
+/** @typedef {import("./protocol").SeatView} SeatView */
+
 const LEVEL_ORDER = ["easy", "medium", "hard", "mixed", "people"];
 
-/** Who we played against at ``view``'s table: a bot level, "mixed" or "people". */
+/** Who we played against at ``view``'s table: a bot level, "mixed" or "people".
+ * @param {SeatView} view
+ * @returns {string} */
 export function opponentsOf(view) {
   const others = view.seats.filter((s) => s.seat !== view.seat);
   if (others.some((s) => s.kind === "human")) return "people";
@@ -19,7 +23,8 @@ export function opponentsOf(view) {
 }
 
 /** Count a finished game (a view in game_over with our seat) once, however
- * often its view arrives (a reload, a resume). */
+ * often its view arrives (a reload, a resume).
+ * @param {SeatView} view */
 export function recordGame(view) {
   if (view.status !== "game_over" || view.seat === null || !view.hands.length) return false;
   const stats = loadStats();
@@ -38,12 +43,16 @@ export function recordGame(view) {
   return true;
 }
 
-/** Draw the statistics page into ``root``; ``server`` is the get_stats reply (or null). */
+/** Draw the statistics page into ``root``; ``server`` is the get_stats reply (or null).
+ * @param {HTMLElement} root
+ * @param {() => void} onBack
+ * @param {import("./protocol").Stats | null} [server] */
 export function renderStatsPage(root, onBack, server = null) {
   const rows = Object.values(loadStats().rows).sort(
     (a, b) => LEVEL_ORDER.indexOf(a.opponents) - LEVEL_ORDER.indexOf(b.opponents) || b.games - a.games,
   );
   const number = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 });
+  /** @param {string} o */
   const opponentsName = (o) => (o === "people" ? t("mystats.people") : o === "mixed" ? t("mystats.mixed") : t(`bot.${o}`));
   const table = rows.length
     ? h(
@@ -96,9 +105,11 @@ export function renderStatsPage(root, onBack, server = null) {
   );
 }
 
-/** The server's totals (the get_stats reply) as the lobby shows them. */
+/** The server's totals (the get_stats reply) as the lobby shows them.
+ * @param {import("./protocol").Stats} s */
 export function serverStats(s) {
   const avg = new Intl.NumberFormat(language(), { maximumFractionDigits: 2 }).format(s.average_points);
+  /** @param {string} label @param {string | number} value */
   const item = (label, value) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, String(value)));
   return h(
     "dl",
@@ -112,7 +123,8 @@ export function serverStats(s) {
   );
 }
 
-/** Put the server's totals into an open statistics page. */
+/** Put the server's totals into an open statistics page.
+ * @param {import("./protocol").Stats} s */
 export function showServerStats(s) {
   const box = $("#server-stats");
   if (box) fill(box, serverStats(s));

@@ -8,6 +8,17 @@
 
 import { decode, encode } from "/vendor/msgpack/index.mjs";
 
+/** @typedef {import("./types").Request} Request @typedef {import("./types").Send} Send */
+/**
+ * A request sent and not yet answered.
+ * @typedef {object} Pending
+ * @property {Request & {id: string}} body
+ * @property {(reply: any) => void} resolve with the reply (typed by ``request``)
+ * @property {(err: RequestError) => void} reject
+ * @property {boolean} early a handshake request: dies with its connection
+ * @property {number} tries times sent again after a flood refusal
+ */
+
 export const PROTOCOL_VERSION = 1;
 const REPLY_TYPES = new Set(["welcome", "ok", "error", "seated", "tables", "records", "advice", "hand_replay", "stats"]);
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
@@ -17,7 +28,12 @@ const PING_TIMEOUT_MS = 10000;
 export class RequestError extends Error {
   /** ``retryAfter``: seconds the server asks us to wait (a throttled
    * lookup by invite code), or null; ``reason``: which case of ``not_now``
-   * (docs/protocol.md, Errors), or null. */
+   * (docs/protocol.md, Errors), or null.
+   * @param {string} code an error code of the server, or "disconnected"
+   * @param {string} message
+   * @param {number | null} [retryAfter]
+   * @param {string | null} [reason]
+   */
   constructor(code, message, retryAfter = null, reason = null) {
     super(message);
     this.code = code;
@@ -29,9 +45,9 @@ export class RequestError extends Error {
 export class Net {
   /**
    * @param {object} options
-   * @param {(send: (body: object) => Promise<object>) => Promise<void>} options.handshake
+   * @param {(send: Send) => Promise<void>} options.handshake
    *   runs on every (re)connect before queued requests are sent: hello, resume
-   * @param {(msg: object) => void} options.onEvent table events, snapshots, stray errors
+   * @param {(msg: import("./types").Incoming) => void} options.onEvent table events, snapshots, stray errors
    * @param {(status: "connecting"|"online"|"offline") => void} options.onStatus
    */
   constructor({ handshake, onEvent, onStatus }) {
@@ -41,12 +57,16 @@ export class Net {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     this.prefix = Math.random().toString(36).slice(2, 8);
     this.counter = 0;
+    /** @type {Map<string, Pending>} */
     this.pending = new Map(); // id -> {body, resolve, reject, sent}
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.ready = false;
     this.attempt = 0;
-    this.retryTimer = null;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.reconnectNow();
@@ -62,7 +82,8 @@ export class Net {
     return `${this.prefix}-${this.counter}`;
   }
 
-  /** Send a request; resolves with its reply, rejects with RequestError. */
+  /** Send a request; resolves with its reply, rejects with RequestError.
+   * @type {Send} */
   request(body) {
     const id = this.nextId();
     return new Promise((resolve, reject) => {
@@ -75,7 +96,7 @@ export class Net {
 
   open() {
     clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.retryTimer = undefined;
     this.ready = false;
     this.onStatus("connecting");
     let ws;
@@ -93,8 +114,10 @@ export class Net {
     ws.addEventListener("error", () => {}); // a close event follows
   }
 
+  /** @param {WebSocket} ws */
   async opened(ws) {
     // Handshake requests bypass the queue: they must be first on the wire.
+    /** @type {Send} */
     const early = (body) => {
       const id = this.nextId();
       return new Promise((resolve, reject) => {
@@ -105,7 +128,7 @@ export class Net {
     try {
       await this.handshake(early);
     } catch (err) {
-      console.warn("handshake failed:", err.message);
+      console.warn("handshake failed:", err instanceof Error ? err.message : err);
       if (ws === this.ws) ws.close();
       return;
     }
@@ -117,6 +140,7 @@ export class Net {
     this.keepAlive();
   }
 
+  /** @param {string} id */
   transmit(id) {
     const p = this.pending.get(id);
     const ws = this.ws;
@@ -124,18 +148,27 @@ export class Net {
     ws.send(encode(p.body, { ignoreUndefined: true }));
   }
 
+  /**
+   * @param {WebSocket} ws
+   * @param {ArrayBuffer} data
+   */
   received(ws, data) {
     if (ws !== this.ws) return;
+    /** @type {import("./types").Incoming} */
     let msg;
     try {
-      msg = decode(new Uint8Array(data));
+      // Trusted to be a server message (the server's models); a frame that
+      // is not an object is ignored below, and unknown types reach onEvent,
+      // whose readers ignore them.
+      msg = /** @type {import("./types").Incoming} */ (decode(new Uint8Array(data)));
     } catch {
       console.warn("ignored an unreadable frame");
       return;
     }
     if (!msg || typeof msg !== "object") return;
     if (REPLY_TYPES.has(msg.type)) {
-      const p = msg.id != null ? this.pending.get(msg.id) : undefined;
+      const id = "id" in msg ? msg.id : undefined;
+      const p = id != null ? this.pending.get(String(id)) : undefined;
       if (!p) {
         if (msg.type === "error") this.onEvent(msg);
         return;
@@ -146,10 +179,10 @@ export class Net {
       const flooded = msg.type === "error" && msg.code === "rate_limited" && msg.retry_after == null;
       if (flooded && p.tries < 6) {
         p.tries += 1;
-        setTimeout(() => this.transmit(msg.id), 150 * 2 ** p.tries);
+        setTimeout(() => this.transmit(String(id)), 150 * 2 ** p.tries);
         return;
       }
-      this.pending.delete(msg.id);
+      this.pending.delete(String(id));
       if (msg.type === "error") p.reject(new RequestError(msg.code, msg.message, msg.retry_after ?? null, msg.reason ?? null));
       else p.resolve(msg);
       return;
@@ -157,6 +190,7 @@ export class Net {
     this.onEvent(msg);
   }
 
+  /** @param {WebSocket} ws */
   closed(ws) {
     if (ws !== this.ws) return;
     this.ws = null;

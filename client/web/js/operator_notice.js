@@ -3,32 +3,34 @@
 // until the player dismisses it. The text is the operator's own, shown as
 // text (never as HTML); only the banner's title and button are translated.
 
-import { h } from "./dom.js";
+import { $, h } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 
+/** @type {HTMLElement | null} */
 let banner = null;
 
 function translate() {
   if (!banner) return;
-  banner.querySelector(".operator-notice-title").textContent = t("operator.title");
-  const close = banner.querySelector("button");
-  close.textContent = t("operator.dismiss");
+  $(".operator-notice-title", banner).textContent = t("operator.title");
+  $("button", banner).textContent = t("operator.dismiss");
 }
 
-/** Show the operator's ``text`` (a newer notice replaces the one shown). */
+/** Show the operator's ``text`` (a newer notice replaces the one shown).
+ * @param {string} text */
 export function showOperatorNotice(text) {
   if (!banner) {
-    banner = h(
+    const shown = h(
       "div",
       { id: "operator-notice", role: "alert" },
       h("strong", { class: "operator-notice-title" }),
       h("span", { class: "operator-notice-text" }),
-      h("button", { type: "button", class: "operator-notice-close", onclick: () => (banner.hidden = true) }),
+      h("button", { type: "button", class: "operator-notice-close", onclick: () => (shown.hidden = true) }),
     );
+    banner = shown;
     document.body.prepend(banner);
     onLanguageChange(translate);
   }
-  banner.querySelector(".operator-notice-text").textContent = text;
+  $(".operator-notice-text", banner).textContent = text;
   translate();
   banner.hidden = false;
 }

@@ -8,13 +8,18 @@ import { cardName, faceHTML } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @typedef {import("./protocol").HandReplay} HandReplay @typedef {(seat: number | null) => string} NameOf */
+
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
 
+/** @param {string} label @param {string[]} cards */
 function cardsLine(label, cards) {
   if (!cards.length) return null;
   return h("p", { class: "replay-cards" }, h("strong", {}, `${label}: `), cards.map(cardName).join(", "));
 }
 
+/** @param {HandReplay} replay @param {number} k @param {NameOf} nameOf */
 function trickView(replay, k, nameOf) {
   const trick = replay.tricks[k];
   const cards = trick.cards.map((p) => {
@@ -37,7 +42,9 @@ function trickView(replay, k, nameOf) {
 }
 
 /** Open the replay of ``replay`` (a ``hand_replay`` reply); ``nameOf(seat)``
- * names a seat as the table does. */
+ * names a seat as the table does.
+ * @param {HandReplay} replay
+ * @param {NameOf} nameOf */
 export function showReplay(replay, nameOf) {
   if (dialog) dialog.remove();
   let k = 0;
@@ -49,6 +56,7 @@ export function showReplay(replay, nameOf) {
     prev.disabled = k === 0;
     next.disabled = k === replay.tricks.length - 1;
   };
+  /** @param {number} d */
   const step = (d) => {
     k = Math.min(Math.max(k + d, 0), replay.tricks.length - 1);
     draw();
@@ -56,7 +64,7 @@ export function showReplay(replay, nameOf) {
   prev.addEventListener("click", () => step(-1));
   next.addEventListener("click", () => step(1));
   const points = replay.points.map((p, seat) => `${nameOf(seat)} ${p}`).join(" · ");
-  dialog = h(
+  const shown = h(
     "dialog",
     { class: "replay", "aria-labelledby": "replay-title" },
     h("h2", { id: "replay-title" }, t("replay.title", { n: replay.hand_number })),
@@ -66,18 +74,19 @@ export function showReplay(replay, nameOf) {
     body,
     h("div", { class: "row replay-nav" }, prev, next),
     h("p", { class: "replay-points" }, points),
-    h("button", { type: "button", class: "btn replay-close", onclick: () => dialog.close() }, t("replay.close")),
+    h("button", { type: "button", class: "btn replay-close", onclick: () => shown.close() }, t("replay.close")),
   );
-  dialog.addEventListener("keydown", (e) => {
+  dialog = shown;
+  shown.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") step(-1);
     else if (e.key === "ArrowRight") step(1);
   });
-  dialog.addEventListener("close", () => {
-    dialog.remove();
-    dialog = null;
+  shown.addEventListener("close", () => {
+    shown.remove();
+    if (dialog === shown) dialog = null;
   });
-  document.body.append(dialog);
+  document.body.append(shown);
   draw();
-  dialog.showModal();
+  shown.showModal();
   next.focus();
 }

@@ -4,6 +4,9 @@ import { rulesContent, t } from "./i18n.js";
 import { fill, h } from "./dom.js";
 import { moonOption } from "./moon_text.js";
 
+/** @typedef {import("./protocol").ServerRulesModel} Rules */
+
+/** @type {{[name: string]: string[]}} */
 const CYCLES = {
   lrah: ["left", "right", "across", "hold"],
   larh: ["left", "across", "right", "hold"],
@@ -13,16 +16,22 @@ const CYCLES = {
   none: ["hold"],
 };
 
-/** The name ("lrah", "none", …) of a pass cycle, or null if it has none. */
+/** The name ("lrah", "none", …) of a pass cycle, or null if it has none.
+ * @param {string[] | null | undefined} cycle
+ */
 export function cycleName(cycle) {
   const text = (cycle || []).join(",");
   for (const [name, dirs] of Object.entries(CYCLES)) if (dirs.join(",") === text) return name;
   return null;
 }
 
+/** @param {string} name */
 export const cycleOf = (name) => CYCLES[name] || CYCLES.lrah;
 
-/** One short phrase per option of a table's rules. */
+/** One short phrase per option of a table's rules.
+ * @param {Rules} rules
+ * @returns {string[]}
+ */
 export function rulesSummary(rules) {
   const out = [];
   // The game and the seat count first, when they are not the usual ones.
@@ -42,9 +51,13 @@ export function rulesSummary(rules) {
   return out;
 }
 
-/** Draw the Rules/FAQ page into ``root``. */
+/** Draw the Rules/FAQ page into ``root`` (once the language is loaded).
+ * @param {HTMLElement} root
+ * @param {() => void} onBack
+ */
 export function renderRules(root, onBack) {
   const c = rulesContent();
+  if (!c) return;
   const sections = c.sections.map((s) =>
     h(
       "section",

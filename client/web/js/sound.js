@@ -5,15 +5,18 @@
 import { loadSound, saveSound } from "./storage.js";
 
 let enabled = loadSound();
+/** @type {AudioContext | null} */
 let context = null;
 /** The names of the sounds played, newest last (the last few only): what
- * the page meant to be heard, for the player's tools and the tests. */
+ * the page meant to be heard, for the player's tools and the tests.
+ * @type {string[]} */
 export const played = [];
 
 export const soundOn = () => enabled;
 
 /** Turn sound on or off (and remember it). Turning it on is a click, which
- * is what lets a browser start audio. */
+ * is what lets a browser start audio.
+ * @param {boolean} on */
 export function setSound(on) {
   enabled = Boolean(on);
   saveSound(enabled);
@@ -25,7 +28,8 @@ function audio() {
   // click, a key): until then stay silent rather than ask and be refused.
   if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return null;
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    // Safari before 14.1 names it webkitAudioContext.
+    const Context = window.AudioContext || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }
@@ -34,7 +38,13 @@ function audio() {
 }
 
 /** One note: ``freq`` Hz from ``at`` s for ``length`` s, with a quick attack
- * and an exponential fade (no clicks). */
+ * and an exponential fade (no clicks).
+ * @param {AudioContext} ctx
+ * @param {number} freq
+ * @param {number} at
+ * @param {number} length
+ * @param {{type?: OscillatorType, volume?: number, slide?: number | null}} [options]
+ */
 function note(ctx, freq, at, length, { type = "sine", volume = 0.12, slide = null } = {}) {
   const start = ctx.currentTime + at;
   const osc = ctx.createOscillator();
@@ -50,7 +60,9 @@ function note(ctx, freq, at, length, { type = "sine", volume = 0.12, slide = nul
   osc.stop(start + length + 0.02);
 }
 
-/** A short burst of filtered noise: a card landing on cloth. */
+/** A short burst of filtered noise: a card landing on cloth.
+ * @param {AudioContext} ctx
+ * @param {number} [volume] */
 function snap(ctx, volume = 0.25) {
   const length = 0.06;
   const buffer = ctx.createBuffer(1, Math.ceil(ctx.sampleRate * length), ctx.sampleRate);
@@ -67,6 +79,7 @@ function snap(ctx, volume = 0.25) {
   source.start();
 }
 
+/** @type {{[name: string]: (ctx: AudioContext) => void}} */
 const SOUNDS = {
   card: (ctx) => snap(ctx),
   trick: (ctx) => {
@@ -85,7 +98,8 @@ const SOUNDS = {
   turn: (ctx) => note(ctx, 988, 0, 0.16, { volume: 0.08 }),
 };
 
-/** Play the sound ``name`` (card, trick, queen, hearts, turn) if sound is on. */
+/** Play the sound ``name`` (card, trick, queen, hearts, turn) if sound is on.
+ * @param {string} name */
 export function playSound(name) {
   if (!enabled || !SOUNDS[name]) return;
   played.push(name);

@@ -11,6 +11,10 @@
 import { loadAutoplay, loadChat, loadFast, loadPaced, loadPlayer, loadSeat, saveChat, saveSeat } from "./storage.js";
 import { pause, reducedMotion } from "./dom.js";
 
+/** @typedef {import("./protocol").SeatView} SeatView @typedef {import("./types").TableMessage} TableMessage
+ * @typedef {import("./types").TableEvent} TableEvent @typedef {import("./types").ChatLine} ChatLine */
+
+/** @type {import("./types").App} */
 export const app = {
   status: "connecting", // connection: connecting | online | offline
   player: loadPlayer(), // {token, name}
@@ -51,16 +55,22 @@ const PACE = {
 const paced = loadPaced();
 const pace = () => (!paced ? PACE.none : app.fast ? PACE.fast : PACE.normal);
 
+/** @type {import("./types").PresenterHooks} */
 let hooks = { render: () => {}, announceEvents: () => {}, onSnapshot: () => {}, botCovered: () => {} };
+/** What the presenter calls (main.js: drawing, announcing, a bot's report).
+ * @param {Partial<import("./types").PresenterHooks>} h */
 export function setPresenterHooks(h) {
   hooks = { ...hooks, ...h };
 }
 
+/** @type {(TableMessage & {at?: number})[]} */
 const queue = [];
+/** @type {TableEvent[]} */
 let batch = [];
 let running = false;
 // The table's recent chat, sent just before the snapshot of a join, resume
 // or watch: merged into app.chat when that snapshot is presented.
+/** @type {import("./protocol").ChatMessage[] | null} */
 let chatHistory = null;
 
 /** The seat this browser keeps for the current table (or null). */
@@ -70,12 +80,14 @@ export function currentSeat() {
   return seat && (!view || seat.table_id === view.table_id) ? seat : null;
 }
 
-/** A table event or snapshot from the server. */
+/** A table event or snapshot from the server.
+ * @param {TableMessage | import("./protocol").ChatHistory} msg */
 export function receive(msg) {
   const seat = loadSeat();
   const tableId = msg.type === "snapshot" ? msg.view.table_id : app.tableId;
-  if (seat && seat.table_id === tableId && typeof msg.seq === "number" && msg.seq > (seat.last_seq || 0)) {
-    saveSeat({ ...seat, last_seq: msg.seq });
+  const seq = "seq" in msg ? msg.seq : undefined;
+  if (seat && seat.table_id === tableId && typeof seq === "number" && seq > (seat.last_seq || 0)) {
+    saveSeat({ ...seat, last_seq: seq });
   }
   if (msg.type === "chat_message") addChat(msg);
   if (msg.type === "chat_history") {
@@ -84,8 +96,7 @@ export function receive(msg) {
   }
   // Countdowns (SeatInfo.cover_in) count from when the snapshot arrived,
   // not from when the presenter gets round to showing it.
-  if (msg.type === "snapshot") msg.at = performance.now();
-  queue.push(msg);
+  queue.push(msg.type === "snapshot" ? Object.assign(msg, { at: performance.now() }) : msg);
   if (!running) run();
 }
 
@@ -117,20 +128,26 @@ async function run() {
   running = true;
   try {
     while (queue.length) {
-      const msg = queue.shift();
+      const msg = /** @type {TableMessage & {at?: number}} */ (queue.shift());
       if (msg.type !== "snapshot") {
         batch.push(msg);
         continue;
       }
       const events = batch;
       batch = [];
-      await present(events, msg.view, msg.at);
+      await present(events, msg.view, msg.at ?? performance.now());
     }
   } finally {
     running = false;
   }
 }
 
+/**
+ * Show one snapshot and the events that led to it, at the table's pace.
+ * @param {TableEvent[]} events
+ * @param {SeatView} view
+ * @param {number} at when the snapshot arrived (performance.now())
+ */
 async function present(events, view, at) {
   // Catching up (a resume, or a tab that slept): draw the truth at once.
   const instant = app.replaying || queue.length > 24;
@@ -148,19 +165,22 @@ async function present(events, view, at) {
     saveChat(view.table_id, app.chat);
   }
   // A carried trick (Cancellation Hearts: nobody wins it) stays on show too.
-  const won = events.findLast((e) => e.type === "trick_won" || e.type === "trick_carried");
+  const won = /** @type {import("./protocol").TrickWon | import("./protocol").TrickCarried | undefined} */ (
+    events.findLast((e) => e.type === "trick_won" || e.type === "trick_carried")
+  );
   const played = events.some((e) => e.type === "card_played");
   if (!instant) hooks.announceEvents(events, view, previous);
   if (won && !instant) {
     app.view = view;
     app.viewAt = at;
     const seats = won.seats && won.seats.length ? won.seats : null;
-    app.linger = { cards: won.cards, leader: won.leader, winner: won.winner ?? null, trick: won.trick, seats };
+    const winner = "winner" in won ? won.winner : undefined;
+    app.linger = { cards: won.cards, leader: won.leader, winner: winner ?? null, trick: won.trick, seats };
     settle(view);
     hooks.render();
     await pause(pace().trick);
-    if (!reducedMotion() && won.winner !== undefined && won.winner !== null) {
-      app.collecting = won.winner;
+    if (!reducedMotion() && winner !== undefined && winner !== null) {
+      app.collecting = winner;
       hooks.render();
       await pause(pace().collect);
     }
@@ -177,7 +197,7 @@ async function present(events, view, at) {
   if (played && !won && !instant) await pause(pace().card);
 }
 
-/** Local choices that a new view makes stale. */
+/** Local choices that a new view makes stale. @param {SeatView} view */
 function settle(view) {
   const handKey = `${view.table_id}:${view.hand_number}`;
   // Cards chosen to pass, or (Hearts with a widow) to discard, stay chosen
@@ -195,6 +215,7 @@ function settle(view) {
   }
 }
 
+/** @param {import("./protocol").ChatMessage} msg */
 function addChat(msg) {
   const tableId = app.tableId || "";
   const line = { seq: msg.seq, seat: msg.seat, name: msg.name, text: msg.text, table_id: tableId };
@@ -202,7 +223,13 @@ function addChat(msg) {
   if (tableId) saveChat(tableId, app.chat);
 }
 
+/**
+ * The lines of ``a`` and ``b`` by seq (``b``'s win), the last 60.
+ * @param {ChatLine[]} a
+ * @param {ChatLine[]} b
+ */
 function mergeChat(a, b) {
+  /** @type {Map<number, ChatLine>} */
   const bySeq = new Map();
   for (const line of [...a, ...b]) bySeq.set(line.seq, line);
   return [...bySeq.values()].sort((x, y) => x.seq - y.seq).slice(-60);

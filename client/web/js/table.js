@@ -16,64 +16,89 @@ import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
 import { moonCards, moonChoiceOf, moonEffect, moonFigures } from "./moon_text.js";
 import { rulesSummary } from "./rules.js";
-import { bottomSeat, inPlayOrder, isClassic, opponents, passTarget, placeOnRing, posOf, ringPoint, seatAt, seatCount, slotOf } from "./seats_layout.js";
+import { inPlayOrder, isClassic, opponents, passTarget, placeOnRing, posOf, ringPoint, seatAt, seatCount, slotOf } from "./seats_layout.js";
 import { setSound, soundOn } from "./sound.js";
 import { app } from "./state.js";
 import { loadTab, saveAutoplay, saveFast, saveTab } from "./storage.js";
 
-let actions = null; // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
-let els = null; // the screen's long-lived elements
+/** @typedef {import("./protocol").SeatView} SeatView @typedef {import("./protocol").SeatInfo} SeatInfo
+ * @typedef {import("./types").Card} Card */
+/**
+ * The screen's long-lived elements.
+ * @typedef {{root: HTMLElement, hand: HTMLElement, felt: HTMLElement, trick: HTMLElement, centerPanel: HTMLElement,
+ *   status: HTMLElement}} Els
+ */
+/** The centre panel shown: its mode, element and how it redraws.
+ * @typedef {{mode: string, el: HTMLElement | null, update: (view: SeatView) => void}} Center */
+
+// ``actions`` and ``els`` are null only before buildTable and after
+// dropTable. Typed as always set: everything that reads them runs from the
+// screen buildTable made (its listeners) or after renderTable's check.
+/** @type {import("./main.js").TableActions} */
+let actions = /** @type {any} */ (null); // set by buildTable: {pass, play, ready, rematch, start, addBot, …}
+/** @type {Els} */
+let els = /** @type {any} */ (null); // the screen's long-lived elements
+/** @type {Center} */
 let center = { mode: "", el: null, update: () => {} };
 let lastHandKey = "";
 let infoFor = "";
-let countdownTimer = null; // ticks the "bot in 42 s" badges while any is shown
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let countdownTimer; // ticks the "bot in 42 s" badges while any is shown
+/** @type {HTMLElement | null} */
 let lastFocus = null; // the element of the table that last had the keyboard focus
 
 // -- names and positions -------------------------------------------------------
 
-const me = bottomSeat;
 export { posOf };
 
 /** What a seat is called: its one name, the same on every screen at the
  * table (the server names bots, SeatInfo.name); where it sits from you is
  * shown by its place, never by its name. Sentences about yourself have
- * keys of their own ("won by you"). */
+ * keys of their own ("won by you").
+ * @param {{seats: SeatInfo[]}} view
+ * @param {number | null | undefined} i */
 export function seatName(view, i) {
+  if (i === null || i === undefined) return "?";
   const s = view.seats[i];
   if (!s) return "?";
   if (s.kind === "open") return t("seat.openSeat");
   return s.name || t("seat.you");
 }
 
-/** Hearts with a widow: you took the widow and have yet to discard. */
+/** Hearts with a widow: you took the widow and have yet to discard. @param {SeatView} view */
 const discarding = (view) =>
   view.status === "playing" && view.phase === "widow" && view.seat !== null && view.widow_seat === view.seat && !(view.discarded || []).length;
 
 /** How many cards you choose now: a pass (the table's rules; 3 by
- * default), or the widow's discard. */
+ * default), or the widow's discard. @param {SeatView} view */
 const passCount = (view) => (discarding(view) ? view.discard_count : (view.rules?.pass_count ?? 3));
 
 /** The card you have chosen to play and sent, not yet answered: it is on
  * the table at once (the server's refusal puts it back in your hand); the
- * pacing of the others' cards never holds it. */
+ * pacing of the others' cards never holds it. @param {SeatView} view */
 export const cardOnItsWay = (view) =>
   typeof app.pending === "string" && app.pending !== "pass" && app.pending !== "discard" && view.seat !== null && view.hand.includes(app.pending)
     ? app.pending
     : null;
 
+/** @param {SeatView} view */
 const myTurn = (view) =>
   view.status === "playing" && view.phase === "play" && view.seat !== null && view.turn === view.seat;
+/** @param {SeatView} view */
 const passing = (view) =>
   (view.status === "playing" && view.phase === "pass" && view.seat !== null && !view.passed.length) || discarding(view);
 
 // -- building ------------------------------------------------------------------
 
-/** Build the table screen into ``root``; ``acts`` are the intents it may send. */
+/** Build the table screen into ``root``; ``acts`` are the intents it may send.
+ * @param {HTMLElement} root
+ * @param {import("./main.js").TableActions} acts */
 export function buildTable(root, acts) {
   actions = acts;
   center = { mode: "", el: null, update: () => {} };
   lastHandKey = "";
   infoFor = "";
+  /** @param {string} pos */
   const seatBox = (pos) => h("div", { class: "seat", dataset: { pos } });
   const tabs = ["tricks", "scores", "chat", "info"];
   const tabButtons = tabs.map((name) =>
@@ -104,14 +129,14 @@ export function buildTable(root, acts) {
     "form",
     {
       class: "chat-form",
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         const text = chatInput.value.trim();
         if (!text) return;
         // Cleared at once so the next line can be typed while this one is
         // on its way; given back only if it was refused and nothing new was typed.
         chatInput.value = "";
-        actions.chat(text).then((ok) => {
+        actions.chat(text).then((/** @type {boolean} */ ok) => {
           if (!ok && !chatInput.value) chatInput.value = text;
         });
       },
@@ -120,6 +145,13 @@ export function buildTable(root, acts) {
     h("button", { type: "submit", class: "btn" }, t("chat.send")),
   );
   // Settings, each a switch remembered in this browser.
+  /**
+   * @param {string} id
+   * @param {string} label
+   * @param {boolean} on
+   * @param {(on: boolean) => void} changed
+   * @param {string | null} [title]
+   */
   const switchOf = (id, label, on, changed, title = null) => {
     const input = h("input", { type: "checkbox", role: "switch", id, class: "switch-input" });
     input.checked = on;
@@ -153,8 +185,7 @@ export function buildTable(root, acts) {
     onclick: onHandClick,
     onkeydown: onHandKey,
   });
-  els = {
-    root: h(
+  const screen = h(
       "section",
       { id: "table", class: "table-screen" },
       h(
@@ -246,16 +277,18 @@ export function buildTable(root, acts) {
           h("div", { class: "panel", role: "tabpanel", id: "panel-info", "aria-labelledby": "tab-info" }),
         ),
       ),
-    ),
+    );
+  els = {
+    root: screen,
+    hand,
+    felt: $(".felt", screen),
+    trick: $(".trick", screen),
+    centerPanel: $(".center-panel", screen),
+    status: $(".status-line", screen),
   };
-  els.hand = hand;
-  els.felt = $(".felt", els.root);
-  els.trick = $(".trick", els.root);
-  els.centerPanel = $(".center-panel", els.root);
-  els.status = $(".status-line", els.root);
   lastFocus = null;
   els.root.addEventListener("focusin", (e) => {
-    lastFocus = e.target;
+    lastFocus = /** @type {HTMLElement} */ (e.target);
   });
   fill(root, els.root);
   selectTab(localTab());
@@ -264,14 +297,15 @@ export function buildTable(root, acts) {
 let chatSeen = 0;
 const localTab = () => (["tricks", "scores", "chat", "info"].includes(loadTab()) ? loadTab() : "tricks");
 
+/** @param {string} name */
 function selectTab(name) {
   if (!els) return;
-  for (const tab of els.root.querySelectorAll(".tab")) {
+  for (const tab of /** @type {NodeListOf<HTMLElement>} */ (els.root.querySelectorAll(".tab"))) {
     const on = tab.dataset.tab === name;
     tab.setAttribute("aria-selected", String(on));
     tab.tabIndex = on ? 0 : -1;
   }
-  for (const panel of els.root.querySelectorAll(".panel")) panel.hidden = panel.id !== `panel-${name}`;
+  for (const panel of /** @type {NodeListOf<HTMLElement>} */ (els.root.querySelectorAll(".panel"))) panel.hidden = panel.id !== `panel-${name}`;
   saveTab(name);
   if (name === "chat") {
     chatSeen = app.chat.length;
@@ -281,7 +315,8 @@ function selectTab(name) {
 
 /** The link to share: the server's join_path, which for a player carries
  * the invite secret (whoever has it sits at once), for a spectator only the
- * code. */
+ * code.
+ * @param {SeatView} view */
 function inviteLink(view) {
   const path = app.joinPath && app.joinPath.startsWith(`/t/${view.code}`) ? app.joinPath : `/t/${view.code}`;
   return shareLink(path);
@@ -296,7 +331,7 @@ async function copyLink() {
     toast(t("table.copied"));
   } catch {
     selectTab("info");
-    const box = $("#join-link");
+    const box = /** @type {HTMLTextAreaElement | null} */ ($("#join-link"));
     if (box) {
       box.focus();
       box.select();
@@ -353,11 +388,12 @@ function restoreFocus() {
   if (!lastFocus || lastFocus.isConnected) return;
   const active = document.activeElement;
   if (active && active !== document.body && active !== $("#app")) return;
+  /** @param {HTMLButtonElement} b */
   const usable = (b) => !b.disabled && !b.hidden && b.getClientRects().length > 0;
   // Nothing yet (a finished trick still on show): the page's main region
   // holds the focus (not the body), and the next drawing looks again.
   const target =
-    [...els.centerPanel.querySelectorAll("button")].find(usable) || els.hand.querySelector('.card[tabindex="0"]') || $("#app");
+    [...els.centerPanel.querySelectorAll("button")].find(usable) || /** @type {HTMLElement | null} */ (els.hand.querySelector('.card[tabindex="0"]')) || $("#app");
   if (target !== active) target.focus({ preventScroll: true });
 }
 
@@ -365,7 +401,8 @@ function restoreFocus() {
 
 /** The cards that lie face down on the table (how many; never which), and
  * in Cancellation Hearts the cards of carried tricks waiting for the next
- * trick's winner. */
+ * trick's winner.
+ * @param {SeatView} view */
 function renderFaceDown(view) {
   const playing = view.status === "playing";
   const stock = $(".stock", els.root);
@@ -383,6 +420,7 @@ function renderFaceDown(view) {
 
 // -- banners: paused, what a bot did for you ------------------------------------
 
+/** @param {SeatView} view */
 function renderBanners(view) {
   // Only a spectator can see a paused table: a player's own connection
   // counts as a human at the table.
@@ -395,7 +433,8 @@ function renderBanners(view) {
 
 /** The host's notice of players knocking (view.knocks: only the host's view
  * has them), each with Let in and Refuse. Redrawn only when the list
- * changes; a keyboard user who answered one moves on to the next. */
+ * changes; a keyboard user who answered one moves on to the next.
+ * @param {SeatView} view */
 function renderKnocks(view) {
   const box = $(".knocks", els.root);
   const host = view.seat !== null && view.seat === view.host_seat;
@@ -426,7 +465,8 @@ function renderKnocks(view) {
 
 /** "While you were away, a bot played 5 cards and passed Q♠ A♥ K♥ for you",
  * naming only what it did ({played, passed, moon}); a moon with the
- * figures of the table's rules (``report.rules``, else the table shown). */
+ * figures of the table's rules (``report.rules``, else the table shown).
+ * @param {import("./types").BotReport} report */
 export function botReportText(report) {
   const parts = [];
   if (report.played.length) parts.push(t("covered.played", { n: report.played.length }));
@@ -439,12 +479,12 @@ export function botReportText(report) {
 
 // -- countdowns to a bot covering an away seat --------------------------------
 
-/** Whole seconds left of a countdown that had ``coverIn`` s at the last snapshot. */
+/** Whole seconds left of a countdown that had ``coverIn`` s at the last snapshot. @param {number} coverIn */
 const secondsLeft = (coverIn) => Math.max(0, Math.ceil(coverIn - (performance.now() - app.viewAt) / 1000));
 
 function tickCountdowns() {
   if (!els) return;
-  for (const el of els.root.querySelectorAll(".badge.countdown")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (els.root.querySelectorAll(".badge.countdown"))) {
     // An away seat's wait for its bot, or a turn timer (data-turn-in).
     const turn = el.dataset.turnIn !== undefined;
     const left = secondsLeft(Number(turn ? el.dataset.turnIn : el.dataset.coverIn));
@@ -454,29 +494,33 @@ function tickCountdowns() {
 }
 
 /** While some seat counts down, check a few times a second, so each
- * second's change shows when it happens; stop when none does. */
+ * second's change shows when it happens; stop when none does.
+ * @param {SeatView} view */
 function syncCountdowns(view) {
   const running = view.seats.some((s) => (s.cover_in ?? null) !== null || (s.turn_in ?? null) !== null);
   if (running && !countdownTimer) countdownTimer = setInterval(tickCountdowns, 250);
   if (!running && countdownTimer) {
     clearInterval(countdownTimer);
-    countdownTimer = null;
+    countdownTimer = undefined;
   }
 }
 
+/** A table's code as it is read out ("ABC-DEF"). @param {string | null | undefined} code */
 export const formatCode = (code) => (code && code.length === 6 ? `${code.slice(0, 3)}-${code.slice(3)}` : code || "");
 
+/** @param {string} text @param {string} kind */
 function badge(text, kind) {
   return h("span", { class: `badge ${kind}` }, text);
 }
 
-/** The turn timer's countdown on the seat whose move it is (SeatInfo.turn_in). */
+/** The turn timer's countdown on the seat whose move it is (SeatInfo.turn_in). @param {number} turnIn */
 function turnBadge(turnIn) {
   const el = badge(t("seat.turnIn", { n: secondsLeft(turnIn) }), "turn-timer countdown");
   el.dataset.turnIn = String(turnIn);
   return el;
 }
 
+/** @param {HTMLElement | null} box @param {SeatView} view @param {number} i */
 function renderSeat(box, view, i) {
   const s = view.seats[i];
   if (!box || !s) return;
@@ -502,7 +546,7 @@ function renderSeat(box, view, i) {
     el.dataset.coverIn = String(s.cover_in);
     badges.push(el);
   } else if (s.away) badges.push(badge(t("seat.away"), "away"));
-  if ((s.turn_in ?? null) !== null) badges.push(turnBadge(s.turn_in));
+  if (s.turn_in !== null && s.turn_in !== undefined) badges.push(turnBadge(s.turn_in));
   if (view.status === "playing" && view.phase === "pass" && s.passed) badges.push(badge(`✓ ${t("seat.passed")}`, "ok"));
   if (view.status === "playing" && s.out) badges.push(badge(t("seat.out"), "out"));
   box.classList.toggle("out", view.status === "playing" && Boolean(s.out));
@@ -535,6 +579,7 @@ function renderSeat(box, view, i) {
     if (view.status === "playing") meta.push(...variantMeta(s));
     if (total !== null) meta.push(h("span", { class: "total" }, `${t("hand.total")}: ${total}`));
   }
+  /** @type {(HTMLElement | null)[]} */
   const children = [h("div", { class: "seat-head" }, name, badges), meta.length ? h("div", { class: "seat-meta" }, meta) : null];
   if (showResult) {
     const pts = last.points[i];
@@ -550,7 +595,8 @@ function renderSeat(box, view, i) {
 
 /** The opponents' name plates: the classic three places at a four-seat
  * table, else one plate per opponent on the ring (rebuilt when the seat
- * count or your seat changes, so a plate keeps its element meanwhile). */
+ * count or your seat changes, so a plate keeps its element meanwhile).
+ * @param {SeatView} view */
 function renderOpponents(view) {
   const classic = isClassic(view);
   els.felt.classList.toggle("ring", !classic);
@@ -574,12 +620,13 @@ function renderOpponents(view) {
       }),
     );
   }
-  [...ring.children].forEach((box, k) => renderSeat(box, view, seats[k]));
+  [.../** @type {HTMLCollectionOf<HTMLElement>} */ (ring.children)].forEach((box, k) => renderSeat(box, view, seats[k]));
 }
 
 /** What a variant adds to a seat's plate: the cards it drew from the stock
  * (Domino Hearts), the cards in its taken pile face down (a widow discard,
- * the cancellation rest: how many, never which). */
+ * the cancellation rest: how many, never which).
+ * @param {SeatInfo} s */
 function variantMeta(s) {
   const out = [];
   if (s.drawn) out.push(h("span", { class: "drawn" }, t("seat.drew", { n: s.drawn })));
@@ -587,7 +634,7 @@ function variantMeta(s) {
   return out;
 }
 
-/** An opponent's hand: ``n`` card backs fanned out. */
+/** An opponent's hand: ``n`` card backs fanned out. @param {number} n */
 function fanOf(n) {
   return h(
     "span",
@@ -596,6 +643,7 @@ function fanOf(n) {
   );
 }
 
+/** @param {SeatView} view @param {number} i */
 function seatControls(view, i) {
   if (view.status !== "waiting") return null;
   const s = view.seats[i];
@@ -611,7 +659,7 @@ function seatControls(view, i) {
         "div",
         { class: "seat-controls" },
         level,
-        h("button", { type: "button", class: "btn small add-bot", onclick: () => actions.addBot(i, level.value) }, t("seat.addBot")),
+        h("button", { type: "button", class: "btn small add-bot", onclick: () => actions.addBot(i, /** @type {import("./types").Level} */ (level.value)) }, t("seat.addBot")),
       );
     }
     if (s.kind === "bot") {
@@ -620,7 +668,8 @@ function seatControls(view, i) {
         {
           class: "bot-level",
           "aria-label": t("seat.level"),
-          onchange: (e) => actions.changeBot(i, e.target.value),
+          // The select offers the three levels only.
+          onchange: (/** @type {Event} */ e) => actions.changeBot(i, /** @type {import("./types").Level} */ (/** @type {HTMLSelectElement} */ (e.target).value)),
         },
         ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === s.bot_level }, t(`bot.${l}`))),
       );
@@ -649,6 +698,7 @@ function seatControls(view, i) {
 
 // -- the trick -----------------------------------------------------------------
 
+/** @param {SeatView} view @param {number} seat @param {Card} card */
 function trickCard(view, seat, card) {
   const el = h("div", {
     class: "card played",
@@ -664,9 +714,12 @@ function trickCard(view, seat, card) {
   return el;
 }
 
+/** @param {SeatView} view */
 function renderTrick(view) {
   const box = els.trick;
+  /** @type {import("./protocol").PlayedCard[]} */
   let cards;
+  /** @type {number | null} */
   let winner = null;
   if (app.linger) {
     const { cards: played, leader } = app.linger;
@@ -678,17 +731,20 @@ function renderTrick(view) {
   } else {
     cards = view.status === "playing" ? view.trick : [];
     const own = cardOnItsWay(view);
-    if (own && !cards.some((c) => c.seat === view.seat)) cards = [...cards, { seat: view.seat, card: own }];
+    const seat = view.seat;
+    if (own && seat !== null && !cards.some((c) => c.seat === seat)) cards = [...cards, { seat, card: own }];
   }
   const cancelled = cancelledIn(cards.map((c) => c.card));
   // Cards already on the table stay where they are: moving a node in the
   // page restarts its animations (a card would fly in again at every play,
   // the winner's glow twice). Only new cards are added, gone ones removed;
   // each card's place comes from its data-pos, not from the page order.
+  /** @param {number | string | undefined} seat @param {Card | undefined} card */
   const keyOf = (seat, card) => `${seat}:${card}`;
   const wanted = new Set(cards.map(({ seat, card }) => keyOf(seat, card)));
+  /** @type {Map<string, HTMLElement>} */
   const keep = new Map();
-  for (const el of [...box.children]) {
+  for (const el of [.../** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)]) {
     const key = keyOf(el.dataset.seat, el.dataset.card);
     if (wanted.has(key)) keep.set(key, el);
     else el.remove();
@@ -715,11 +771,12 @@ function renderTrick(view) {
     el.setAttribute("aria-label", `${seatName(view, seat)}: ${cardName(card)}${gone ? `, ${t("trick.cancelled")}` : ""}`);
     el.title = gone ? t("trick.cancelledWhy") : "";
   }
-  const collecting = app.collecting !== null && app.collecting !== undefined;
-  box.dataset.collect = collecting ? posOf(view, app.collecting) : "";
+  const collector = app.collecting;
+  const collecting = collector !== null && collector !== undefined;
+  box.dataset.collect = collecting ? posOf(view, collector) : "";
   if (collecting && !isClassic(view)) {
     // The cards leave towards the winner's plate on the ring.
-    const { x, y } = ringPoint(slotOf(view, app.collecting), seatCount(view));
+    const { x, y } = ringPoint(slotOf(view, collector), seatCount(view));
     box.style.setProperty("--gx", String(x));
     box.style.setProperty("--gy", String(y));
   }
@@ -727,15 +784,18 @@ function renderTrick(view) {
 }
 
 /** Cancellation Hearts: the cards of a trick that cancel, two identical
- * cards (the same card of the two decks), neither of which can win. */
+ * cards (the same card of the two decks), neither of which can win.
+ * @param {Card[]} cards */
 function cancelledIn(cards) {
+  /** @type {Map<string, number>} */
   const seen = new Map();
   for (const c of cards) seen.set(baseOf(c), (seen.get(baseOf(c)) || 0) + 1);
-  return new Set(cards.filter((c) => seen.get(baseOf(c)) > 1));
+  return new Set(cards.filter((c) => (seen.get(baseOf(c)) || 0) > 1));
 }
 
 // -- the centre panel ----------------------------------------------------------
 
+/** @param {SeatView} view */
 function centerMode(view) {
   // The final scores of a game stay until the player goes on, even when the
   // host has started a rematch meanwhile.
@@ -750,6 +810,7 @@ function centerMode(view) {
   return "none";
 }
 
+/** @param {SeatView} view */
 function renderCenter(view) {
   const mode = centerMode(view);
   if (mode !== center.mode) {
@@ -759,18 +820,22 @@ function renderCenter(view) {
     fill(els.centerPanel, built.el);
     els.felt.dataset.panel = mode;
   }
-  center.update(mode === "kept" ? app.finalView : view);
+  center.update(mode === "kept" && app.finalView ? app.finalView : view);
 }
 
+/** @returns {Omit<Center, "mode">} */
 const nothing = () => ({ el: null, update: () => {} });
 
+/** @param {string | null | undefined} direction */
 function directionArrow(direction) {
   return h("span", { class: `arrow dir-${direction}`, "aria-hidden": "true" }, "➜");
 }
 
+/** Each centre panel's builder, by mode (centerMode).
+ * @type {{[mode: string]: (view: SeatView) => Omit<Center, "mode">}} */
 const BUILDERS = {
   none: nothing,
-  waiting(view) {
+  waiting() {
     const link = h("textarea", { id: "invite-link", class: "link-box", readonly: true, rows: 2, spellcheck: "false", "aria-label": t("info.link") });
     const code = h("strong", { class: "big-code" });
     const start = h("button", { type: "button", class: "btn primary start-game", onclick: () => actions.start() }, t("table.start"));
@@ -804,7 +869,7 @@ const BUILDERS = {
       },
     };
   },
-  pass(view) {
+  pass() {
     const text = h("p", { class: "pass-text" });
     const count = h("p", { class: "pass-count", "aria-live": "polite" });
     const button = h("button", { type: "button", class: "btn primary pass-btn", id: "pass-button", onclick: onPass }, t("pass.button"));
@@ -815,6 +880,7 @@ const BUILDERS = {
       update(v) {
         const dir = v.pass_direction;
         fill(arrow, directionArrow(dir));
+        if (v.seat === null) return; // a pass panel is only drawn for a seat (centerMode)
         const target = passTarget(v, v.seat, dir);
         text.textContent = t("pass.choose", { dir: t(`pass.dir.${dir}`), name: seatName(v, target) });
         count.textContent = t("pass.chosen", { n: app.selected.size, of: passCount(v) });
@@ -849,7 +915,7 @@ const BUILDERS = {
       },
     };
   },
-  passed(view) {
+  passed() {
     const text = h("p", { class: "pass-text" });
     const el = h("div", { class: "panel-card pass-panel" }, text, h("p", { class: "hint" }, t("pass.waiting")));
     return {
@@ -911,7 +977,9 @@ const BUILDERS = {
 };
 
 /** The game-over panel: the final scores and the winner; the host's
- * Rematch, or (``kept``: the rematch has begun) Continue to the new game. */
+ * Rematch, or (``kept``: the rematch has begun) Continue to the new game.
+ * @param {boolean} kept
+ * @returns {Omit<Center, "mode">} */
 function overPanel(kept) {
   const title = h("h2", {}, t("game.over"));
   const winner = h("p", { class: "winner-line" });
@@ -944,6 +1012,7 @@ function trophy() {
   return svg;
 }
 
+/** @param {HTMLElement} el @param {SeatView} view @param {import("./protocol").HandResult | undefined} last */
 function moonLine(el, view, last) {
   const shooter = last ? last.shooter : null;
   el.hidden = shooter === null || shooter === undefined;
@@ -953,6 +1022,7 @@ function moonLine(el, view, last) {
   }
 }
 
+/** @param {SeatView} view @param {import("./protocol").HandResult | undefined} last */
 function resultRows(view, last) {
   const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
@@ -976,6 +1046,7 @@ function resultRows(view, last) {
   );
 }
 
+/** @param {number} n */
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function onPass() {
@@ -987,6 +1058,7 @@ function onPass() {
 
 // -- the status line -----------------------------------------------------------
 
+/** @param {SeatView} view */
 function renderStatus(view) {
   const el = els.status;
   let text = "";
@@ -1007,12 +1079,14 @@ function renderStatus(view) {
 
 // -- your hand ----------------------------------------------------------------
 
+/** @param {Card} card */
 function cardButton(card) {
   const b = h("button", { type: "button", class: "card", dataset: { card }, tabindex: "-1" });
   b.innerHTML = faceHTML(card);
   return b;
 }
 
+/** @param {SeatView} view */
 function renderHand(view) {
   const box = els.hand;
   // The card on its way to the table has left the hand already.
@@ -1026,8 +1100,10 @@ function renderHand(view) {
   const legal = new Set(view.legal);
   const marked = new Set(view.received_marked ? view.received : []);
   const focused = document.activeElement;
-  const hadFocus = box.contains(focused) ? focused.dataset.card : null;
-  const existing = new Map([...box.children].map((el) => [el.dataset.card, el]));
+  const hadFocus = focused && box.contains(focused) ? /** @type {HTMLElement} */ (focused).dataset.card : null;
+  // Every child is a card button (cardButton), with its data-card.
+  /** @type {Map<string, HTMLElement>} */
+  const existing = new Map([.../** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)].map((el) => [String(el.dataset.card), el]));
   let focusIndex = -1;
   const previousCards = [...existing.keys()];
   for (const [card, el] of existing) if (!cards.includes(card)) el.remove();
@@ -1060,7 +1136,7 @@ function renderHand(view) {
     if (card === hadFocus) focusIndex = k;
   });
   // Roving tabindex: one card is in the tab order; keep focus where it was.
-  const buttons = [...box.children];
+  const buttons = [.../** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)];
   let target = focusIndex;
   if (target < 0 && hadFocus) {
     const old = previousCards.indexOf(hadFocus);
@@ -1082,14 +1158,17 @@ function renderHand(view) {
   }
 }
 
+/** @param {MouseEvent} event */
 function onHandClick(event) {
-  const button = event.target.closest(".card");
+  const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".card"));
   if (!button || !app.view) return;
-  cardChosen(button.dataset.card, button);
+  cardChosen(button.dataset.card || "", button);
 }
 
+/** @param {Card} card @param {HTMLElement} button */
 function cardChosen(card, button) {
   const view = app.view;
+  if (!view) return;
   if (passing(view)) {
     if (app.pending) return;
     if (app.selected.has(card)) app.selected.delete(card);
@@ -1115,6 +1194,7 @@ function cardChosen(card, button) {
   toast(illegalHint(view, card));
 }
 
+/** @param {HTMLElement | null} button */
 function nudge(button) {
   if (!button) return;
   button.classList.remove("nudge");
@@ -1122,7 +1202,9 @@ function nudge(button) {
   button.classList.add("nudge");
 }
 
-/** Why a card cannot be played: words only; legality itself is the server's. */
+/** Why a card cannot be played: words only; legality itself is the server's.
+ * @param {SeatView} view
+ * @param {Card} card */
 function illegalHint(view, card) {
   if (!myTurn(view) || app.linger) return t("hint.notYourTurn");
   const first = view.tricks.length === 0;
@@ -1137,10 +1219,12 @@ function illegalHint(view, card) {
   return t("hint.illegal");
 }
 
+/** @param {KeyboardEvent} event */
 function onHandKey(event) {
-  const buttons = [...els.hand.querySelectorAll(".card")];
-  const i = buttons.indexOf(document.activeElement);
+  const buttons = [.../** @type {NodeListOf<HTMLElement>} */ (els.hand.querySelectorAll(".card"))];
+  const i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   if (i < 0) return;
+  /** @type {number | null} */
   let j = null;
   if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
   else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
@@ -1156,6 +1240,7 @@ function onHandKey(event) {
 
 // -- side panels ---------------------------------------------------------------
 
+/** @param {Card} card @param {boolean} [winning] @param {boolean} [cancelled] */
 function mini(card, winning = false, cancelled = false) {
   const cls = `mini ${isRed(card) ? "red" : "black"}${winning ? " win" : ""}${cancelled ? " cancelled" : ""}`;
   const title = cancelled ? `${cardName(card)}, ${t("trick.cancelledWhy")}` : cardName(card);
@@ -1163,12 +1248,16 @@ function mini(card, winning = false, cancelled = false) {
 }
 
 /** "led by West", "led by you": yourself has a sentence of its own (the
- * verb agrees with "you" in Ukrainian and Russian). */
+ * verb agrees with "you" in Ukrainian and Russian).
+ * @param {SeatView} view
+ * @param {string} key
+ * @param {number} seat */
 function byWhom(view, key, seat) {
   if (view.seat !== null && seat === view.seat) return t(`${key}You`);
   return t(key, { name: seatName(view, seat) });
 }
 
+/** @param {SeatView} view */
 function renderTricks(view) {
   const list = $(".trick-list", els.root);
   const tricks = view.status === "waiting" ? [] : view.tricks;
@@ -1205,12 +1294,15 @@ function renderTricks(view) {
   if (!panel.hidden) panel.scrollTop = panel.scrollHeight;
 }
 
-/** Ask for a finished hand and show it (replay.js). */
+/** Ask for a finished hand and show it (replay.js).
+ * @param {SeatView} view
+ * @param {number} number */
 async function openReplay(view, number) {
   const replay = await actions.replay(number);
   if (replay) showReplay(replay, (seat) => seatName(view, seat));
 }
 
+/** @param {SeatView} view */
 function renderScores(view) {
   const box = $(".score-table", els.root);
   if (!view.hands.length) {
@@ -1220,6 +1312,7 @@ function renderScores(view) {
   const order = inPlayOrder(view);
   const low = Math.min(...view.totals);
   // Each seat's running total after each hand.
+  /** @type {Map<import("./protocol").HandResult, number[]>} */
   const running = new Map();
   let sums = view.seats.map(() => 0);
   for (const hand of view.hands) {
@@ -1261,7 +1354,7 @@ function renderScores(view) {
                 String(hand.points[i]),
                 hand.shooter === i ? h("span", { class: "moon-mark", title: t("scores.moon") }, " ☾") : null,
                 // The seat's total after this hand, under its points.
-                h("span", { class: "running", title: t("scores.runningTitle") }, String(running.get(hand)[i])),
+                h("span", { class: "running", title: t("scores.runningTitle") }, String(running.get(hand)?.[i])),
               ),
             ),
           ),
@@ -1281,6 +1374,7 @@ function renderScores(view) {
   );
 }
 
+/** Draw the chat log and the chat tab's count of unread lines. */
 export function renderChat() {
   if (!els) return;
   const log = $(".chat-log", els.root);
@@ -1303,6 +1397,7 @@ export function renderChat() {
   unread.textContent = String(count);
 }
 
+/** @param {SeatView} view */
 function renderInfo(view) {
   const panel = $("#panel-info", els.root);
   const key = `${view.table_id}:${view.status === "waiting"}`;
@@ -1329,7 +1424,9 @@ function renderInfo(view) {
 
 /** The host's list of players they removed, each with "Allow back" (in the
  * waiting room, where players are removed, and in the Table panel, for a
- * removal made during the game from another client). Others see nothing. */
+ * removal made during the game from another client). Others see nothing.
+ * @param {HTMLElement} box
+ * @param {SeatView} view */
 function renderKicked(box, view) {
   const host = view.seat !== null && view.seat === view.host_seat;
   const list = host ? view.kicked || [] : [];
@@ -1365,7 +1462,7 @@ function renderKicked(box, view) {
 
 /** Forget the screen (leaving the table). */
 export function dropTable() {
-  els = null;
+  els = /** @type {any} */ (null);
   clearInterval(countdownTimer);
-  countdownTimer = null;
+  countdownTimer = undefined;
 }

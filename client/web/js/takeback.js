@@ -8,18 +8,24 @@ import { $, announce, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
 
+/** @typedef {import("./protocol").SeatView} SeatView */
+
 let asking = false;
 
-/** Whether the view lets you take back a card now (the server decides). */
+/** Whether the view lets you take back a card now (the server decides).
+ * @param {SeatView | null} view */
 export function undoable(view) {
   if (!view || view.seat === null || view.status !== "playing" || view.phase !== "play") return false;
   if (view.turn !== view.seat || app.linger || app.pending) return false;
   if (view.seats.some((s) => s.seat !== view.seat && s.kind === "human")) return false;
+  /** @param {import("./protocol").PlayedCard[]} cards */
   const mine = (cards) => cards.some((c) => c.seat === view.seat);
   return mine(view.trick) || view.tricks.some((tr) => mine(tr.cards));
 }
 
-/** The Undo button; ``send`` sends ``undo`` and resolves truthy on ``ok``. */
+/** The Undo button; ``send`` sends ``undo`` and resolves truthy on ``ok``.
+ * @param {() => Promise<unknown>} send
+ * @param {() => void} rerender */
 export function undoButton(send, rerender) {
   return h(
     "button",
@@ -44,9 +50,11 @@ export function undoButton(send, rerender) {
   );
 }
 
-/** Show the button when a card can be taken back. */
+/** Show the button when a card can be taken back.
+ * @param {HTMLElement} root
+ * @param {SeatView | null} view */
 export function renderUndo(root, view) {
-  const button = $(".undo-button", root);
+  const button = /** @type {HTMLButtonElement | null} */ ($(".undo-button", root));
   if (!button) return;
   button.hidden = !undoable(view);
   button.disabled = asking;

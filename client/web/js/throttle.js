@@ -8,7 +8,8 @@ import { announce } from "./dom.js";
 import { t } from "./i18n.js";
 
 let until = 0; // performance.now() when lookups may start again
-let timer = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
 
 /** Whole seconds left to wait (0: lookups may go ahead). */
 export const secondsLeft = () => Math.max(0, Math.ceil((until - performance.now()) / 1000));
@@ -16,7 +17,8 @@ export const secondsLeft = () => Math.max(0, Math.ceil((until - performance.now(
 /** Whether lookups by code must still wait. */
 export const throttled = () => secondsLeft() > 0;
 
-/** The server said to wait ``seconds`` before the next lookup by code. */
+/** The server said to wait ``seconds`` before the next lookup by code.
+ * @param {number} seconds */
 export function waitFor(seconds) {
   until = performance.now() + Math.max(0, Number(seconds) || 0) * 1000;
   announce(t("throttle.wait", { n: secondsLeft() }));
@@ -31,7 +33,7 @@ export function syncThrottle() {
     if (left) button.setAttribute("aria-disabled", "true");
     else button.removeAttribute("aria-disabled");
   }
-  for (const note of document.querySelectorAll(".throttle-note")) {
+  for (const note of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".throttle-note"))) {
     note.hidden = !left;
     const text = left ? t("throttle.wait", { n: left }) : "";
     if (note.textContent !== text) note.textContent = text;
@@ -43,7 +45,7 @@ function tick() {
   syncThrottle();
   if (!throttled()) {
     clearInterval(timer);
-    timer = null;
+    timer = undefined;
     announce(t("throttle.over"));
   }
 }

@@ -6,7 +6,21 @@
 // deck's positive penalties (docs/rules.md "Moon scoring, in general"), and
 // ``moonCards`` names the cards a moon takes (the moon dialog's words).
 
+/**
+ * @typedef {object} Variant
+ * @property {number[]} players the seat counts it is played with
+ * @property {number} defaultPlayers
+ * @property {string[]} moons
+ * @property {string[]} firstTricks
+ * @property {string[]} bonus
+ * @property {string | null} cycle the one pass cycle it fixes, or null
+ * @property {string | null} defaultCycle
+ * @property {number} moonValue
+ * @property {string} moonCards
+ */
+
 const ALL_COUNTS = [3, 4, 5, 6, 7, 8, 9, 10];
+/** @type {Variant} */
 const STANDARD = {
   players: ALL_COUNTS,
   defaultPlayers: 4,
@@ -20,7 +34,8 @@ const STANDARD = {
   moonCards: "standard",
 };
 
-/** Every variant, in the order the form lists them. */
+/** Every variant, in the order the form lists them.
+ * @type {{[name: string]: Variant}} */
 export const VARIANTS = {
   standard: STANDARD,
   omnibus: { ...STANDARD, moons: ["jackpot"], bonus: ["JD", "TD"], defaultCycle: "right" },
@@ -41,11 +56,16 @@ export const VARIANTS = {
   },
 };
 
-export const variantOf = (name) => VARIANTS[name] || STANDARD;
+/** @param {string | null | undefined} name @returns {Variant} */
+export const variantOf = (name) => (name && VARIANTS[name]) || STANDARD;
 
 /** The pass cycles the host may pick at ``players`` seats (across needs an
  * even count), the first one the default; a variant that fixes its cycle
- * offers only that one. */
+ * offers only that one.
+ * @param {string} variant
+ * @param {number} players
+ * @returns {string[]}
+ */
 export function cyclesFor(variant, players) {
   const v = variantOf(variant);
   if (v.cycle) return [v.cycle];
