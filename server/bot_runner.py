@@ -48,6 +48,17 @@ class BotMove:
     choice: str = ""
 
 
+def move_value(move: BotMove) -> str | tuple[str, ...]:
+    """What ``move`` is made of: the moon choice, the card played, or the
+    cards passed or discarded. (A worker's move is ``bots.api.Move``, the
+    same shape: only its fields are read.)"""
+    if move.kind == "moon":
+        return move.choice
+    if move.kind == "play":
+        return move.card
+    return move.cards
+
+
 def simple_move(view: SeatView, rng: random.Random) -> BotMove:
     """A legal move from the view alone: the fallback when a bot fails."""
     if view.phase == "pass":

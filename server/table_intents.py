@@ -385,6 +385,19 @@ def grace_can_run(table: TableState, seat: int) -> bool:
     )
 
 
+def make_move(table: TableState, seat: int, kind: str, value: Any) -> Events:
+    """A move made in ``seat``'s name (a bot's, or a timed-out player's):
+    ``kind`` ``pass`` or ``discard`` (``value`` the cards), ``play`` (the
+    card) or ``moon`` (the choice); checked like a player's own."""
+    if kind == "pass":
+        return pass_cards(table, seat, value)
+    if kind == "moon":
+        return choose_moon(table, seat, value)
+    if kind == "discard":
+        return discard_widow(table, seat, value)
+    return play_card(table, seat, value)
+
+
 def bot_acted(table: TableState, seat: int, kind: str, value: Any) -> None:
     """Remember what a bot did for a covered human (told to them on return)."""
     s = table.seats[seat]

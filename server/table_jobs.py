@@ -22,7 +22,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 
 from . import table_intents as intents
-from .bot_runner import BotMove
+from .bot_runner import BotMove, move_value
 from .errors import AuthError
 from .jobs import Attach, Knock, Watcher
 from .logged_events import Events
@@ -150,18 +150,8 @@ def bot_moved(state: TableState, seat: int, move: BotMove) -> Events:
     if seat not in intents.seats_to_decide(state):
         return []  # stale: the human came back or the phase moved on
     try:
-        if move.kind == "pass":
-            events = intents.pass_cards(state, seat, move.cards)
-            intents.bot_acted(state, seat, "pass", move.cards)
-        elif move.kind == "moon":
-            events = intents.choose_moon(state, seat, move.choice)
-            intents.bot_acted(state, seat, "moon", move.choice)
-        elif move.kind == "discard":
-            events = intents.discard_widow(state, seat, move.cards)
-            intents.bot_acted(state, seat, "discard", move.cards)
-        else:
-            events = intents.play_card(state, seat, move.card)
-            intents.bot_acted(state, seat, "play", move.card)
+        events = intents.make_move(state, seat, move.kind, move_value(move))
+        intents.bot_acted(state, seat, move.kind, move_value(move))
     except ClientError as exc:
         log.warning("table %s: bot move refused (%s); recomputing", state.table_id, exc)
         return []

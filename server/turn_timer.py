@@ -18,7 +18,7 @@ from engine.errors import ClientError
 
 from . import logged_events as logged
 from . import table_intents as intents
-from .bot_runner import BotMove
+from .bot_runner import BotMove, move_value
 from .logged_events import Events
 from .table_state import TableState
 
@@ -54,14 +54,7 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
     if timed_turns(state).get(seat) != key:
         return []
     try:
-        if move.kind == "pass":
-            events = intents.pass_cards(state, seat, move.cards)
-        elif move.kind == "moon":
-            events = intents.choose_moon(state, seat, move.choice)
-        elif move.kind == "discard":
-            events = intents.discard_widow(state, seat, move.cards)
-        else:
-            events = intents.play_card(state, seat, move.card)
+        events = intents.make_move(state, seat, move.kind, move_value(move))
     except ClientError:
         return []  # the turn moved on in a way the key did not see: nothing to do
     events.append(
@@ -72,17 +65,7 @@ def timed_out_move(state: TableState, seat: int, key: TurnKey, move: BotMove) ->
             moon_choice=move.choice if move.kind == "moon" else None,
             discarded=move.cards if move.kind == "discard" else (),
             timed_out=True,
-            moves=(
-                intents.covered_move(
-                    state,
-                    move.kind,
-                    move.choice
-                    if move.kind == "moon"
-                    else move.card
-                    if move.kind == "play"
-                    else move.cards,
-                ),
-            ),
+            moves=(intents.covered_move(state, move.kind, move_value(move)),),
         )
     )
     return events
