@@ -69,12 +69,49 @@ def search_pass(
     """The pass with the lowest average points over imagined deals."""
     count = k.rules.pass_count
     pen = k.rules.penalty
-    if moon_hand(k.hand) or k.pass_direction not in OFFSETS or k.players != 4:
+    if moon_hand(k.hand) or pass_offset(k) is None:
         return careful_pass(k.hand, count, pen)
     cands = candidate_passes(k.hand, count, pen)
     if len(cands) == 1:
         return cards_of(cands[0])
-    offset = OFFSETS[k.pass_direction]
+    return cards_of(judge_passes(k, cands, rng, budget, clock)[0][0])
+
+
+def pass_offset(k: Knowledge) -> int | None:
+    """Seats to the left the pass goes to, or None when the pass search
+    does not judge this pass (no pass, not four seats)."""
+    if k.pass_direction not in OFFSETS or k.players != 4:
+        return None
+    return OFFSETS[k.pass_direction]
+
+
+def seat_offset(k: Knowledge) -> int | None:
+    """Seats to the left the pass goes to at any table of plain tricks, or
+    None (no pass, or rules with steps the fast rollout does not play)."""
+    n = k.players
+    offsets = {"left": 1, "right": n - 1, "across": n // 2}
+    if k.rules.extra_steps or k.pass_direction not in offsets:
+        return None
+    return offsets[k.pass_direction]
+
+
+def judge_passes(
+    k: Knowledge,
+    cands: list[int],
+    rng: random.Random,
+    budget: Budget,
+    clock: Callable[[], float] = time.perf_counter,
+    keep: int = 0,
+) -> list[tuple[int, float, int]]:
+    """The passes still in the running after successive halving, best
+    first, each as (mask, summed points against us, deals played); a
+    ``keep`` pass (the review's chosen one) is played on every deal and
+    listed too, wherever it ranks. Needs ``seat_offset(k)``."""
+    count = k.rules.pass_count
+    pen = k.rules.penalty
+    offset = seat_offset(k)
+    if offset is None:
+        raise ValueError("this pass is not judged by the search")
     n = k.players
     me = k.seat
     rb = k.rules
@@ -83,11 +120,16 @@ def search_pass(
     pacer = Pacer(budget.deadline(clock()), clock)
     out_of_time = False
     sums = {m: 0.0 for m in cands}
+    plays = {m: 0 for m in cands}
+    if keep and keep not in sums:
+        sums[keep] = 0.0
+        plays[keep] = 0
     alive = list(cands)
     rnd = rng.random
     first_lead_bit = 1 << rb.first_lead
-    for share, keep in STAGES:
+    for share, kept in STAGES:
         deals = max(1, int(total * share))
+        tried = alive if not keep or keep in alive else [*alive, keep]
         for _ in range(deals):
             hands = sampler.sample(rng)
             # The others pass like careful players; their passes do not
@@ -102,18 +144,21 @@ def search_pass(
                 if s != me:
                     base[(s + offset) % n] |= passes[s]
             to = (me + offset) % n
-            for m in alive:
+            for m in tried:
                 hs = base[:]
                 hs[me] = hs[me] & ~m
                 hs[to] |= m
                 leader = next(s for s in range(n) if hs[s] & first_lead_bit)
                 tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
                 sums[m] -= rb.hand_points(tk)[me]
+                plays[m] += 1
             if not pacer.another():
                 out_of_time = True
                 break
         alive.sort(key=lambda m: (-sums[m], m))
-        alive = alive[:keep]
+        alive = alive[:kept]
         if len(alive) == 1 or out_of_time:
             break
-    return cards_of(alive[0])
+    if keep and keep not in alive:
+        alive.append(keep)
+    return [(m, sums[m], plays[m]) for m in alive]
