@@ -205,14 +205,14 @@ class _Judge:
         if passes and self.seat < len(passes) and passes[self.seat]:
             out.append(self._pass([str(c) for c in passes[self.seat]]))
         plays = [str(c) for c in rec.get("plays", [])]
-        discard = rec.get("discard")
-        widow_at = self._widow_step(plays) if discard is not None else None
+        discard = [str(x) for x in rec.get("discard") or ()]
+        widow_at = self._widow_step(plays) if "discard" in rec else None
         for i, c in enumerate(plays):
             if i == widow_at:
                 # The moment the widow's taker discards, before play i.
                 taken = self._at(plays[:i], with_discard=False)
                 if taken.widow_seat == self.seat:
-                    out.append(self._discard(taken, [str(x) for x in discard]))
+                    out.append(self._discard(taken, discard))
             discarded = widow_at is not None and i >= widow_at
             before = self._at(plays[:i], with_discard=discarded)
             if before.turn == self.seat:
