@@ -64,6 +64,8 @@ EXCHANGES: Mapping[type[cm.Request], Exchange] = MappingProxyType(
         cm.Leave: Exchange((sm.Ok,)),
         cm.GetRecords: Exchange((sm.Records,)),
         cm.GetReplay: Exchange((sm.HandReplay,)),
+        cm.GetAnalysis: Exchange((sm.Analysis,)),
+        cm.GetAccuracy: Exchange((sm.GameAccuracy,)),
         cm.GetStats: Exchange((sm.Stats,)),
         cm.Ping: Exchange((sm.Ok,)),
     }

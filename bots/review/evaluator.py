@@ -30,6 +30,7 @@ seat, the budget and the seed alone unless ``ReviewBudget.max_ms`` caps it.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -153,15 +154,47 @@ def review_hand(
 
     Raises ``ReviewError`` for a record that does not verify, a hand that
     is not finished or a seat the hand does not have."""
-    budget = budget or ReviewBudget()
+    judge = _judge_of(record, seat, budget, seed, history, clock)
+    return HandReview(judge.final.hand_number, seat, tuple(step() for step in judge.steps()))
+
+
+def decision_count(record: object, seat: int) -> int:
+    """How many decisions ``review_hand`` would list (``ReviewError`` as it)."""
+    return len(_judge_of(record, seat, None, 0, (), time.perf_counter).steps())
+
+
+def review_decision(
+    record: object,
+    seat: int,
+    index: int,
+    budget: ReviewBudget | None = None,
+    seed: int | str = 0,
+    history: Sequence[Sequence[int]] = (),
+) -> Judged:
+    """Decision ``index`` of ``review_hand``'s list alone, judged exactly as
+    there (each decision has its own random stream): a server reviews a
+    hand one decision at a time so that no worker is held for long."""
+    steps = _judge_of(record, seat, budget, seed, history, time.perf_counter).steps()
+    if not 0 <= index < len(steps):
+        raise ReviewError(f"the seat has no decision {index} in this hand")
+    return steps[index]()
+
+
+def _judge_of(
+    record: object,
+    seat: int,
+    budget: ReviewBudget | None,
+    seed: int | str,
+    history: Sequence[Sequence[int]],
+    clock: Callable[[], float],
+) -> _Judge:
     final = _replayed(record)
     if final.phase is not Phase.DONE:
         raise ReviewError("the hand is not finished, so it cannot be reviewed yet")
     if isinstance(seat, bool) or not 0 <= seat < final.players:
         raise ReviewError(f"seat must be 0 to {final.players - 1}, not {seat}")
     assert isinstance(record, dict)  # _replayed read it as a record
-    judge = _Judge(record, final, seat, budget, seed, history, clock)
-    return HandReview(final.hand_number, seat, tuple(judge.decisions()))
+    return _Judge(record, final, seat, budget or ReviewBudget(), seed, history, clock)
 
 
 def _replayed(record: object) -> Hand:
@@ -198,12 +231,15 @@ class _Judge:
         n = final.players
         self.objective = Objective(seat, (0,) * n, False, self.rules.end, self.rules.end_at, 0)
 
-    def decisions(self) -> list[Judged]:
-        out: list[Judged] = []
+    def steps(self) -> list[Callable[[], Judged]]:
+        """One thunk per decision of the seat, in the hand's order: calling
+        it judges that decision (the replays to find them are cheap, the
+        judging is not)."""
+        out: list[Callable[[], Judged]] = []
         rec = self.record
         passes = rec.get("passes")
         if passes and self.seat < len(passes) and passes[self.seat]:
-            out.append(self._pass([str(c) for c in passes[self.seat]]))
+            out.append(functools.partial(self._pass, [str(c) for c in passes[self.seat]]))
         plays = [str(c) for c in rec.get("plays", [])]
         discard = [str(x) for x in rec.get("discard") or ()]
         widow_at = self._widow_step(plays) if "discard" in rec else None
@@ -212,14 +248,15 @@ class _Judge:
                 # The moment the widow's taker discards, before play i.
                 taken = self._at(plays[:i], with_discard=False)
                 if taken.widow_seat == self.seat:
-                    out.append(self._discard(taken, discard))
+                    out.append(functools.partial(self._discard, taken, discard))
             discarded = widow_at is not None and i >= widow_at
             before = self._at(plays[:i], with_discard=discarded)
             if before.turn == self.seat:
-                out.append(self._play(before, c, i))
+                out.append(functools.partial(self._play, before, c, i))
         end = self.final
         if end.shooter == self.seat and end.moon_choice is not None and "moon_choice" in rec:
-            out.append(self._moon(self._at(plays, with_discard=True, moon=False), end.moon_choice))
+            at_end = self._at(plays, with_discard=True, moon=False)
+            out.append(functools.partial(self._moon, at_end, end.moon_choice))
         return out
 
     def _widow_step(self, plays: list[str]) -> int | None:

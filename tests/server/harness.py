@@ -39,6 +39,8 @@ REPLY_TYPES = (
     sm.Records,
     sm.Advice,
     sm.HandReplay,
+    sm.Analysis,
+    sm.GameAccuracy,
     sm.Stats,
 )
 TIMEOUT = 20.0
