@@ -179,3 +179,16 @@ def test_review_refuses_an_unfinished_hand_and_a_seat_it_has_not() -> None:
     bad = {**record, "plays": ["2C", "2C", *record["plays"][2:]]}
     with pytest.raises(ReviewError, match="does not verify"):
         review_hand(bad, 0, SMALL)
+
+
+def test_one_decision_alone_is_judged_as_in_the_whole_review() -> None:
+    # The server judges a hand a decision per worker job.
+    from bots.review.evaluator import decision_count, review_decision
+
+    record = bot_hand(6)
+    whole = review_hand(record, 1, SMALL, seed=4)
+    assert decision_count(record, 1) == len(whole.decisions) == 14
+    for index in (0, 5, 13):
+        assert review_decision(record, 1, index, SMALL, seed=4) == whole.decisions[index]
+    with pytest.raises(ReviewError):
+        review_decision(record, 1, 14, SMALL)
