@@ -14,7 +14,10 @@ architecture.md property 4). How it runs depends on its cost:
   another table has thinking (ten tables of Hard bots beside an Easy table
   no longer delay the Easy table at all, and delay each other evenly).
 
-The pool gets the view (a pydantic model, pickled) and nothing else.
+The pool gets the view (a pydantic model, pickled) and nothing else. Other
+work for the pool (``run``: the hand review's decisions, server.
+hand_analyses) joins the same fair queue under a name of its own, so it
+takes its turn with the tables rather than holding the workers.
 """
 
 from __future__ import annotations

@@ -271,8 +271,9 @@ class Seat:
     # How many hands had been scored each time the seat asked for the
     # table's records during the game (it got none of the game in play).
     asked_records: list[int] = field(default_factory=list)
-    # The hands it asked the review of (the hand before the one dealt).
-    analysed: list[int] = field(default_factory=list)
+    # The reviews it asked for (the hand before the one dealt): the
+    # connection and the request id.
+    analysed: list[tuple[WireClient, int]] = field(default_factory=list)
 
     @property
     def client(self) -> WireClient:
@@ -344,13 +345,12 @@ async def play_seat(
             assert (records.records, records.games) == ((), 0), "records of the game in play"
             who.asked_records.append(len(view.hands))
             if view.hand_number > 1:
-                # The review of the hand just scored: its own decisions only.
-                analysis = await client.request(
-                    cm.GetAnalysis(id=client.next_id(), hand=view.hand_number - 1)
-                )
-                assert isinstance(analysis, sm.Analysis), analysis
-                assert analysis.seat == who.seat
-                who.analysed.append(analysis.hand_number)
+                # The review of the hand just scored (its own decisions
+                # only): asked now, its reply read once the game is over
+                # (reviews queue behind every other game's for the workers).
+                ask = cm.GetAnalysis(id=client.next_id(), hand=view.hand_number - 1)
+                await client.send(ask)
+                who.analysed.append((client, int(ask.id)))
         if view.phase == "play" and rng.random() < 0.25:
             named = rng.choice([c for c in DECK if c not in view.hand])
             who.named.add(named)
@@ -452,6 +452,14 @@ async def run_game(number: int, server: RunningServer) -> Game:
     for who in humans[1:]:
         assert await who.client.records() == records
     game.truth = Truth(records)
+    for who in humans:
+        # (A connection dropped since took its unanswered requests with it.)
+        for client, rid in (a for a in who.analysed if a[0] is who.client):
+            _, reply = await client.wait_for(
+                lambda m, rid=rid: isinstance(m, REPLY_TYPES) and m.id == rid,  # type: ignore[misc]
+                timeout=300,
+            )
+            assert isinstance(reply, sm.Analysis) and reply.seat == who.seat, reply
     for who in spectators:
         await who.client.wait_for(lambda m: isinstance(m, sm.GameOver))
     for who in humans + spectators:
