@@ -221,6 +221,34 @@ def add_budget_options(serve: argparse.ArgumentParser) -> None:
         help="seconds a table whose game never started lives after its creation"
         " (default: %(default)s)",
     )
+    budgets.add_argument(
+        "--analysis-worlds",
+        type=int,
+        default=defaults.analysis_worlds,
+        metavar="N",
+        help="hand reviews (get_analysis): deals sampled per decision (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--analysis-burst",
+        type=int,
+        default=defaults.analysis_burst,
+        metavar="N",
+        help="hands one player may have reviewed at once (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--analysis-per-minute",
+        type=float,
+        default=defaults.analysis_per_minute,
+        metavar="R",
+        help="how fast a player's review budget refills (default: %(default)s)",
+    )
+    budgets.add_argument(
+        "--analysis-max-pending",
+        type=int,
+        default=defaults.analysis_max_pending,
+        metavar="N",
+        help="hands this process reviews at a time at most (default: %(default)s)",
+    )
 
 
 def budget_settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -235,6 +263,10 @@ def budget_settings(args: argparse.Namespace) -> dict[str, Any]:
         "store_size_mb": args.store_size_mb,
         "store_fill_limit": args.store_fill_limit,
         "unstarted_table_ttl": args.unstarted_table_ttl,
+        "analysis_worlds": args.analysis_worlds,
+        "analysis_burst": args.analysis_burst,
+        "analysis_per_minute": args.analysis_per_minute,
+        "analysis_max_pending": args.analysis_max_pending,
     }
 
 
