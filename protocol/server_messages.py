@@ -155,7 +155,7 @@ class ReviewedDecision(WireModel):
     is the best); ``label``: ``inaccuracy`` (loss ≥ 0.5), ``mistake``
     (≥ 1.5), ``blunder`` (≥ 4) or null; ``trick``: a play's trick, from 0.
     ``best`` and ``loss`` are null for a decision the evaluator does not
-    judge (a pass in rules with a widow, a stock or two decks)."""
+    judge (none in today's rules: every decision they ask is judged)."""
 
     kind: Literal["pass", "play", "discard", "moon_choice"]
     chosen: tuple[str, ...]

@@ -22,9 +22,10 @@ every gap between the shooter and the others by the same points, so they
 differ only where one of them ends the game; there the loss is what Hard
 values a game at (``bots.search.WIN_VALUE``), otherwise nothing.
 
-Passes are judged at plain-tricks tables (any number of seats); where the
-rules add steps (a widow, a stock, two decks) the pass is listed unjudged
-(``best`` and ``loss`` None). A decision is a function of the record, the
+Passes are judged at plain-tricks tables (any number of seats) and with a
+widow (``bots.passsearch.seat_offset``); a pass in rules with other steps
+(a domino stock, two decks, a cancellation rest) would be listed unjudged
+(``best`` and ``loss`` None), but none of today's such variants passes. A decision is a function of the record, the
 seat, the budget and the seed alone unless ``ReviewBudget.max_ms`` caps it.
 """
 
@@ -297,10 +298,10 @@ class _Judge:
         start_record.pop("moon_choice", None)
         start = _replayed(start_record)
         k = self._view_of(start)
-        texts = tuple(sorted(chosen, key=_card_order))
+        texts = tuple(sorted(chosen, key=card))
         if seat_offset(k) is None:
             return Judged("pass", texts, None, None)
-        mask = mask_of([_card(c) for c in chosen])
+        mask = mask_of([card(c) for c in chosen])
         cands = candidate_passes(k.hand, k.rules.pass_count, k.rules.penalty)
         ranked = judge_passes(
             k, cands, self._rng("pass"), self.budget.search_budget(), self.clock, keep=mask
@@ -309,8 +310,8 @@ class _Judge:
 
     def _discard(self, before: Hand, chosen: list[str]) -> Judged:
         k = self._view_of(before)
-        texts = tuple(sorted(chosen, key=_card_order))
-        mask = mask_of([_card(c) for c in chosen])
+        texts = tuple(sorted(chosen, key=card))
+        mask = mask_of([card(c) for c in chosen])
         cands = candidate_discards(k.hand, len(chosen), k.rules.penalty)
         ranked = judge_discards(
             k,
@@ -328,7 +329,7 @@ class _Judge:
         trick = k.trick_index
         # Past the widow's step the hand is plain tricks, as Hard plays it.
         k = plain_tricks(k) or k
-        c = _card(chosen)
+        c = card(chosen)
         cands = candidates(k)
         mine = _class_of(k, cands, c)
         if len(cands) == 1:
@@ -396,14 +397,6 @@ def _class_of(k: Knowledge, cands: list[int], c: int) -> int:
     if k.rules.decks == 2:
         return next(r for r in cands if r % 52 == c % 52)
     return max(r for r in cands if r // 13 == c // 13 and r < c)
-
-
-def _card(text: str) -> int:
-    return card(text)
-
-
-def _card_order(text: str) -> int:
-    return card(text)
 
 
 def _texts(mask: int) -> tuple[str, ...]:

@@ -192,3 +192,10 @@ def test_one_decision_alone_is_judged_as_in_the_whole_review() -> None:
         assert review_decision(record, 1, index, SMALL, seed=4) == whole.decisions[index]
     with pytest.raises(ReviewError):
         review_decision(record, 1, 14, SMALL)
+
+
+def test_a_pass_in_the_widow_game_is_judged() -> None:
+    widow = bot_hand(7, rules=Rules(variant="widow", players=4), lineup=("medium",) * 4)
+    judged = review_hand(widow, 0, SMALL).decisions[0]
+    assert judged.kind == "pass" and set(judged.chosen) == set(widow["passes"][0])
+    assert judged.best is not None and judged.loss is not None
