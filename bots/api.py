@@ -206,10 +206,9 @@ class HardBot:
         self.hands_played = hands_played
 
     def choose_pass(self, k: Knowledge, rng: random.Random) -> list[int]:
-        """The sensible pass that plays out best (``bots.passsearch``); with
-        a widow (rollouts of a ``VariantHand``) Medium's careful pass."""
-        if k.rules.extra_steps:
-            return careful_pass(k.hand, k.rules.pass_count, k.rules.penalty)
+        """The sensible pass that plays out best (``bots.passsearch``; with a
+        widow, played out as a ``VariantHand``, the widow's step included);
+        in the other variants with extra steps Medium's careful pass."""
         return search_pass(k, rng, self.budget)
 
     def choose_play(self, k: Knowledge, rng: random.Random) -> int:

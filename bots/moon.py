@@ -101,24 +101,30 @@ def game_ends(totals: list[int], end: str, end_at: int, hands_played: int) -> bo
     return reached and totals.count(low) == 1
 
 
+def moon_totals(k: Knowledge, choice: str) -> list[int]:
+    """The game totals after this hand if the shooter (``k.seat``) makes
+    ``choice`` ("add" or "subtract")."""
+    me = k.seat
+    raw = [k.rules.pile_points(m) for m in k.taken]
+    worth = k.rules.moon_points
+    if choice == "add":
+        return [
+            t + p + (-worth if s == me else worth)
+            for s, (t, p) in enumerate(zip(k.totals, raw, strict=True))
+        ]
+    return [
+        t + p - (2 * worth if s == me else 0)
+        for s, (t, p) in enumerate(zip(k.totals, raw, strict=True))
+    ]
+
+
 def choose_moon(k: Knowledge, hands_played: int) -> str:
     """The shooter's choice, "add" or "subtract", best for the game score.
 
     ``hands_played`` counts finished hands before this one.
     """
     me = k.seat
-    raw = [k.rules.pile_points(m) for m in k.taken]
-    worth = k.rules.moon_points
-    options = {
-        "add": [
-            t + p + (-worth if s == me else worth)
-            for s, (t, p) in enumerate(zip(k.totals, raw, strict=True))
-        ],
-        "subtract": [
-            t + p - (2 * worth if s == me else 0)
-            for s, (t, p) in enumerate(zip(k.totals, raw, strict=True))
-        ],
-    }
+    options = {"add": moon_totals(k, "add"), "subtract": moon_totals(k, "subtract")}
 
     def value(choice: str) -> float:
         new = options[choice]

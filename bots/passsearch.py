@@ -14,12 +14,16 @@ A hand strong enough for the moon keeps the careful player's moon pass.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
 from itertools import combinations
 
 from engine.cards import cards_of
+from engine.dealing import new_hand
+from engine.hand import Phase
+from engine.variant_hand import VariantHand
 
 from .bits import MINOR_SUITS, SUIT_MASKS, DistinctSets
 from .budget import Budget, Pacer
@@ -28,6 +32,8 @@ from .moon import moon_hand
 from .passing import card_dangers, careful_pass
 from .rollout import heuristic_playout
 from .sampler import DealSampler
+from .variant_rollout import policy_card
+from .widow import careful_discard
 
 POOL = 7
 """Passes are drawn from this many of our most dangerous cards."""
@@ -37,6 +43,10 @@ STAGES = ((0.10, 12), (0.25, 4), (0.65, 1))
 
 PASS_DEALS_PER_WORLD = 1.0
 """Deals played per candidate at full strength, per ``budget.worlds``."""
+
+WIDOW_DEALS_PER_WORLD = 0.3
+"""The same with a widow: its rollout plays an engine hand, some ten times
+slower, so fewer deals fill the same time."""
 
 OFFSETS = {"left": 1, "across": 2, "right": 3}
 
@@ -69,27 +79,122 @@ def search_pass(
     """The pass with the lowest average points over imagined deals."""
     count = k.rules.pass_count
     pen = k.rules.penalty
-    if moon_hand(k.hand) or k.pass_direction not in OFFSETS or k.players != 4:
+    # Plain tricks: four seats (elsewhere the careful pass measured as well);
+    # with a widow, any table.
+    offset = seat_offset(k) if k.rules.extra_steps else pass_offset(k)
+    if moon_hand(k.hand) or offset is None:
         return careful_pass(k.hand, count, pen)
     cands = candidate_passes(k.hand, count, pen)
     if len(cands) == 1:
         return cards_of(cands[0])
-    offset = OFFSETS[k.pass_direction]
+    return cards_of(judge_passes(k, cands, rng, budget, clock)[0][0])
+
+
+def pass_offset(k: Knowledge) -> int | None:
+    """Seats to the left the pass goes to, or None when the pass search
+    does not judge this pass (no pass, not four seats)."""
+    if k.pass_direction not in OFFSETS or k.players != 4:
+        return None
+    return OFFSETS[k.pass_direction]
+
+
+def seat_offset(k: Knowledge) -> int | None:
+    """Seats to the left the pass goes to at any table of plain tricks or
+    with a widow, or None (no pass, or rules whose deal the pass search
+    does not play: a domino stock, two decks, a cancellation rest)."""
+    n = k.players
+    offsets = {"left": 1, "right": n - 1, "across": n // 2}
+    if k.pass_direction not in offsets:
+        return None
+    if k.rules.extra_steps and k.rules.deal_kind != "widow":
+        return None
+    return offsets[k.pass_direction]
+
+
+def _widow_points(
+    k: Knowledge, hands: list[int], stock: list[int], passes: list[int], rnd: Callable[[], float]
+) -> list[int]:
+    """Each seat's points when the hand dealt as ``hands`` (and the widow
+    ``stock``) is passed as ``passes`` and played out: the first trick and
+    the widow's taking through the engine (``bots.variant_rollout``'s
+    policy, the discard Medium's), then — plain tricks from there, as
+    ``bots.widow.plain_tricks`` says — the fast heuristic rollout, whose
+    policy knows Q♠ and the moon (the variant policy's does not)."""
+    rules = k.rules.engine
+    assert rules is not None  # extra_steps: the engine's rules are kept
+    hand = new_hand(rules, max(k.hand_number, 1), hands, stock)
+    if not isinstance(hand, VariantHand):
+        raise ValueError("these rules are played by the fast rollout, not a VariantHand")
+    hand.pass_all_unchecked(passes)
+    pen = k.rules.penalty
+    while hand.phase is Phase.PLAY and not (hand.trick_index >= 1 and not hand.trick):
+        hand.apply_unchecked(policy_card(hand, hand.legal_mask()))
+    if hand.phase is Phase.WIDOW:
+        seat = hand.widow_seat if hand.widow_seat is not None else hand.turn
+        cards = careful_discard(hand.hands[seat], len(hand.dealt_stock), pen)
+        hand.discard_unchecked(sum(1 << c for c in cards))
+    if hand.phase is not Phase.PLAY:
+        return k.rules.hand_points(hand.taken)
+    plain = dataclasses.replace(k.rules, engine=None)
+    out = 0
+    for m in hand.hands:
+        out |= m
+    taken = heuristic_playout(
+        plain,
+        hand.hands[:],
+        hand.taken[:],
+        [],
+        hand.turn,
+        hand.trick_index,
+        hand.broken,
+        k.rules.deck & ~out,
+        rnd,
+    )
+    return k.rules.hand_points(taken)
+
+
+def judge_passes(
+    k: Knowledge,
+    cands: list[int],
+    rng: random.Random,
+    budget: Budget,
+    clock: Callable[[], float] = time.perf_counter,
+    keep: int = 0,
+) -> list[tuple[int, float, int]]:
+    """The passes still in the running after successive halving, best
+    first, each as (mask, summed points against us, deals played); a
+    ``keep`` pass (the review's chosen one) is played on every deal and
+    listed too, wherever it ranks. Needs ``seat_offset(k)``."""
+    count = k.rules.pass_count
+    pen = k.rules.penalty
+    offset = seat_offset(k)
+    if offset is None:
+        raise ValueError("this pass is not judged by the search")
     n = k.players
     me = k.seat
     rb = k.rules
+    widow = rb.extra_steps
     sampler = DealSampler(k)
-    total = max(1, int(budget.worlds * PASS_DEALS_PER_WORLD))
+    total = max(1, int(budget.worlds * (WIDOW_DEALS_PER_WORLD if widow else PASS_DEALS_PER_WORLD)))
     pacer = Pacer(budget.deadline(clock()), clock)
     out_of_time = False
     sums = {m: 0.0 for m in cands}
+    plays = {m: 0 for m in cands}
+    if keep and keep not in sums:
+        sums[keep] = 0.0
+        plays[keep] = 0
     alive = list(cands)
     rnd = rng.random
     first_lead_bit = 1 << rb.first_lead
-    for share, keep in STAGES:
+    for share, kept in STAGES:
         deals = max(1, int(total * share))
+        tried = alive if not keep or keep in alive else [*alive, keep]
         for _ in range(deals):
-            hands = sampler.sample(rng)
+            stock: list[int] = []
+            if widow:
+                hands, stock, _ = sampler.sample_world(rng)
+            else:
+                hands = sampler.sample(rng)
             # The others pass like careful players; their passes do not
             # depend on ours (passing is blind).
             passes = [0] * n
@@ -102,18 +207,26 @@ def search_pass(
                 if s != me:
                     base[(s + offset) % n] |= passes[s]
             to = (me + offset) % n
-            for m in alive:
+            for m in tried:
+                if widow:
+                    passes[me] = m
+                    sums[m] -= _widow_points(k, hands, stock, passes, rnd)[me]
+                    plays[m] += 1
+                    continue
                 hs = base[:]
                 hs[me] = hs[me] & ~m
                 hs[to] |= m
                 leader = next(s for s in range(n) if hs[s] & first_lead_bit)
                 tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
                 sums[m] -= rb.hand_points(tk)[me]
+                plays[m] += 1
             if not pacer.another():
                 out_of_time = True
                 break
         alive.sort(key=lambda m: (-sums[m], m))
-        alive = alive[:keep]
+        alive = alive[:kept]
         if len(alive) == 1 or out_of_time:
             break
-    return cards_of(alive[0])
+    if keep and keep not in alive:
+        alive.append(keep)
+    return [(m, sums[m], plays[m]) for m in alive]

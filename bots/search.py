@@ -139,12 +139,29 @@ def search_play(
     cands = candidates(k)
     if len(cands) == 1:
         return cands[0]
+    sums, _ = candidate_sums(k, cands, rng, budget, objective_of(k, hands_played), clock)
+    best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
+    return cands[best]
+
+
+def candidate_sums(
+    k: Knowledge,
+    cands: list[int],
+    rng: random.Random,
+    budget: Budget,
+    objective: Objective,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[list[float], int]:
+    """Each candidate's summed value over the same sampled deals, and how
+    many deals were played (the mean is the sum over that count): the
+    search's judgement of every candidate, which the review
+    (``bots.review``) reads as well as the choice."""
     if k.rules.extra_steps:
-        return _variant_search(k, cands, rng, budget, hands_played, clock)
+        return _variant_sums(k, cands, rng, budget, objective, clock)
     sampler = plausible_sampler(k)
     rb = k.rules
     me = k.seat
-    value = objective_of(k, hands_played).value
+    value = objective.value
     sums = [0.0] * len(cands)
     pacer = Pacer(budget.deadline(clock()), clock)
     rnd = rng.random
@@ -157,6 +174,7 @@ def search_play(
     if k.hand.bit_count() <= ENDGAME_CARDS and sum(k.cards_left) <= ENDGAME_CARDS * 4:
         solver = EndgameSolver(rb, me)
         worlds = min(worlds, ENDGAME_WORLDS)
+    done = 0
     for _ in range(worlds):
         hands = sampler.sample(rng)
         for i, c in enumerate(cands):
@@ -181,31 +199,32 @@ def search_play(
                 )
                 pts = rb.hand_points(tk)
             sums[i] += value(pts)
+        done += 1
         if not pacer.another():
             break
-    best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
-    return cands[best]
+    return sums, done
 
 
-def _variant_search(
+def _variant_sums(
     k: Knowledge,
     cands: list[int],
     rng: random.Random,
     budget: Budget,
-    hands_played: int,
+    objective: Objective,
     clock: Callable[[], float],
-) -> int:
-    """``search_play`` for rules with a widow, a domino stock or two decks:
-    each sampled world (the stock and the hidden taken cards sampled too)
-    is played out as a ``VariantHand`` (``bots.variant_rollout``)."""
+) -> tuple[list[float], int]:
+    """``candidate_sums`` for rules with a widow, a domino stock or two
+    decks: each sampled world (the stock and the hidden taken cards sampled
+    too) is played out as a ``VariantHand`` (``bots.variant_rollout``)."""
     rb = k.rules
     assert rb.engine is not None  # extra_steps says the engine rules are kept
     template = template_hand(rb.engine, max(k.hand_number, 1))
     sampler = plausible_sampler(k)
-    value = objective_of(k, hands_played).value
+    value = objective.value
     sums = [0.0] * len(cands)
     pacer = Pacer(budget.deadline(clock()), clock)
     rnd = rng.random
+    done = 0
     for _ in range(budget.worlds):
         hands, stock, hidden = sampler.sample_world(rng)
         world = world_hand(template, k, hands, stock, hidden)
@@ -213,7 +232,7 @@ def _variant_search(
             h = world.copy()
             h.apply_unchecked(c)
             sums[i] += value(rb.hand_points(variant_playout(h, rnd, ROLLOUT_NOISE)))
+        done += 1
         if not pacer.another():
             break
-    best = max(range(len(cands)), key=lambda i: (sums[i], -cands[i]))
-    return cands[best]
+    return sums, done

@@ -38,7 +38,7 @@ from .knowledge import Knowledge
 from .moon import moon_hand
 from .rollout import heuristic_playout
 from .sampler import plausible_sampler
-from .search import objective_of
+from .search import Objective, objective_of
 
 POINT_COST = 12.0
 """What one point scored now by a discard weighs against a card's danger."""
@@ -137,15 +137,34 @@ def search_discard(
 ) -> list[int]:
     """Hard's discard: the candidate that plays out best on sampled deals
     of the other hands (the same deals for every candidate)."""
-    rb = k.rules
-    pen = rb.penalty
-    cands = candidate_discards(k.hand, count, pen)
+    cands = candidate_discards(k.hand, count, k.rules.penalty)
     if len(cands) == 1:
         return cards_of(cands[0])
+    objective = objective_of(k, hands_played)
+    return cards_of(judge_discards(k, cands, rng, budget, objective, clock)[0][0])
+
+
+def judge_discards(
+    k: Knowledge,
+    cands: list[int],
+    rng: random.Random,
+    budget: Budget,
+    objective: Objective,
+    clock: Callable[[], float] = time.perf_counter,
+    keep: int = 0,
+) -> list[tuple[int, float, int]]:
+    """The discards still in the running after successive halving, best
+    first, each as (mask, summed value, deals played); a ``keep`` discard
+    (the review's chosen one) is played on every deal and listed too."""
+    rb = k.rules
     me = k.seat
     sampler = plausible_sampler(k)
-    value = objective_of(k, hands_played).value
+    value = objective.value
     sums = {m: 0.0 for m in cands}
+    plays = {m: 0 for m in cands}
+    if keep and keep not in sums:
+        sums[keep] = 0.0
+        plays[keep] = 0
     alive = list(cands)
     pacer = Pacer(budget.deadline(clock()), clock)
     rnd = rng.random
@@ -153,10 +172,11 @@ def search_discard(
     base_taken = k.taken[:]
     base_taken[me] |= k.own_hidden
     out_of_time = False
-    for share, keep in STAGES:
+    for share, kept in STAGES:
+        tried = alive if not keep or keep in alive else [*alive, keep]
         for _ in range(max(1, int(total * share))):
             hands = sampler.sample(rng)
-            for m in alive:
+            for m in tried:
                 hs = hands[:]
                 hs[me] &= ~m
                 taken = base_taken[:]
@@ -165,14 +185,17 @@ def search_discard(
                     rb, hs, taken, [], me, k.trick_index, k.broken, k.played, rnd
                 )
                 sums[m] += value(rb.hand_points(tk))
+                plays[m] += 1
             if not pacer.another():
                 out_of_time = True
                 break
         alive.sort(key=lambda m: (-sums[m], m))
-        alive = alive[:keep]
+        alive = alive[:kept]
         if len(alive) == 1 or out_of_time:
             break
-    return cards_of(alive[0])
+    if keep and keep not in alive:
+        alive.append(keep)
+    return [(m, sums[m], plays[m]) for m in alive]
 
 
 def plain_tricks(k: Knowledge) -> Knowledge | None:

@@ -56,6 +56,7 @@ from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
 from protocol.errors import UnknownType
+from protocol.exchanges import REPLY_TYPES
 
 from . import session_states as sx
 from .pacing import PACING_SECONDS
@@ -70,7 +71,6 @@ from .session_machine import (
     GONE_FOR_GOOD,
     MAX_PACED_WAIT,
     NOT_HERE,
-    REPLY_TYPES,
     SessionMachine,
     SessionSettings,
 )

@@ -33,6 +33,7 @@ from common.retry import Backoff
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import PROTOCOL_VERSION
+from protocol.exchanges import REPLY_TYPES
 
 from .pacing import Pacer
 from .saved_session import SavedSession
@@ -71,17 +72,6 @@ from .session_states import (
     Wake,
 )
 
-REPLY_TYPES = (
-    sm.Welcome,
-    sm.Ok,
-    sm.Error,
-    sm.Seated,
-    sm.Tables,
-    sm.Records,
-    sm.Advice,
-    sm.HandReplay,
-    sm.Stats,
-)
 # The connection's budget asks for waits of one request's share of its rate
 # (4 ms at 300/s; 0.1 s would mean a budget of 10 a second). A longer
 # ``retry_after`` is about that request alone (an address waiting after

@@ -291,6 +291,28 @@ class GetReplay(Request):
     game: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] | None = None
 
 
+class GetAnalysis(Request):
+    """The review of your own decisions in a finished hand of one of the
+    table's games (``hand``: its number, from 1; ``game``: which game, from
+    1, the current one when left out): for each decision the option chosen,
+    the best one by the server's evaluator and the expected loss in points
+    (docs/protocol.md "Hand review")."""
+
+    type: Literal["get_analysis"] = "get_analysis"
+    hand: Annotated[int, Field(ge=1, le=1000)]
+    game: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] | None = None
+
+
+class GetAccuracy(Request):
+    """Every seat's accuracy over a finished game of the table (``game``:
+    which game, from 1, the latest finished one when left out): the mean
+    expected loss per decision and the counts of inaccuracies, mistakes and
+    blunders (docs/protocol.md "Hand review")."""
+
+    type: Literal["get_accuracy"] = "get_accuracy"
+    game: Annotated[int, Field(ge=1, le=MAX_SAFE_INT)] | None = None
+
+
 class GetStats(Request):
     """Your statistics."""
 
@@ -332,6 +354,8 @@ ClientMessage = Annotated[
     | Leave
     | GetRecords
     | GetReplay
+    | GetAnalysis
+    | GetAccuracy
     | GetStats
     | Ping,
     Field(discriminator="type"),

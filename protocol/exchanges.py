@@ -64,11 +64,19 @@ EXCHANGES: Mapping[type[cm.Request], Exchange] = MappingProxyType(
         cm.Leave: Exchange((sm.Ok,)),
         cm.GetRecords: Exchange((sm.Records,)),
         cm.GetReplay: Exchange((sm.HandReplay,)),
+        cm.GetAnalysis: Exchange((sm.Analysis,)),
+        cm.GetAccuracy: Exchange((sm.GameAccuracy,)),
         cm.GetStats: Exchange((sm.Stats,)),
         cm.Ping: Exchange((sm.Ok,)),
     }
 )
 """Each request model's answer."""
+
+
+REPLY_TYPES: tuple[type[WireModel], ...] = tuple(
+    sorted({m for e in EXCHANGES.values() for m in e.reply} | {sm.Error}, key=lambda m: m.__name__)
+)
+"""Every message that answers a request (and so carries its ``id``)."""
 
 
 def message_type(model: type[WireModel]) -> str:
@@ -79,4 +87,4 @@ def message_type(model: type[WireModel]) -> str:
     return kind
 
 
-__all__ = ["EXCHANGES", "Exchange", "message_type"]
+__all__ = ["EXCHANGES", "REPLY_TYPES", "Exchange", "message_type"]

@@ -28,7 +28,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "hello_required": "a request before `hello`",
         "hello_repeated": "a repeated `hello` that is not a rename away from a table (another"
         " player's token, none, or at a table): nothing changes",
-        "rate_limited": "over the request budget, or an address's invite-code lookups;"
+        "rate_limited": "over the request budget, an address's invite-code lookups, or the"
+        " hand review's budget (this player's or this server process's);"
         " `retry_after` says when to send it again (same id)",
         "too_many_tables": "`create_table` over a creation budget, this player's or this client"
         " address's; `reason` says which (`player_budget`, `address_budget`), `retry_after`"
@@ -91,6 +92,8 @@ NotNowReason = Literal[
     "replay_not_finished",
     "replay_unavailable",
     "records_not_finished",
+    "analysis_not_finished",
+    "analysis_unavailable",
 ]
 """The stable keys a ``not_now`` error names its case with."""
 
@@ -152,6 +155,16 @@ NOT_NOW_REASONS: Mapping[NotNowReason, Refusal] = MappingProxyType(
         "records_not_finished": Refusal(
             ("get_records",),
             "that game is not over: it is being played, has not begun, or there is no such game",
+        ),
+        "analysis_not_finished": Refusal(
+            ("get_analysis", "get_accuracy"),
+            "that hand (`get_analysis`) or game (`get_accuracy`) is not finished: it is being"
+            " played, so it cannot be reviewed yet",
+        ),
+        "analysis_unavailable": Refusal(
+            ("get_analysis", "get_accuracy"),
+            "there is nothing to review: the game or the hand does not exist, or its record"
+            " cannot be read",
         ),
     }
 )

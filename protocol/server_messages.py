@@ -147,6 +147,68 @@ class HandReplay(WireModel):
     shooter: int | None = None
 
 
+class ReviewedDecision(WireModel):
+    """One decision in a hand review. ``kind``: ``pass``, ``play``,
+    ``discard`` (the widow's) or ``moon_choice``; ``chosen`` and ``best``:
+    the cards (one for a play) or the moon choice (``add``, ``subtract``);
+    ``loss``: the expected points lost against ``best`` (0 when the choice
+    is the best); ``label``: ``inaccuracy`` (loss ≥ 0.5), ``mistake``
+    (≥ 1.5), ``blunder`` (≥ 4) or null; ``trick``: a play's trick, from 0.
+    ``best`` and ``loss`` are null for a decision the evaluator does not
+    judge (none in today's rules: every decision they ask is judged)."""
+
+    kind: Literal["pass", "play", "discard", "moon_choice"]
+    chosen: tuple[str, ...]
+    best: tuple[str, ...] | None
+    loss: float | None
+    label: Literal["inaccuracy", "mistake", "blunder"] | None
+    trick: int | None = None
+
+
+class Accuracy(WireModel):
+    """A seat's accuracy over some decisions: ``mean_loss``, the mean
+    expected loss in points per judged decision (lower is better), over
+    ``decisions`` of them, and how many got each label."""
+
+    decisions: int
+    mean_loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class Analysis(WireModel):
+    """Reply to ``get_analysis``: the review of the asking seat's own
+    decisions in one finished hand, in the order they were made, and its
+    accuracy over them. Judged from what the seat knew at each moment."""
+
+    type: Literal["analysis"] = "analysis"
+    id: RequestId
+    hand_number: int
+    game: int
+    seat: int
+    decisions: tuple[ReviewedDecision, ...]
+    accuracy: Accuracy
+
+
+class SeatAccuracy(WireModel):
+    """One seat's line in ``game_accuracy``."""
+
+    seat: int
+    accuracy: Accuracy
+
+
+class GameAccuracy(WireModel):
+    """Reply to ``get_accuracy``: every seat's accuracy over all the hands
+    of a finished game, people and bots alike."""
+
+    type: Literal["game_accuracy"] = "game_accuracy"
+    id: RequestId
+    game: int
+    hands: int
+    seats: tuple[SeatAccuracy, ...]
+
+
 class Advice(WireModel):
     """Reply to ``hint``: what the Medium bot would do in your seat, judged
     from your own view. ``kind`` says what is asked of you: ``pass`` (the
@@ -534,6 +596,8 @@ ServerMessage = Annotated[
     | Tables
     | Records
     | HandReplay
+    | Analysis
+    | GameAccuracy
     | Advice
     | Stats
     | Snapshot

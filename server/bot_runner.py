@@ -14,7 +14,10 @@ architecture.md property 4). How it runs depends on its cost:
   another table has thinking (ten tables of Hard bots beside an Easy table
   no longer delay the Easy table at all, and delay each other evenly).
 
-The pool gets the view (a pydantic model, pickled) and nothing else.
+The pool gets the view (a pydantic model, pickled) and nothing else. Other
+work for the pool (``run``: the hand review's decisions, server.
+hand_analyses) joins the same fair queue under a name of its own, so it
+takes its turn with the tables rather than holding the workers.
 """
 
 from __future__ import annotations
@@ -29,13 +32,16 @@ import random
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from protocol.view import SeatView
 
 log = logging.getLogger("hearts.bots")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +119,11 @@ class Decided:
 
 @dataclass
 class _Waiting:
-    view: SeatView
-    level: str
-    seed: int
-    future: asyncio.Future[Decided]
+    # What the worker runs: ``fn(*args)`` (a bot decision, or another job
+    # such as one decision of a hand review, ``run``).
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
     queued_at: float = field(default_factory=time.perf_counter)
 
 
@@ -162,20 +169,31 @@ class BotRunner:
             except Exception:  # a crashing bot must not stall the table
                 log.exception("bot %s failed; playing a simple legal move", level)
                 return Decided(simple_move(view, random.Random(seed)), computed=0.0)
-        waiting = _Waiting(view, level, seed, asyncio.get_running_loop().create_future())
-        queue = self._queues.get(table)
-        if queue is None:
-            queue = self._queues[table] = deque()
-            self._served.setdefault(table, -1)
-        queue.append(waiting)
-        self._dispatch()
+        args = (view, level, seed, self.budget_ms)
         try:
-            return await waiting.future
+            decided: Decided = await self.run(table, decide_in_worker, *args)
+            return decided
         except asyncio.CancelledError:
             raise
         except Exception:  # a crashing bot (or worker) must not stall the table
             log.exception("bot %s failed; playing a simple legal move", level)
             return Decided(simple_move(view, random.Random(seed)), computed=0.0)
+
+    async def run(self, queue: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker, queued as a table's decisions are: the
+        jobs of ``queue`` take their turns with every table's Hard decisions
+        (the hand review queues each decision as one job, so a review never
+        holds a worker for long). ``fn`` and its arguments must pickle;
+        its exception is raised here."""
+        waiting = _Waiting(fn, args, asyncio.get_running_loop().create_future())
+        line = self._queues.get(queue)
+        if line is None:
+            line = self._queues[queue] = deque()
+            self._served.setdefault(queue, -1)
+        line.append(waiting)
+        self._dispatch()
+        result: T = await waiting.future
+        return result
 
     def queued(self) -> int:
         """Pool decisions waiting for a worker."""
@@ -201,14 +219,7 @@ class BotRunner:
             waited = time.perf_counter() - waiting.queued_at
             pool = self._pool
             try:
-                job = loop.run_in_executor(
-                    pool,
-                    decide_in_worker,
-                    waiting.view,
-                    waiting.level,
-                    waiting.seed,
-                    self.budget_ms,
-                )
+                job = loop.run_in_executor(pool, waiting.fn, *waiting.args)
             except Exception as exc:  # the pool refused it: the table must not wait for ever
                 if isinstance(exc, BrokenExecutor):
                     self._replace_broken_pool(pool)
@@ -232,7 +243,7 @@ class BotRunner:
         waiting: _Waiting,
         waited: float,
         pool: Executor,
-        done: asyncio.Future[Decided],
+        done: asyncio.Future[Any],
     ) -> None:
         self._busy -= 1
         self._running[table] -= 1
@@ -246,7 +257,9 @@ class BotRunner:
                 waiting.future.set_exception(exc)
             else:
                 result = done.result()
-                waiting.future.set_result(Decided(result.move, result.computed, waited))
+                if isinstance(result, Decided):
+                    result = Decided(result.move, result.computed, waited)
+                waiting.future.set_result(result)
         self._dispatch()
 
     def close(self) -> None:

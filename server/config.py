@@ -87,6 +87,14 @@ class ServerConfig:
     # Bots
     bot_workers: int | None = None  # None: one per core
     bot_budget_ms: int = 900
+    # Hand reviews (server.hand_analyses): deals per decision; each player
+    # may have analysis_burst seat-hands reviewed at once, refilled at
+    # analysis_per_minute; the process reviews at most analysis_max_pending
+    # seat-hands at a time.
+    analysis_worlds: int = 300
+    analysis_burst: int = 60
+    analysis_per_minute: float = 20.0
+    analysis_max_pending: int = 80
     # Tests: every new table's seed (its deals and its bots' choices), so a
     # test can pick a deal where what it checks happens early. None: random.
     table_seed: int | None = None

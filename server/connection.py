@@ -27,7 +27,7 @@ import math
 import secrets
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel
@@ -141,6 +141,9 @@ class Connection:
         # replay is hundreds of small frames at once, a stalled client's
         # backlog is snapshots. A light queue: there is one per connection.
         self._queue: Mailbox[bytes] = Mailbox()
+        # Requests answered beside the others (hand reviews): cancelled
+        # when the connection ends.
+        self._side_tasks: set[asyncio.Task[None]] = set()
         self._queued = 0
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         # Each refusal over the rate spends a strike; strikes come back at
@@ -261,6 +264,8 @@ class Connection:
         except ConnectionClosed:
             pass
         finally:
+            for task in list(self._side_tasks):
+                task.cancel()
             writer = self._writer
             if writer is not None:
                 writer.cancel()
@@ -345,8 +350,13 @@ class Connection:
         except ProtocolError as exc:
             self.send(sm.Error(id=request_id_of(frame), code=exc.code, message=exc.message))
             return
+        await self._serve(msg, self._route(msg))
+
+    async def _serve(self, msg: cm.ClientMessage, work: Awaitable[None]) -> None:
+        """Await ``work``, the handling of ``msg``, answering its refusal or
+        failure with an ``error`` frame (the one place that words them)."""
         try:
-            await self._route(msg)
+            await work
         except ClientError as exc:
             if isinstance(exc, LimitError):
                 # Every budget or cap that refuses a request says so once
@@ -440,6 +450,18 @@ class Connection:
                 stored = await self.lobby.store.load_table(self.actor.table_id)
                 state = stored.state if stored else None
                 self.send(hand_replay(records, state, msg, self.seat))
+            case cm.GetAnalysis() | cm.GetAccuracy():
+                if self.actor is None:
+                    raise NotAllowed("join a seat at a table to review its hands")
+                if self.seat is None:
+                    raise NotAllowed("a spectator has no decisions to review")
+                # A review takes seconds of the bot workers' time: it runs
+                # beside this connection's other requests, which go on.
+                task = asyncio.create_task(
+                    self._serve(msg, self._analysis(msg, self.actor.table_id, self.seat))
+                )
+                self._side_tasks.add(task)
+                task.add_done_callback(self._side_tasks.discard)
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
@@ -448,6 +470,21 @@ class Connection:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
                 await self.actor.call(Request(self, msg))
+
+    async def _analysis(
+        self, msg: cm.GetAnalysis | cm.GetAccuracy, table_id: str, seat: int
+    ) -> None:
+        """Answer ``get_analysis`` or ``get_accuracy`` (server.hand_analyses)."""
+        # Records first, then the state, as for get_records.
+        records = await self.lobby.store.hand_records(table_id)
+        stored = await self.lobby.store.load_table(table_id)
+        state = stored.state if stored else None
+        analyses = self.lobby.analyses
+        key = self.player_id or self.conn_id
+        if isinstance(msg, cm.GetAnalysis):
+            self.send(await analyses.hand_analysis(table_id, records, state, msg, seat, key))
+        else:
+            self.send(await analyses.game_accuracy(table_id, records, state, msg, key))
 
     async def _create_table(self, msg: cm.CreateTable) -> None:
         """Create a table within the creation budgets of this client address

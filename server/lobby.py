@@ -32,6 +32,7 @@ from .config import ServerConfig
 from .created_tables import CreatedTables
 from .errors import BadRules, NotFound, OwnerGone, TableRefused, TableTooNew
 from .forwarding import Client, Forwarding
+from .hand_analyses import Analyses
 from .jobs import Attach, Watcher
 from .lifecycle_log import LONE_PROCESS, lifecycle
 from .metrics import Metrics, TableGauge
@@ -98,6 +99,12 @@ class Lobby:
             BudgetRule(config.tables_burst_per_player, config.tables_per_minute_per_player),
         )
         self.capacity = TableCapacity(store, config, lambda: len(self._actors))
+        self.analyses = Analyses(
+            bots,
+            worlds=config.analysis_worlds,
+            player_rule=BudgetRule(config.analysis_burst, config.analysis_per_minute),
+            max_pending=config.analysis_max_pending,
+        )
         self._lock = asyncio.Lock()
         # Scale-out: this process's end of the bus (None: one process).
         self.forwarding = Forwarding(cluster, self._actors) if cluster is not None else None

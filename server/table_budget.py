@@ -127,6 +127,11 @@ class _Buckets:
         return len(self._buckets)
 
 
+TokenBuckets = _Buckets
+"""Token buckets by key under one ``BudgetRule`` (the hand review's
+per-player budget uses them too)."""
+
+
 class CreationBudget:
     """The table-creation budgets of client addresses and players."""
 

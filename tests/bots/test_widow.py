@@ -99,3 +99,24 @@ def test_after_the_widow_hard_searches_plain_tricks() -> None:
     assert other is not None and other.hidden[0] == 3
     d = decide(view_of(table_of(hand), 0), "hard", random.Random(1), Budget(worlds=30))
     assert d.card in view_of(table_of(hand), 0).legal
+
+
+def test_hard_passes_in_widow_games_by_its_own_search() -> None:
+    # With a widow the pass is judged by playing each sensible pass out as
+    # the variant is played (the widow taken and discarded), not Medium's.
+    from bots.passsearch import candidate_passes, judge_passes, search_pass
+    from engine.dealing import deal_hand
+
+    rules = Rules(variant="widow", players=4)
+    hand = deal_hand(rules, 1, random.Random(5))  # hand 1 passes left
+    view = view_of(table_of(hand), 0)
+    k = knowledge_of(view)
+    budget = Budget(worlds=40, max_seconds=None)
+    ranked = judge_passes(k, candidate_passes(k.hand, 3, PENALTY), random.Random(1), budget)
+    # Every survivor was played on deals of its own (the widow's step in each).
+    assert ranked and all(deals > 0 for _, _, deals in ranked)
+    best = sorted(c for c in range(52) if ranked[0][0] >> c & 1)
+    assert search_pass(k, random.Random(1), budget) == best
+    decision = decide(view, "hard", random.Random(1), budget)
+    assert decision.kind == "pass"
+    assert mask(" ".join(decision.cards)) == ranked[0][0]

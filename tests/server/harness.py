@@ -21,11 +21,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client.autoplay import needs_move
-from client.session_machine import REPLY_TYPES
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.codec import decode_server, encode
 from protocol.common import PROTOCOL_VERSION, RulesModel
+from protocol.exchanges import REPLY_TYPES
 from protocol.view import SeatView
 
 if TYPE_CHECKING:

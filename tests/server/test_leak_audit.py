@@ -32,7 +32,7 @@ import io
 import json
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,10 +237,26 @@ class Knowing:
             case sm.Snapshot():
                 self.follow_view(msg.view)
 
+    def known_after(self, number: int) -> set[str]:
+        """What this seat knew at the end of finished hand ``number``: a
+        review of it may mention those cards (and no others)."""
+        if self.seat is None:
+            return set()
+        plays = self.truth.plays(number)
+        return (
+            set(plays)
+            | self.truth.deal(number, self.seat)
+            | self.truth.received(number, self.seat)
+            | self.truth.taken_face_down(number, len(plays), self.seat)
+        )
+
     def audit(self, raw: bytes, msg: Any) -> None:
         """Fail if the frame mentions a card this seat may not see now."""
         self.follow(msg)
         allowed = self.allowed(reply_to_us=isinstance(msg, sm.Error))
+        if isinstance(msg, sm.Analysis):
+            assert msg.seat == self.seat, "a review of another seat"
+            allowed |= self.known_after(msg.hand_number)
         leaked = cards_in(msgpack.unpackb(raw, raw=False)) - allowed
         assert not leaked, f"seat {self.seat} was sent hidden cards {leaked} in {msg}"
 
@@ -255,6 +271,9 @@ class Seat:
     # How many hands had been scored each time the seat asked for the
     # table's records during the game (it got none of the game in play).
     asked_records: list[int] = field(default_factory=list)
+    # The reviews it asked for (the hand before the one dealt): the
+    # connection and the request id.
+    analysed: list[tuple[WireClient, int]] = field(default_factory=list)
 
     @property
     def client(self) -> WireClient:
@@ -274,6 +293,10 @@ class RecordingBots:
         self.views.append(view)
         return await self.inner.decide(view, level, seed, table)
 
+    async def run(self, queue: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Other worker jobs (the hand reviews) as the real runner runs them."""
+        return await self.inner.run(queue, fn, *args)
+
     def close(self) -> None:
         """The shared pool outlives this server."""
 
@@ -284,7 +307,10 @@ async def audited(shared_bots: SharedBots) -> AsyncIterator[tuple[RunningServer,
     bots = RecordingBots(shared_bots)
     from dataclasses import replace
 
-    server = await start_server(replace(BASE_CONFIG, grace_seconds=0.1), bots=bots)  # type: ignore[arg-type]
+    # Reviews with a few deals each: what they may mention is audited, not
+    # how well they judge.
+    config = replace(BASE_CONFIG, grace_seconds=0.1, analysis_worlds=4)
+    server = await start_server(config, bots=bots)  # type: ignore[arg-type]
     yield server, bots
     await server.close()
 
@@ -318,6 +344,13 @@ async def play_seat(
             assert isinstance(records, sm.Records), records
             assert (records.records, records.games) == ((), 0), "records of the game in play"
             who.asked_records.append(len(view.hands))
+            if view.hand_number > 1:
+                # The review of the hand just scored (its own decisions
+                # only): asked now, its reply read once the game is over
+                # (reviews queue behind every other game's for the workers).
+                ask = cm.GetAnalysis(id=client.next_id(), hand=view.hand_number - 1)
+                await client.send(ask)
+                who.analysed.append((client, int(ask.id)))
         if view.phase == "play" and rng.random() < 0.25:
             named = rng.choice([c for c in DECK if c not in view.hand])
             who.named.add(named)
@@ -419,6 +452,14 @@ async def run_game(number: int, server: RunningServer) -> Game:
     for who in humans[1:]:
         assert await who.client.records() == records
     game.truth = Truth(records)
+    for who in humans:
+        # (A connection dropped since took its unanswered requests with it.)
+        for client, rid in (a for a in who.analysed if a[0] is who.client):
+            _, reply = await client.wait_for(
+                lambda m, rid=rid: isinstance(m, REPLY_TYPES) and m.id == rid,  # type: ignore[misc]
+                timeout=300,
+            )
+            assert isinstance(reply, sm.Analysis) and reply.seat == who.seat, reply
     for who in spectators:
         await who.client.wait_for(lambda m: isinstance(m, sm.GameOver))
     for who in humans + spectators:
@@ -479,6 +520,7 @@ async def test_no_frame_carries_a_hidden_card(
     assert any(len(g.spectators) > 1 for g in games)
     assert any(who.named for g in games for who in g.humans)
     assert any(n >= 1 for g in games for who in g.humans for n in who.asked_records)
+    assert any(who.analysed for g in games for who in g.humans)
     hands = [n for t in truths.values() for n in t.hands]
     assert max(hands) >= 3  # across-passes and holds were dealt too
     # Every variant's face-down cards moved while audited: the widow taken

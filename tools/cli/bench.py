@@ -1,4 +1,4 @@
-"""``hearts bench engine|server|guess``: benchmarks that print figures
+"""``hearts bench engine|server|guess|review``: benchmarks that print figures
 (``tools.bench``)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``bench`` and its three benchmarks to ``hearts``'s subparsers."""
     from tools.bench.guess import add_bench_guess_parser
+    from tools.bench.review import add_bench_review_parser
     from tools.bench.server import add_bench_server_parser
 
     bench: argparse.ArgumentParser = subparsers.add_parser(
@@ -23,6 +24,7 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     engine.set_defaults(run=run_bench_engine)
     add_bench_server_parser(bench_sub).set_defaults(run=run_bench_server)
     add_bench_guess_parser(bench_sub).set_defaults(run=run_bench_guess)
+    add_bench_review_parser(bench_sub).set_defaults(run=run_bench_review)
     return bench
 
 
@@ -45,3 +47,10 @@ def run_bench_guess(args: argparse.Namespace) -> int:
     from tools.bench.guess import run_bench_guess
 
     return run_bench_guess(args)
+
+
+def run_bench_review(args: argparse.Namespace) -> int:
+    """``hearts bench review``."""
+    from tools.bench.review import run_bench_review
+
+    return run_bench_review(args)

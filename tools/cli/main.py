@@ -7,6 +7,7 @@ when it runs, so ``hearts verify`` does not pay for the server or Textual.
 
 =========================================  ===============================
 ``hearts verify``                          ``tools/cli/verify.py``
+``hearts analyse``                         ``tools/cli/analyse.py`` -> ``bots/review/``
 ``hearts bench engine|server|guess``       ``tools/cli/bench.py`` -> ``tools/bench/``
 ``hearts arena``                           ``tools/cli/arena.py`` -> ``tools/arena/``
 ``hearts serve``                           ``tools/cli/serve.py`` -> ``server/``
@@ -23,6 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .admin import add_admin_parser
+from .analyse import add_analyse_parser
 from .arena import add_arena_parser
 from .bench import add_bench_parser
 from .bot import add_bot_parser
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=LayeredParser)
     # In the order `hearts --help` lists them.
     add_verify_parser(sub)
+    add_analyse_parser(sub)
     add_bench_parser(sub)
     add_arena_parser(sub)
     add_serve_parser(sub)

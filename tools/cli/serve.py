@@ -204,6 +204,30 @@ _BUDGET_OPTIONS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
         "S",
         "seconds a table whose game never started lives after its creation (default: %(default)s)",
     ),
+    (
+        "analysis_worlds",
+        int,
+        "N",
+        "hand reviews (get_analysis): deals sampled per decision (default: %(default)s)",
+    ),
+    (
+        "analysis_burst",
+        int,
+        "N",
+        "hands one player may have reviewed at once (default: %(default)s)",
+    ),
+    (
+        "analysis_per_minute",
+        float,
+        "R",
+        "how fast a player's review budget refills (default: %(default)s)",
+    ),
+    (
+        "analysis_max_pending",
+        int,
+        "N",
+        "hands this process reviews at a time at most (default: %(default)s)",
+    ),
 )
 
 

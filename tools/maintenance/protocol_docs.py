@@ -289,6 +289,13 @@ def limits_table(config: ServerConfig) -> str:
             f" {config.close_timeout:g} s) and may resume",
         ),
         ("records reply", f"{_kib(config.send_queue_bytes // 4)} of records (one hand at least)"),
+        (
+            "hand reviews",
+            f"per player {config.analysis_burst} seat-hands at once, refilled at"
+            f" {config.analysis_per_minute:g} a minute; per process {config.analysis_max_pending}"
+            f" at a time; {config.analysis_worlds} deals per decision (`rate_limited` with"
+            " `retry_after`; a review made once is kept, see [Hand review](#hand-review))",
+        ),
         ("chat history", f"the last {CHAT_HISTORY} lines"),
         (
             "remembered requests",

@@ -2,6 +2,19 @@
 // (`make docs`): do not edit. The wire messages as the browser client sees them.
 
 /**
+ * A seat's accuracy over some decisions: ``mean_loss``, the mean
+ * expected loss in points per judged decision (lower is better), over
+ * ``decisions`` of them, and how many got each label.
+ */
+export type Accuracy = {
+  blunders: number;
+  decisions: number;
+  inaccuracies: number;
+  mean_loss: number;
+  mistakes: number;
+};
+
+/**
  * Host: put a bot of ``level`` on an open seat.
  */
 export type AddBot = {
@@ -33,6 +46,21 @@ export type AllowBack = {
   id: number | string;
   player_id: string;
   type: "allow_back";
+};
+
+/**
+ * Reply to ``get_analysis``: the review of the asking seat's own
+ * decisions in one finished hand, in the order they were made, and its
+ * accuracy over them. Judged from what the seat knew at each moment.
+ */
+export type Analysis = {
+  accuracy: Accuracy;
+  decisions: ReviewedDecision[];
+  game: number;
+  hand_number: number;
+  id: number | string;
+  seat: number;
+  type: "analysis";
 };
 
 /**
@@ -157,7 +185,7 @@ export type ClaimMade = {
 /**
  * Every message a client sends (a request: it carries `id`).
  */
-export type ClientMessage = Hello | CreateTable | ListTables | JoinTable | Knock | AnswerKnock | TakeSeat | LeaveSeat | AddBot | RemoveBot | Kick | AllowBack | StartGame | PassCards | PlayCard | DiscardWidow | MoonChoice | Hint | Undo | Claim | Ready | Rematch | Chat | Resume | Watch | Leave | GetRecords | GetReplay | GetStats | Ping;
+export type ClientMessage = Hello | CreateTable | ListTables | JoinTable | Knock | AnswerKnock | TakeSeat | LeaveSeat | AddBot | RemoveBot | Kick | AllowBack | StartGame | PassCards | PlayCard | DiscardWidow | MoonChoice | Hint | Undo | Claim | Ready | Rematch | Chat | Resume | Watch | Leave | GetRecords | GetReplay | GetAnalysis | GetAccuracy | GetStats | Ping;
 
 /**
  * One move a bot made in a player's name: in hand ``hand_number``, a
@@ -213,9 +241,21 @@ export type Error = {
   /**
    * With `not_now`: which case; with `too_many_tables` and `server_full`: which budget or cap (a stable key); absent otherwise.
    */
-  reason?: "address_budget" | "bots_fixed" | "claim_no_tricks" | "claim_not_your_turn" | "claim_paused" | "claim_variant" | "game_not_started" | "game_started" | "hint_nothing_asked" | "hint_widow" | "knock_not_needed" | "no_hand_to_wait_for" | "player_budget" | "process_tables" | "records_not_finished" | "rematch_not_yet" | "replay_not_finished" | "replay_unavailable" | "seats_fixed" | "store_full" | "store_tables" | "undo_face_down_seen" | "undo_no_card" | "undo_not_your_turn" | "undo_nothing_played";
+  reason?: "address_budget" | "analysis_not_finished" | "analysis_unavailable" | "bots_fixed" | "claim_no_tricks" | "claim_not_your_turn" | "claim_paused" | "claim_variant" | "game_not_started" | "game_started" | "hint_nothing_asked" | "hint_widow" | "knock_not_needed" | "no_hand_to_wait_for" | "player_budget" | "process_tables" | "records_not_finished" | "rematch_not_yet" | "replay_not_finished" | "replay_unavailable" | "seats_fixed" | "store_full" | "store_tables" | "undo_face_down_seen" | "undo_no_card" | "undo_not_your_turn" | "undo_nothing_played";
   retry_after?: number | null;
   type: "error";
+};
+
+/**
+ * Reply to ``get_accuracy``: every seat's accuracy over all the hands
+ * of a finished game, people and bots alike.
+ */
+export type GameAccuracy = {
+  game: number;
+  hands: number;
+  id: number | string;
+  seats: SeatAccuracy[];
+  type: "game_accuracy";
 };
 
 /**
@@ -234,6 +274,32 @@ export type GameOver = {
 export type GameStarted = {
   seq: number;
   type: "game_started";
+};
+
+/**
+ * Every seat's accuracy over a finished game of the table (``game``:
+ * which game, from 1, the latest finished one when left out): the mean
+ * expected loss per decision and the counts of inaccuracies, mistakes and
+ * blunders (docs/protocol.md "Hand review").
+ */
+export type GetAccuracy = {
+  game?: number | null;
+  id: number | string;
+  type: "get_accuracy";
+};
+
+/**
+ * The review of your own decisions in a finished hand of one of the
+ * table's games (``hand``: its number, from 1; ``game``: which game, from
+ * 1, the current one when left out): for each decision the option chosen,
+ * the best one by the server's evaluator and the expected loss in points
+ * (docs/protocol.md "Hand review").
+ */
+export type GetAnalysis = {
+  game?: number | null;
+  hand: number;
+  id: number | string;
+  type: "get_analysis";
 };
 
 /**
@@ -651,6 +717,25 @@ export type Resume = {
 };
 
 /**
+ * One decision in a hand review. ``kind``: ``pass``, ``play``,
+ * ``discard`` (the widow's) or ``moon_choice``; ``chosen`` and ``best``:
+ * the cards (one for a play) or the moon choice (``add``, ``subtract``);
+ * ``loss``: the expected points lost against ``best`` (0 when the choice
+ * is the best); ``label``: ``inaccuracy`` (loss ≥ 0.5), ``mistake``
+ * (≥ 1.5), ``blunder`` (≥ 4) or null; ``trick``: a play's trick, from 0.
+ * ``best`` and ``loss`` are null for a decision the evaluator does not
+ * judge (none in today's rules: every decision they ask is judged).
+ */
+export type ReviewedDecision = {
+  best: string[] | null;
+  chosen: string[];
+  kind: "pass" | "play" | "discard" | "moon_choice";
+  label: ("inaccuracy" | "mistake" | "blunder") | null;
+  loss: number | null;
+  trick?: number | null;
+};
+
+/**
  * A table's rules on the wire; the same fields as a hand record's ``rules``
  * (docs/hand-record.md). A field left out takes the variant's own value
  * (docs/rules.md "Variants"; the defaults written here are the standard
@@ -669,6 +754,14 @@ export type RulesModel = {
   players?: number;
   queen_breaks_hearts?: boolean;
   variant?: "standard" | "omnibus" | "spot" | "greek" | "black_maria" | "domino" | "widow" | "cancellation";
+};
+
+/**
+ * One seat's line in ``game_accuracy``.
+ */
+export type SeatAccuracy = {
+  accuracy: Accuracy;
+  seat: number;
 };
 
 /**
@@ -794,7 +887,7 @@ export type Seated = {
 /**
  * Every message a server sends: a reply (with `id`), a table event (with `seq`), or a message of its own. Clients ignore fields and types they do not know.
  */
-export type ServerMessage = Welcome | Ok | Error | Seated | Tables | Records | HandReplay | Advice | Stats | Snapshot | SeatChanged | GameStarted | HandDealt | PassLocked | CardsReceived | PlayBegins | CardPlayed | HeartsBroken | TrickWon | PlaysUndone | ClaimMade | TrickCarried | WidowTaken | WidowDiscarded | CardsDrawn | SeatOut | LeftoverTaken | RestTaken | MoonChoiceNeeded | HandScored | GameOver | ChatMessage | BotCovered | Kicked | KnockAnswered | ChatHistory | Notice;
+export type ServerMessage = Welcome | Ok | Error | Seated | Tables | Records | HandReplay | Analysis | GameAccuracy | Advice | Stats | Snapshot | SeatChanged | GameStarted | HandDealt | PassLocked | CardsReceived | PlayBegins | CardPlayed | HeartsBroken | TrickWon | PlaysUndone | ClaimMade | TrickCarried | WidowTaken | WidowDiscarded | CardsDrawn | SeatOut | LeftoverTaken | RestTaken | MoonChoiceNeeded | HandScored | GameOver | ChatMessage | BotCovered | Kicked | KnockAnswered | ChatHistory | Notice;
 
 /**
  * A table's rules on the wire; the same fields as a hand record's ``rules``

@@ -112,6 +112,10 @@ def test_the_budgets_and_caps_reach_the_server_config_and_help_shows_their_defau
         "--store-size-mb=2048",
         "--store-fill-limit=0.9",
         "--unstarted-table-ttl=600",
+        "--analysis-worlds=100",
+        "--analysis-burst=5",
+        "--analysis-per-minute=2",
+        "--analysis-max-pending=8",
     ]
     config = ServerConfig(**budget_settings(build_parser().parse_args(["serve", *flags])))
     assert (config.tables_burst_per_address, config.tables_per_minute_per_address) == (40, 30.0)
@@ -119,6 +123,8 @@ def test_the_budgets_and_caps_reach_the_server_config_and_help_shows_their_defau
     assert (config.max_tables_per_process, config.max_live_tables) == (500, 0)
     assert (config.store_size_mb, config.store_fill_limit) == (2048, 0.9)
     assert config.unstarted_table_ttl == 600
+    assert (config.analysis_worlds, config.analysis_burst) == (100, 5)
+    assert (config.analysis_per_minute, config.analysis_max_pending) == (2.0, 8)
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     shown = " ".join(capsys.readouterr().out.split())

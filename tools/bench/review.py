@@ -1,0 +1,172 @@
+"""``hearts bench review``: the hand review's verdict on our bot levels, and
+what one hand's review costs (docs/bots.md "Hand review").
+
+Plays ``--hands`` hands between Easy, Medium, Hard and Medium (the line-up
+rotated by one seat every hand, so each level sits everywhere; the deal
+number picks the pass direction, so every direction comes up), reviews
+the Easy, the first Medium and the Hard seat of every hand with
+``--worlds`` deals per decision, and prints
+each level's mean expected loss per decision with a 95 % interval and its
+counts of labels, then the review time per seat-hand (p50, p95) and the
+load average before and after, so the figures can be read for what they
+are. ``--time-hands`` more seat-hands are reviewed at the default budget
+(``bots.review.evaluator.DEFAULT_WORLDS``) to time it.
+Hard plays with ``--hard-worlds`` deals and no time cap, so a run is
+reproducible from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from typing import Any
+
+from bots.budget import Budget
+from bots.review.evaluator import DEFAULT_WORLDS, ReviewBudget, review_hand
+from bots.review.labels import accuracy_of
+from engine.record import hand_record
+from engine.rules import Rules
+from tools.arena.hands import deal_hands, mean_ci95, percentile, play_hand
+
+LINEUP = ("easy", "medium", "hard", "medium")
+
+
+def add_bench_review_parser(bench_sub: Any) -> argparse.ArgumentParser:
+    """Add ``review`` to ``hearts bench``'s subcommands."""
+    p: argparse.ArgumentParser = bench_sub.add_parser(
+        "review", help="the hand review's mean loss per level, and its time per hand"
+    )
+    p.add_argument("--hands", type=int, default=200, help="hands of bot games to review")
+    p.add_argument("--worlds", type=int, default=100, help="review deals per decision")
+    p.add_argument("--hard-worlds", type=int, default=300, help="Hard's deals per decision")
+    p.add_argument(
+        "--time-hands", type=int, default=4, help="seat-hands timed at the default budget"
+    )
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def run_bench_review(args: argparse.Namespace) -> int:
+    """Play, review and print (see the module doc)."""
+    rules = Rules()
+    n = rules.players
+    load_before = os.getloadavg()
+    losses: dict[str, list[float]] = defaultdict(list)
+    per_hand: dict[str, list[float]] = defaultdict(list)
+    seconds: list[float] = []
+    budget = ReviewBudget(worlds=args.worlds)
+    hard = Budget(worlds=args.hard_worlds, max_seconds=None)
+    records: list[dict[str, Any]] = []
+    for h in range(args.hands):
+        levels = tuple(LINEUP[(s - h) % n] for s in range(n))
+        hands, stock = deal_hands(rules, args.seed, h)
+        hand, _ = play_hand(
+            rules, levels, hands, h % 4 + 1, f"bench-review:{args.seed}:{h}", hard, stock
+        )
+        record = hand_record(hand)
+        records.append(record)
+        for seat, level in enumerate(levels):
+            if (seat - h) % n == len(LINEUP) - 1:
+                continue  # the second Medium sits for the table only
+            start = time.perf_counter()
+            review = review_hand(record, seat, budget, seed=args.seed)
+            seconds.append(time.perf_counter() - start)
+            hand_losses = [d.loss for d in review.decisions if d.loss is not None]
+            losses[level].extend(hand_losses)
+            per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
+        if not args.json:
+            print(f"\r{h + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
+    if not args.json:
+        print(file=sys.stderr)
+    timed: list[float] = []
+    default = ReviewBudget(worlds=DEFAULT_WORLDS)
+    for i in range(min(args.time_hands, len(records))):
+        start = time.perf_counter()
+        review_hand(records[i], 0, default, seed=args.seed)
+        timed.append(time.perf_counter() - start)
+    report = _report(args, losses, per_hand, seconds, timed, load_before, os.getloadavg())
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(_format(report))
+    return 0
+
+
+def _report(
+    args: argparse.Namespace,
+    losses: dict[str, list[float]],
+    per_hand: dict[str, list[float]],
+    seconds: list[float],
+    timed: list[float],
+    load_before: tuple[float, float, float],
+    load_after: tuple[float, float, float],
+) -> dict[str, Any]:
+    levels: dict[str, Any] = {}
+    for level in ("easy", "medium", "hard"):
+        acc = accuracy_of(losses[level])
+        # The interval is over seat-hands, the unit drawn independently.
+        mean, low, high = mean_ci95(per_hand[level])
+        levels[level] = {
+            **acc.to_json(),
+            "seat_hands": len(per_hand[level]),
+            "per_hand_mean_ci95": [round(mean, 3), round(low, 3), round(high, 3)],
+        }
+    s = sorted(seconds)
+    t = sorted(timed)
+    return {
+        "hands": args.hands,
+        "review_worlds": args.worlds,
+        "hard_worlds": args.hard_worlds,
+        "seed": args.seed,
+        "levels": levels,
+        "review_seconds_per_seat_hand": {
+            "worlds": args.worlds,
+            "p50": round(percentile(s, 0.5), 3),
+            "p95": round(percentile(s, 0.95), 3),
+        },
+        "default_budget_seconds_per_seat_hand": {
+            "worlds": DEFAULT_WORLDS,
+            "seat_hands": len(t),
+            "p50": round(percentile(t, 0.5), 3) if t else None,
+            "max": round(t[-1], 3) if t else None,
+        },
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in load_after],
+        "cpus": os.cpu_count(),
+    }
+
+
+def _format(report: dict[str, Any]) -> str:
+    lines = [
+        f"{report['hands']} hands (Easy, Medium, Hard, Medium rotated), review "
+        f"{report['review_worlds']} deals per decision, Hard {report['hard_worlds']}:",
+    ]
+    for level, st in report["levels"].items():
+        m, lo, hi = st["per_hand_mean_ci95"]
+        lines.append(
+            f"  {level:<6} mean loss {st['mean_loss']:.3f} per decision "
+            f"(per seat-hand {m:.3f}, 95% {lo:.3f}-{hi:.3f}); {st['decisions']} decisions, "
+            f"{st['inaccuracies']} inaccuracies, {st['mistakes']} mistakes, "
+            f"{st['blunders']} blunders"
+        )
+    r = report["review_seconds_per_seat_hand"]
+    d = report["default_budget_seconds_per_seat_hand"]
+    lines.append(
+        f"review of one seat's hand at {r['worlds']} deals: p50 {r['p50']} s, p95 {r['p95']} s"
+    )
+    if d["seat_hands"]:
+        lines.append(
+            f"review at the default {d['worlds']} deals: p50 {d['p50']} s, max {d['max']} s "
+            f"over {d['seat_hands']} seat-hands"
+        )
+    lines.append(
+        f"load average before {report['loadavg_before']}, after {report['loadavg_after']} "
+        f"on {report['cpus']} CPUs"
+    )
+    return "\n".join(lines)
