@@ -68,7 +68,18 @@ PROCESS_FOLDERS = ("packaging", "deploy")
 # Folders whose every test is slow.
 SLOW_FOLDERS = (("server", "cluster"),)
 # Fixtures that start programs for the test that uses them.
-PROCESS_FIXTURES = frozenset({"servers", "aof_redis", "redis_cluster", "sentinel_set", "cluster"})
+PROCESS_FIXTURES = frozenset(
+    {
+        "servers",
+        "aof_redis",
+        "redis_cluster",
+        "sentinel_set",
+        "cluster",
+        "tls_redis",
+        "tls_sentinel_set",
+        "tls_cluster",
+    }
+)
 
 
 class Chromium:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
@@ -31,9 +32,17 @@ _MOVED = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")
 class ClusterLanes:
     """A lane per Cluster master, chosen by the slot of a script's first key."""
 
-    def __init__(self, cluster: RedisCluster, settings: dict[str, Any], timeout: float) -> None:
-        """``settings``: the user and password every node takes."""
+    def __init__(
+        self,
+        cluster: RedisCluster,
+        settings: dict[str, Any],
+        timeout: float,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        """``settings``: the user and password every node takes; ``tls``:
+        the context of TLS connections (``rediss+cluster://``)."""
         self._cluster = cluster
+        self._tls = tls
         self._settings = settings
         self._timeout = timeout
         self._lanes: dict[str, RedisLane] = {}
@@ -47,7 +56,7 @@ class ClusterLanes:
         lane = self._lanes.get(node.name)
         if lane is None:
             settings = {**self._settings, "host": node.host, "port": node.port}
-            lane = self._lanes[node.name] = RedisLane(settings, self._timeout)
+            lane = self._lanes[node.name] = RedisLane(settings, self._timeout, tls=self._tls)
         return lane
 
     async def _refresh(self) -> None:

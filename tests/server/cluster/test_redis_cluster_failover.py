@@ -102,7 +102,22 @@ async def test_killing_the_busiest_master_while_its_replica_lags_loses_nothing_a
         )
         # Back as the new master's replica (its nodes.conf says who it is).
         await asyncio.to_thread(busiest.start)
-        await asyncio.wait_for(asyncio.gather(*games), 150)
+        try:
+            await asyncio.wait_for(asyncio.gather(*games), 150)
+        except TimeoutError:
+            stuck = [
+                (
+                    t,
+                    len(h.plays),
+                    h.errors[-3:],
+                    round(h.times[-1] - killed, 2) if h.times else None,
+                )
+                for t, h in zip(table_ids, hosts, strict=True)
+                if h.game_over is None
+            ]
+            raise AssertionError(
+                f"games that did not end (table, plays, errors, last event): {stuck}"
+            ) from None
 
         # Only the busiest master's tables wait for the failover: the others
         # play on, and may have finished before the kill.
