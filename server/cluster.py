@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -213,8 +214,9 @@ class Cluster:
             await asyncio.sleep(self.lease_ms / 3000)  # a third of the lease: two chances to renew
 
     async def _renew_all(self) -> None:
-        """Renew the heartbeat and every lease in one round trip (one at a
-        time, a few thousand tables would take longer than a lease lives)."""
+        """Renew the heartbeat and every lease in one round trip (one per
+        master on a Cluster; one at a time, a few thousand tables would take
+        longer than a lease lives)."""
         owned = list(self.owned)
         if self._scripts is not None:
             results = await self._renew_per_master(owned, self._scripts)
@@ -367,26 +369,47 @@ class Cluster:
 
     async def _drain(self, process_id: str, queue: asyncio.Queue[BusMessage]) -> None:
         channel = self.channel(process_id)
+        # Whether the last batch found nobody listening for as long as we
+        # waited: the next is published once, not waited with (a process
+        # that died does not make every message to it wait).
+        unheard = False
         while not self._stopping:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(queue.get_nowait())
             data = encode_batch(batch)
             try:
-                backoff = Backoff(0.1, 2.0)
-                while True:
-                    try:
-                        await self.redis.spublish(channel, data)
-                        break
-                    except REDIS_ERRORS:
-                        # Redis restarting: keep trying (a dropped detach
-                        # would leave a seat "connected" for ever).
-                        if self._stopping:
-                            break
-                        await asyncio.sleep(backoff.next())
+                unheard = not await self._publish(channel, data, wait_for_listener=not unheard)
             finally:
                 for _ in batch:
                     queue.task_done()
+
+    async def _publish(self, channel: str, data: bytes, wait_for_listener: bool) -> bool:
+        """SPUBLISH until Redis takes it; whether someone received it.
+
+        Nobody receiving it means the destination's subscription is down:
+        its channel's master failed over and it has not subscribed again on
+        the new one yet (or it died). The message would be lost, and with it
+        a forwarded request, whose client would wait for the caller's
+        timeout, so it is sent again for up to two lease lifetimes (what
+        that timeout is) while ``wait_for_listener``. The subscription is
+        on the channel's master, which counts every receiver: a message
+        counted once was received, and is never sent twice."""
+        backoff = Backoff(0.1, 2.0)
+        listener = Backoff(0.05, 0.5)
+        give_up = time.monotonic() + 2 * self.lease_ms / 1000
+        while not self._stopping:
+            try:
+                received = await self.redis.spublish(channel, data)
+            except REDIS_ERRORS:
+                # Redis restarting: keep trying (a dropped detach would
+                # leave a seat "connected" for ever).
+                await asyncio.sleep(backoff.next())
+                continue
+            if received or not wait_for_listener or time.monotonic() >= give_up:
+                return bool(received)
+            await asyncio.sleep(listener.next())  # until its process subscribes again
+        return False
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (at most ``timeout`` seconds) until every queued message has

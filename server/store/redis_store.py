@@ -99,6 +99,7 @@ ScriptArg = bytes | str | int
 REDIS_ERRORS = (RedisError, RedisClusterException)
 KeyedScript = Callable[[str, list[str], list[ScriptArg]], Awaitable[Any]]
 """Runs a Lua script (source, keys, args) where its keys' slot is served."""
+KeyedArgs = Callable[[list[str], list[ScriptArg]], Awaitable[Any]]
 
 DEFAULT_MAX_EVENTS = 2000
 _STAT_FIELDS = tuple(f.name for f in fields(StatsDelta))
@@ -210,6 +211,7 @@ class RedisStore:
         # Commits, one per action, go through a pipelined connection of
         # their own (server.store.redis_lane; one per master on a Cluster).
         self._lane = target.lane(timeout, self._redis)
+        self._commit_script: KeyedArgs = self._run_commit
         self._count_script = register(lua.COUNT_STATS)
         self._settle_stats_script = register(lua.SETTLE_STATS)
         self._list_script = register(lua.LIST_OR_UNLIST)
@@ -457,7 +459,7 @@ class RedisStore:
         for player_id, amounts in owed.items():
             args += [player_id, amounts]
         args.extend(events)
-        first, second = await self._idempotent(lambda: self._run_commit(keys, args))
+        first, second = await self._idempotent(lambda: self._commit_script(keys, args))
         if first < 0:
             raise StoreConflict(_REFUSALS[first])
         if owed:

@@ -22,15 +22,12 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
-from engine.record import verify_record
-from protocol import client_messages as cm
-from protocol import server_messages as sm
 from server.store.redis_keys import Keyspace
 from tests.redis_ha import ClusterSet, until
 
-from .conftest import connect_player, records_of, start_serve
+from .conftest import check_records, connect_player, start_serve
 from .conftest import until as until_async
-from .test_sentinel_failover import host_table, is_subsequence, replica_timeouts, scrape
+from .test_sentinel_failover import host_table, replica_timeouts, scrape
 
 TABLES = 6
 
@@ -131,22 +128,7 @@ async def test_killing_the_busiest_master_while_its_replica_lags_loses_nothing_a
         print(f"longest pause after SIGKILL of the busiest master: {max(pauses):.2f} s")
 
         for host, before in zip(hosts, seen_before_kill, strict=True):
-            assert host.game_over is not None
-            reply = await host.session.request(cm.GetRecords(id=host.session.next_id()))
-            assert isinstance(reply, sm.Records)
-            records = records_of(reply.records)
-            assert len(records) >= 2
-            totals = [0, 0, 0, 0]
-            for record in records:
-                answer = verify_record(record)
-                assert answer["ok"] and answer["complete"], answer
-                totals = [t + p for t, p in zip(totals, answer["points"], strict=True)]
-            assert tuple(totals) == host.game_over.totals
-            stored = [str(c) for r in records for c in r["plays"]]  # type: ignore[attr-defined]
-            assert [c for _, _, c in before] == stored[: len(before)]
-            assert is_subsequence([c for _, _, c in host.plays], stored)
-            assert host.seqs == sorted(set(host.seqs)), "an event number came twice"
-            assert not any("internal_error" in e for e in host.errors), host.errors
+            await check_records(host, before, hands=2)
     finally:
         for host in hosts:
             await host.session.close()
