@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -42,26 +43,30 @@ def tls_redis(secure: Secure, tmp_path: Path) -> Iterator[Node]:
     node.kill()
 
 
+Topology = TypeVar("Topology", SentinelSet, ClusterSet)
+
+
+async def _running(topology: Topology) -> AsyncIterator[Topology]:
+    """``topology`` started, and stopped afterwards."""
+    try:
+        await asyncio.to_thread(topology.start)
+        yield topology
+    finally:
+        await asyncio.to_thread(topology.stop)
+
+
 @pytest.fixture
 async def tls_sentinel_set(secure: Secure, tmp_path: Path) -> AsyncIterator[SentinelSet]:
     """A Sentinel set speaking TLS everywhere, its data nodes the ACL user's."""
-    started = SentinelSet(tmp_path, secure=secure)
-    try:
-        await asyncio.to_thread(started.start)
+    async for started in _running(SentinelSet(tmp_path, secure=secure)):
         yield started
-    finally:
-        await asyncio.to_thread(started.stop)
 
 
 @pytest.fixture
 async def tls_cluster(secure: Secure, tmp_path: Path) -> AsyncIterator[ClusterSet]:
     """A Cluster speaking TLS (its bus too), its nodes the ACL user's."""
-    started = ClusterSet(tmp_path, secure=secure)
-    try:
-        await asyncio.to_thread(started.start)
+    async for started in _running(ClusterSet(tmp_path, secure=secure)):
         yield started
-    finally:
-        await asyncio.to_thread(started.stop)
 
 
 async def _a_game_commits_through(make_server: ServerFactory, url: str, replicas: int) -> None:
