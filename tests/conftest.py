@@ -60,8 +60,7 @@ MARKERS = {
     "subprocess": "starts other programs: hearts commands, nginx, redis-server "
     "(automatic: tests/packaging, tests/deploy and the process fixtures)",
     "slow": "takes several seconds even on an idle machine (automatic: tests/server/cluster)",
-    "chaos": "kills a Redis Cluster master mid-game; left out of make test while a game"
-    " can still stall after the kill (make chaos runs it)",
+    "chaos": "kills a Redis Cluster master mid-game (in make test; make chaos runs it alone)",
 }
 # Folders whose every test starts programs.
 PROCESS_FOLDERS = ("packaging", "deploy")

@@ -54,8 +54,7 @@ def master_of(cluster: ClusterSet, table_id: str) -> int:
     raise AssertionError("no master serves the slot")
 
 
-# Left out of make test (make chaos runs it): about one run in five, a game
-# on the killed master's tables does not go on within 150 s of the kill.
+# make chaos runs it alone (make test runs it too).
 @pytest.mark.chaos
 async def test_killing_the_busiest_master_while_its_replica_lags_loses_nothing_acknowledged(
     cluster: ClusterSet, tmp_path: Path
