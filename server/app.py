@@ -158,7 +158,13 @@ async def _start_on(
     cluster: Cluster | None = None
     if isinstance(store, RedisStore):
         # With Redis, tables are leased so several processes can share it.
-        cluster = Cluster(store.redis, store.keys, config.lease_ms)
+        cluster = Cluster(
+            store.redis,
+            store.keys,
+            config.lease_ms,
+            bus=store.bus_redis,
+            scripts=store.per_master_scripts(),
+        )
     metrics = Metrics(package_version())
     lobby = Lobby(store, bots, config, cluster, metrics)
     connections: set[Connection] = set()

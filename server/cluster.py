@@ -41,19 +41,20 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.cluster import ClusterPubSub
+from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 
 from common.retry import Backoff
 
 from .bus import BusMessage, decode, decode_batch, encode_batch
 from .store.base import StoreError
 from .store.redis_keys import Keyspace
+from .store.redis_store import REDIS_ERRORS, KeyedScript
 
 log = logging.getLogger("hearts.cluster")
 
@@ -78,11 +79,34 @@ return 0
 Handler = Callable[[BusMessage], Awaitable[None]]
 
 
+def _outcome(task: asyncio.Future[Any]) -> object:
+    """A finished task's result, or the error it met (cancelled: timed out)."""
+    if task.cancelled():
+        return TimeoutError("no answer within a third of the lease")
+    error = task.exception()
+    return error if error is not None else task.result()
+
+
 class Cluster:
     """This process's membership: its id, its leases, its bus."""
 
-    def __init__(self, redis: Redis, keys: Keyspace | None = None, lease_ms: int = 4000) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        keys: Keyspace | None = None,
+        lease_ms: int = 4000,
+        *,
+        bus: Redis | None = None,
+        scripts: KeyedScript | None = None,
+    ) -> None:
+        """``redis``: the client for leases and publishing; ``bus``: the
+        one the bus subscribes through (``redis`` if None); ``scripts``:
+        a runner of a script on its key's master (``RedisStore.per_master_scripts``),
+        with which each lease is renewed on its own master, so a dead
+        master delays only the leases in its slots (None: one pipeline)."""
         self.redis = redis
+        self.bus = bus if bus is not None else redis
+        self._scripts = scripts
         self.keys = keys if keys is not None else Keyspace()
         self.lease_ms = lease_ms
         self.process_id = secrets.token_hex(6)
@@ -112,7 +136,7 @@ class Cluster:
         key = self.lease_key(table_id)
         try:
             got = await self.redis.set(key, self.process_id, nx=True, px=self.lease_ms)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreError("the table store is unreachable") from exc
         if not got:
             got = await self.owner(table_id) == self.process_id
@@ -125,7 +149,7 @@ class Cluster:
         Redis does not answer."""
         try:
             value = await self.redis.get(self.lease_key(table_id))
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreError("the table store is unreachable") from exc
         if isinstance(value, bytes):
             return value.decode()
@@ -139,7 +163,7 @@ class Cluster:
             chunk = table_ids[start : start + OWNERS_BATCH]
             try:
                 values = await self._get_many([self.lease_key(t) for t in chunk])
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 raise StoreError("the table store is unreachable") from exc
             for table_id, value in zip(chunk, values, strict=True):
                 found[table_id] = value.decode() if isinstance(value, bytes) else None
@@ -148,7 +172,7 @@ class Cluster:
     async def release(self, table_id: str) -> None:
         """Give the lease back (a clean shutdown hands tables over at once)."""
         self.owned.discard(table_id)
-        with contextlib.suppress(RedisError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self._release(keys=[self.lease_key(table_id)], args=[self.process_id])
 
     def alive_key(self, process_id: str) -> str:
@@ -160,7 +184,7 @@ class Cluster:
         a lease lifetime); ``StoreError`` if Redis does not answer."""
         try:
             values = await self._get_many([self.alive_key(p) for p in process_ids])
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreError("the table store is unreachable") from exc
         return {p for p, v in zip(process_ids, values, strict=True) if v is not None}
 
@@ -185,27 +209,66 @@ class Cluster:
         while not self._stopping:
             try:
                 await self._renew_all()
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 log.warning("lease renewal failed: %s", exc)  # Redis may be back in time
             await asyncio.sleep(self.lease_ms / 3000)  # a third of the lease: two chances to renew
 
     async def _renew_all(self) -> None:
-        """Renew the heartbeat and every lease in one round trip (one at a
-        time, a few thousand tables would take longer than a lease lives)."""
+        """Renew the heartbeat and every lease in one round trip (one per
+        master on a Cluster; one at a time, a few thousand tables would take
+        longer than a lease lives)."""
         owned = list(self.owned)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
-            for table_id in owned:
-                # EVAL, not EVALSHA: on a Cluster each node would first
-                # have to know the script, and a pipeline cannot load it.
-                pipe.eval(_RENEW, 1, self.lease_key(table_id), self.process_id, self.lease_ms)
-            results = await pipe.execute()
-        for table_id, kept in zip(owned, results[1:], strict=True):
-            if not kept and table_id in self.owned:
+        if self._scripts is not None:
+            results = await self._renew_per_master(owned, self._scripts)
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
+                for table_id in owned:
+                    # EVAL, not EVALSHA: a pipeline cannot load a script
+                    # Redis does not know (a restarted Redis).
+                    pipe.eval(_RENEW, 1, self.lease_key(table_id), self.process_id, self.lease_ms)
+                results = list(await pipe.execute())[1:]
+        failed: list[BaseException] = []
+        for table_id, kept in zip(owned, results, strict=True):
+            if isinstance(kept, BaseException):
+                # Unknown whether it was renewed (its master is down or
+                # moving): tried again next round. Fencing keeps a lease
+                # that lapsed meanwhile from being written under.
+                failed.append(kept)
+            elif not kept and table_id in self.owned:
                 log.warning("lost the lease of table %s", table_id)
                 self.owned.discard(table_id)
                 if self.on_lost is not None:
                     await self.on_lost(table_id)
+        if failed:
+            log.warning(
+                "lease renewal failed for %d of %d tables: %s", len(failed), len(owned), failed[0]
+            )
+
+    async def _renew_per_master(self, owned: list[str], scripts: KeyedScript) -> list[object]:
+        """The heartbeat and each lease renewed on its own master, all at
+        once (each master's in one round trip on its lane): what a dead
+        master's slots hold fails alone, and a round that waits longer than
+        a third of a lease gives up on what is still pending, so a master
+        that does not answer never keeps the others' leases from being
+        renewed in time. Each lease's reply, or the error it met."""
+        heartbeat = asyncio.ensure_future(
+            self.redis.set(self.alive_key(self.process_id), 1, px=self.lease_ms)
+        )
+        renewals = [
+            asyncio.ensure_future(
+                scripts(_RENEW, [self.lease_key(t)], [self.process_id, self.lease_ms])
+            )
+            for t in owned
+        ]
+        everything = [heartbeat, *renewals]
+        _, pending = await asyncio.wait(everything, timeout=self.lease_ms / 3000)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if heartbeat.cancelled() or heartbeat.exception() is not None:
+            log.warning("heartbeat not renewed: %s", _outcome(heartbeat))
+        return [_outcome(task) for task in renewals]
 
     # -- the bus -------------------------------------------------------------------
 
@@ -226,8 +289,10 @@ class Cluster:
     async def _listen_forever(self, ready: asyncio.Future[None]) -> None:
         backoff = Backoff(0.1, 2.0)
         while not self._stopping:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.bus.pubsub(ignore_subscribe_messages=True)
             try:
+                if isinstance(self.bus, RedisCluster):
+                    await self.bus.initialize()  # its slot map, once
                 # Sharded pub/sub: on Redis Cluster a channel lives on the
                 # node of its slot (the process's own), not on every node.
                 await pubsub.ssubscribe(self.channel(self.process_id))
@@ -257,9 +322,14 @@ class Cluster:
                                 await self._handler(message)
                         except Exception:  # one bad message must not stop the bus
                             log.exception("bus message failed")
-            except (RedisError, OSError) as exc:
+            except (*REDIS_ERRORS, OSError) as exc:
                 log.warning("bus connection lost (%s); reconnecting", exc)
                 await asyncio.sleep(backoff.next())  # back off while Redis restarts
+                if isinstance(self.bus, RedisCluster):
+                    # Nothing else uses the bus's client: it must learn by
+                    # itself which master serves the channel's slot now.
+                    with contextlib.suppress(*REDIS_ERRORS, OSError):
+                        await self.bus.nodes_manager.initialize()
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -299,26 +369,47 @@ class Cluster:
 
     async def _drain(self, process_id: str, queue: asyncio.Queue[BusMessage]) -> None:
         channel = self.channel(process_id)
+        # Whether the last batch found nobody listening for as long as we
+        # waited: the next is published once, not waited with (a process
+        # that died does not make every message to it wait).
+        unheard = False
         while not self._stopping:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(queue.get_nowait())
             data = encode_batch(batch)
             try:
-                backoff = Backoff(0.1, 2.0)
-                while True:
-                    try:
-                        await self.redis.spublish(channel, data)
-                        break
-                    except RedisError:
-                        # Redis restarting: keep trying (a dropped detach
-                        # would leave a seat "connected" for ever).
-                        if self._stopping:
-                            break
-                        await asyncio.sleep(backoff.next())
+                unheard = not await self._publish(channel, data, wait_for_listener=not unheard)
             finally:
                 for _ in batch:
                     queue.task_done()
+
+    async def _publish(self, channel: str, data: bytes, wait_for_listener: bool) -> bool:
+        """SPUBLISH until Redis takes it; whether someone received it.
+
+        Nobody receiving it means the destination's subscription is down:
+        its channel's master failed over and it has not subscribed again on
+        the new one yet (or it died). The message would be lost, and with it
+        a forwarded request, whose client would wait for the caller's
+        timeout, so it is sent again for up to two lease lifetimes (what
+        that timeout is) while ``wait_for_listener``. The subscription is
+        on the channel's master, which counts every receiver: a message
+        counted once was received, and is never sent twice."""
+        backoff = Backoff(0.1, 2.0)
+        listener = Backoff(0.05, 0.5)
+        give_up = time.monotonic() + 2 * self.lease_ms / 1000
+        while not self._stopping:
+            try:
+                received = await self.redis.spublish(channel, data)
+            except REDIS_ERRORS:
+                # Redis restarting: keep trying (a dropped detach would
+                # leave a seat "connected" for ever).
+                await asyncio.sleep(backoff.next())
+                continue
+            if received or not wait_for_listener or time.monotonic() >= give_up:
+                return bool(received)
+            await asyncio.sleep(listener.next())  # until its process subscribes again
+        return False
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (at most ``timeout`` seconds) until every queued message has
@@ -335,7 +426,7 @@ class Cluster:
             await self.release(table_id)
         await self.flush()
         self._stopping = True
-        with contextlib.suppress(RedisError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self.redis.delete(self.alive_key(self.process_id))
         for task in list(self._tasks):
             task.cancel()

@@ -486,15 +486,23 @@ class Lobby:
         if self.forwarding is not None:
             self.forwarding.resync_all()
 
-    async def commit_refused(self, actor: TableActor) -> None:
-        """The store refused a commit: we lost the lease, or the version moved."""
-        if (
-            self.cluster is not None
-            and await self.cluster.owner(actor.table_id) != self.cluster.process_id
-        ):
-            await self.lost(actor.table_id)
-            return
+    async def commit_refused(self, actor: TableActor) -> bool:
+        """The store refused a commit: we lost the lease (the table stops
+        here; True), or the version moved (the actor resyncs; False)."""
+        if self.cluster is not None:
+            try:
+                owner = await self.cluster.owner(actor.table_id)
+            except StoreError as exc:
+                # Redis is moving (a failover): whoever holds the lease once
+                # it answers runs the table, this process again if nobody
+                # took it (the watchdog takes running tables nobody holds).
+                log.warning("table %s: owner unknown after a refusal: %s", actor.table_id, exc)
+                owner = None
+            if owner != self.cluster.process_id:
+                await self.lost(actor.table_id)
+                return True
         await actor.resync()
+        return False
 
     async def lost(self, table_id: str) -> None:
         """Another process owns the table now: stop ours, move its clients."""

@@ -74,8 +74,9 @@ class TableHost(Protocol):
     def unload_soon(self, actor: TableActor) -> None:
         """The table is idle: take it out of memory."""
 
-    async def commit_refused(self, actor: TableActor) -> None:
-        """The store refused a commit: the lease was lost, or the version moved."""
+    async def commit_refused(self, actor: TableActor) -> bool:
+        """The store refused a commit: the lease was lost (the table stops
+        here: True), or the version moved (the actor resyncs: False)."""
 
     async def refresh_listing(self, actor: TableActor) -> None:
         """List or unlist the table among public tables."""
@@ -214,6 +215,9 @@ class TableActor:
                 # caller must hear so, not a silent "done".
                 _fail_moved(done)
                 raise
+            except OwnerGone:
+                # Its commit found the table taken over (``_commit``).
+                _fail_moved(done)
             except Exception:  # a bug in one job must not kill the table
                 log.exception("table %s: job %s failed", self.table_id, job.kind)
                 self._rollback()
@@ -293,16 +297,25 @@ class TableActor:
 
     async def _commit(self, job: Job, events: Events) -> list[Logged] | None:
         """Store the job's events, numbered; on failure roll back, tell the
-        requester, and see to what follows (None: the job ends here)."""
+        requester, and see to what follows (None: the job ends here;
+        ``OwnerGone``: the table moved, the requester resumes elsewhere)."""
         try:
             return await self._commits.commit(self.state, events)
         except StoreConflict as exc:
             log.warning("table %s: commit refused: %s", self.table_id, exc)
             self._rollback()
-            self._reply_error(job, exc.code, "the table could not be saved; try again")
             if self._host is not None and self.owner is not None:
-                await self._host.commit_refused(self)
+                if await self._host.commit_refused(self):
+                    # The table moved to another process (a lost lease, as
+                    # in a Redis failover): the requester's connection is
+                    # closed with everyone's, and its client resumes and
+                    # sends the request again, to the new owner. A refusal
+                    # here would leave the move unmade and the client, whose
+                    # view has not changed, waiting for the table.
+                    raise OwnerGone("the table moved to another server; resume") from exc
+                self._reply_error(job, exc.code, "the table could not be saved; try again")
             else:
+                self._reply_error(job, exc.code, "the table could not be saved; try again")
                 await self.resync()
             return None
         except StoreError as exc:

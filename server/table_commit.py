@@ -118,7 +118,6 @@ class TableCommits:
             self.metrics.store_commit.observe(time.perf_counter() - started)
         self.blob = blob
         return numbered
-        return numbered
 
     def committed_state(self) -> TableState:
         """The table as last stored (what a failed commit rolls back to)."""

@@ -60,15 +60,25 @@ MARKERS = {
     "subprocess": "starts other programs: hearts commands, nginx, redis-server "
     "(automatic: tests/packaging, tests/deploy and the process fixtures)",
     "slow": "takes several seconds even on an idle machine (automatic: tests/server/cluster)",
-    "chaos": "kills a Redis Cluster master mid-game; left out of make test while a game"
-    " can still stall after the kill (make chaos runs it)",
+    "chaos": "kills a Redis Cluster master mid-game (in make test; make chaos runs it alone)",
 }
 # Folders whose every test starts programs.
 PROCESS_FOLDERS = ("packaging", "deploy")
 # Folders whose every test is slow.
 SLOW_FOLDERS = (("server", "cluster"),)
 # Fixtures that start programs for the test that uses them.
-PROCESS_FIXTURES = frozenset({"servers", "aof_redis", "redis_cluster", "sentinel_set", "cluster"})
+PROCESS_FIXTURES = frozenset(
+    {
+        "servers",
+        "aof_redis",
+        "redis_cluster",
+        "sentinel_set",
+        "cluster",
+        "tls_redis",
+        "tls_sentinel_set",
+        "tls_cluster",
+    }
+)
 
 
 class Chromium:

@@ -1,5 +1,7 @@
 """Redis topologies the tests start themselves from Debian's ``redis-server``
-(no containers): a Sentinel set (a master, one replica, three sentinels).
+(no containers): a Sentinel set (a master, one replica, three sentinels)
+and a Cluster (three masters, three replicas), either with TLS and an ACL
+user (``Secure``).
 
 Ports come from 21000–21999 (a Cluster's bus ports would be 10000 above,
 below the ephemeral range). Nodes keep nothing on disk (``save ""``, no AOF):
@@ -71,6 +73,69 @@ def until(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> No
         time.sleep(0.05)  # polling a condition Redis reports
 
 
+@dataclass(frozen=True)
+class Secure:
+    """TLS and an ACL user for every node a test starts: a throwaway CA
+    (``make``, by openssl) signs the nodes' certificate (for 127.0.0.1);
+    clients present none. Data nodes turn the default user off and know
+    only ``user``; sentinels keep theirs (the URLs' credentials are the data
+    nodes', ``server.store.redis_target``)."""
+
+    ca: Path
+    cert: Path
+    key: Path
+    user: str = "hearts"
+    password: str = "acl-s3cret"
+
+    @classmethod
+    def make(cls, workdir: Path) -> Secure:
+        """A CA and a node certificate signed by it, in ``workdir``."""
+        openssl = shutil.which("openssl")
+        if openssl is None:
+            if in_ci():
+                pytest.fail("openssl is not installed")
+            pytest.skip("openssl is not installed")
+        ca, ca_key = workdir / "ca.crt", workdir / "ca.key"
+        cert, key, csr = workdir / "redis.crt", workdir / "redis.key", workdir / "redis.csr"
+        ext = workdir / "san.ext"
+        ext.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+        curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        for command in (
+            ["req", "-x509", *curve, "-keyout", ca_key, "-out", ca, "-days", "2",
+             "-subj", "/CN=hearts test CA"],
+            ["req", *curve, "-keyout", key, "-out", csr, "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+             "-out", cert, "-days", "2", "-extfile", ext],
+        ):  # fmt: skip
+            subprocess.run([openssl, *map(str, command)], check=True, capture_output=True)
+        return cls(ca, cert, key)
+
+    def tls_args(self, port: int) -> list[str]:
+        """TLS only, on ``port`` (no plain port), replication over TLS too."""
+        return [
+            "--port", "0", "--tls-port", str(port),
+            "--tls-cert-file", str(self.cert), "--tls-key-file", str(self.key),
+            "--tls-ca-cert-file", str(self.ca), "--tls-auth-clients", "no",
+            "--tls-replication", "yes",
+        ]  # fmt: skip
+
+    def acl_args(self) -> list[str]:
+        """The default user off, ``user`` allowed everything; a replica
+        logs in to its master as ``user``."""
+        return [
+            "--user", "default", "off",
+            "--user", self.user, "on", f">{self.password}", "~*", "&*", "+@all",
+            "--masteruser", self.user, "--masterauth", self.password,
+        ]  # fmt: skip
+
+    def client_options(self, acl: bool = True) -> dict[str, Any]:
+        """redis-py's options for a node (a sentinel: ``acl`` False)."""
+        options: dict[str, Any] = {"ssl": True, "ssl_ca_certs": str(self.ca)}
+        if acl:
+            options |= {"username": self.user, "password": self.password}
+        return options
+
+
 @dataclass
 class Node:
     """One redis-server process (a data node or a sentinel)."""
@@ -79,6 +144,8 @@ class Node:
     args: list[str]
     workdir: Path
     proc: subprocess.Popen[bytes] | None = None
+    secure: Secure | None = None
+    sentinel: bool = False
 
     def start(self) -> None:
         """Start it and wait until it answers PING."""
@@ -93,7 +160,10 @@ class Node:
         password = None
         if "--requirepass" in self.args:
             password = self.args[self.args.index("--requirepass") + 1]
-        return Redis(port=self.port, password=password, socket_timeout=2, socket_connect_timeout=2)
+        options: dict[str, Any] = {"password": password}
+        if self.secure is not None:
+            options = self.secure.client_options(acl=not self.sentinel)
+        return Redis(port=self.port, socket_timeout=2, socket_connect_timeout=2, **options)
 
     def signal(self, sig: int) -> None:
         """Send a signal (SIGSTOP, SIGCONT, SIGKILL)."""
@@ -110,12 +180,18 @@ class Node:
 
 
 def data_node_args(
-    port: int, workdir: Path, replica_of: int | None = None, password: str | None = None
+    port: int,
+    workdir: Path,
+    replica_of: int | None = None,
+    password: str | None = None,
+    secure: Secure | None = None,
 ) -> list[str]:
     """A data node with nothing on disk and diskless, immediate replication
-    (with ``password``, required of clients and given to its master)."""
+    (with ``password``, required of clients and given to its master; with
+    ``secure``, TLS only and its ACL user)."""
+    listen = ["--port", str(port)] if secure is None else secure.tls_args(port)
     args = [
-        "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
+        *listen, "--bind", "127.0.0.1", "--dir", str(workdir),
         "--save", "", "--appendonly", "no",
         "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0",
         "--dbfilename", f"dump-{port}.rdb",
@@ -124,6 +200,8 @@ def data_node_args(
         args += ["--replicaof", "127.0.0.1", str(replica_of)]
     if password is not None:
         args += ["--requirepass", password, "--masterauth", password]
+    if secure is not None:
+        args += secure.acl_args()
     return args
 
 
@@ -133,6 +211,7 @@ class SentinelSet:
 
     workdir: Path
     password: str | None = None  # the data nodes'; the sentinels have none
+    secure: Secure | None = None  # TLS everywhere, the data nodes' ACL user
     nodes: dict[int, Node] = field(default_factory=dict)
     sentinels: list[Node] = field(default_factory=list)
     master_port: int = 0
@@ -145,13 +224,16 @@ class SentinelSet:
         while replica == master:
             replica = port_in_range()
         self.master_port = master
-        pw = self.password
+        pw, sec = self.password, self.secure
         self.nodes[master] = Node(
-            master, data_node_args(master, self.workdir, None, pw), self.workdir
+            master, data_node_args(master, self.workdir, None, pw, sec), self.workdir, secure=sec
         )
         self.nodes[master].start()
         self.nodes[replica] = Node(
-            replica, data_node_args(replica, self.workdir, master, pw), self.workdir
+            replica,
+            data_node_args(replica, self.workdir, master, pw, sec),
+            self.workdir,
+            secure=sec,
         )
         self.nodes[replica].start()
         until(lambda: self.in_sync(replica), "the replica is in sync")
@@ -162,15 +244,21 @@ class SentinelSet:
                 port = port_in_range()
             taken.add(port)
             conf = self.workdir / f"sentinel-{port}.conf"
+            listen = f"port {port}\n"
+            if sec is not None:
+                # TLS to clients, to the data nodes and between sentinels.
+                listen = " ".join(sec.tls_args(port)).replace("--", "\n")[1:] + "\n"
+                listen += f"sentinel auth-user {SERVICE} {sec.user}\n"
+                listen += f"sentinel auth-pass {SERVICE} {sec.password}\n"
             conf.write_text(
-                f"port {port}\nbind 127.0.0.1\ndir {self.workdir}\n"
+                f"{listen}bind 127.0.0.1\ndir {self.workdir}\n"
                 f"sentinel monitor {SERVICE} 127.0.0.1 {master} 2\n"
                 f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
                 f"sentinel failover-timeout {SERVICE} 10000\n"
                 f"sentinel parallel-syncs {SERVICE} 1\n"
                 + (f"sentinel auth-pass {SERVICE} {pw}\n" if pw is not None else "")
             )
-            node = Node(port, [str(conf), "--sentinel"], self.workdir)
+            node = Node(port, [str(conf), "--sentinel"], self.workdir, secure=sec, sentinel=True)
             node.start()
             self.sentinels.append(node)
         until(self._sentinels_ready, "the sentinels know the replica and each other")
@@ -186,6 +274,9 @@ class SentinelSet:
     def url(self) -> str:
         """The store URL naming this set (with the password, if any)."""
         hosts = ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
+        if self.secure is not None:
+            sec = self.secure
+            return f"rediss+sentinel://{sec.user}:{sec.password}@{hosts}/{SERVICE}?ca={sec.ca}"
         auth = f":{self.password}@" if self.password is not None else ""
         return f"redis+sentinel://{auth}{hosts}/{SERVICE}"
 
@@ -232,7 +323,7 @@ class SentinelSet:
         in sync."""
         master = self.master()
         node = self.nodes[port]
-        node.args = data_node_args(port, self.workdir, master.port, self.password)
+        node.args = data_node_args(port, self.workdir, master.port, self.password, self.secure)
         node.start()
         until(lambda: self.in_sync(port), "the restarted node is in sync", 30.0)
 
@@ -255,14 +346,19 @@ def cluster_port() -> int:
     raise RuntimeError("no free port pair for a cluster node")
 
 
-def cluster_node_args(port: int, workdir: Path) -> list[str]:
-    """A cluster node with nothing on disk, quick failure detection."""
+def cluster_node_args(port: int, workdir: Path, secure: Secure | None = None) -> list[str]:
+    """A cluster node with nothing on disk, quick failure detection, and
+    serving its slots while another master's fail over (as docs/deploy.md
+    asks of a Cluster; with ``secure``: TLS on the cluster bus too)."""
+    tls_bus = ["--tls-cluster", "yes"] if secure is not None else []
     return [
-        *data_node_args(port, workdir),
+        *data_node_args(port, workdir, secure=secure),
+        *tls_bus,
         "--cluster-enabled", "yes",
         "--cluster-config-file", f"nodes-{port}.conf",
         "--cluster-node-timeout", "1500",
         "--cluster-replica-validity-factor", "0",
+        "--cluster-require-full-coverage", "no",
     ]  # fmt: skip
 
 
@@ -271,6 +367,7 @@ class ClusterSet:
     """A Redis Cluster of three masters, each with one replica, on 127.0.0.1."""
 
     workdir: Path
+    secure: Secure | None = None  # TLS everywhere, an ACL user
     nodes: dict[int, Node] = field(default_factory=dict)
 
     def start(self) -> None:
@@ -282,12 +379,16 @@ class ClusterSet:
             if port not in ports:
                 ports.append(port)
         for port in ports:
-            self.nodes[port] = Node(port, cluster_node_args(port, self.workdir), self.workdir)
+            args = cluster_node_args(port, self.workdir, self.secure)
+            self.nodes[port] = Node(port, args, self.workdir, secure=self.secure)
             self.nodes[port].start()
         cli = shutil.which("redis-cli")
         assert cli is not None, "redis-cli is not installed"
         nodes = [f"127.0.0.1:{p}" for p in ports]
         create = [cli, "--cluster", "create", *nodes, "--cluster-replicas", "1", "--cluster-yes"]
+        if self.secure is not None:
+            sec = self.secure
+            create += ["--tls", "--cacert", str(sec.ca), "--user", sec.user, "--pass", sec.password]
         subprocess.run(
             create,
             check=True,
@@ -335,8 +436,11 @@ class ClusterSet:
     @property
     def url(self) -> str:
         """The store URL naming this cluster (two seed nodes)."""
-        seeds = list(self.nodes)[:2]
-        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in seeds)
+        seeds = ",".join(f"127.0.0.1:{p}" for p in list(self.nodes)[:2])
+        if self.secure is not None:
+            sec = self.secure
+            return f"rediss+cluster://{sec.user}:{sec.password}@{seeds}?ca={sec.ca}"
+        return "redis+cluster://" + seeds
 
     def stop(self) -> None:
         """Kill every process."""

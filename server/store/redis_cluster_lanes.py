@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisError, ResponseError, SlotNotCoveredError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .redis_lane import Arg, RedisLane
@@ -31,23 +32,40 @@ _MOVED = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN")
 class ClusterLanes:
     """A lane per Cluster master, chosen by the slot of a script's first key."""
 
-    def __init__(self, cluster: RedisCluster, settings: dict[str, Any], timeout: float) -> None:
-        """``settings``: the user and password every node takes."""
+    def __init__(
+        self,
+        cluster: RedisCluster,
+        settings: dict[str, Any],
+        timeout: float,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        """``settings``: the user and password every node takes; ``tls``:
+        the context of TLS connections (``rediss+cluster://``)."""
         self._cluster = cluster
+        self._tls = tls
         self._settings = settings
         self._timeout = timeout
         self._lanes: dict[str, RedisLane] = {}
         self._refreshing: asyncio.Task[None] | None = None
 
     async def _lane(self, key: str) -> RedisLane:
-        await self._cluster.initialize()  # once; a no-op afterwards
-        node = self._cluster.get_node_from_key(key)
+        if not self._cluster.nodes_manager.slots_cache:
+            # The first time only. Later the map in hand serves (a lane that
+            # fails reads it again, ``_refresh``): redis-py's client reads it
+            # again whenever one of its own commands failed, under a lock, and
+            # a read that meets a node that hangs waits out the socket timeout,
+            # which must not hold up commits to the masters that are up.
+            await self._cluster.initialize()
+        try:
+            node = self._cluster.get_node_from_key(key)
+        except SlotNotCoveredError:
+            node = None
         if node is None:  # a slot nobody serves (a failover under way)
             raise RedisConnectionError("no master serves the slot")
         lane = self._lanes.get(node.name)
         if lane is None:
             settings = {**self._settings, "host": node.host, "port": node.port}
-            lane = self._lanes[node.name] = RedisLane(settings, self._timeout)
+            lane = self._lanes[node.name] = RedisLane(settings, self._timeout, tls=self._tls)
         return lane
 
     async def _refresh(self) -> None:

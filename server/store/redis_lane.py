@@ -20,10 +20,9 @@ connection (later replies could no longer be matched) and raises
 ``TimeoutError``; an error reply raises ``ResponseError`` (``NoScriptError``
 for NOSCRIPT, after which ``script`` loads the script and sends it again).
 
-It speaks to ``redis://`` (with user, password and database) and
-``unix://`` addresses, and to a Sentinel set's master (``resolve`` asks the
-sentinels where it is at every connect); ``for_url`` gives None for others
-(``rediss://``), which the store then serves through redis-py. A master
+It speaks to ``redis://`` and ``rediss://`` (TLS; with user, password and
+database) and ``unix://`` addresses, and to a Sentinel set's master
+(``resolve`` asks the sentinels where it is at every connect). A master
 that has become a replica answers writes with ``READONLY``: the lane then
 drops the connection and raises ``ConnectionError``, so the next command
 reconnects to whichever node is master now.
@@ -38,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -122,12 +122,15 @@ class RedisLane:
         settings: dict[str, Any],
         timeout: float,
         resolve: Callable[[], Awaitable[tuple[str, int]]] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         """``settings``: ``parse_url``'s of a ``redis://`` or ``unix://``
         address. ``timeout`` bounds connecting and each command's reply.
         ``resolve``, if given, names the host and port at every connect
-        (a Sentinel set's master)."""
+        (a Sentinel set's master). ``tls``: connect with TLS (the host name
+        checked against the certificate as the context says)."""
         self._settings = settings
+        self._tls = tls
         self._timeout = timeout
         self._resolve = resolve
         self._protocol: _Replies | None = None
@@ -138,12 +141,18 @@ class RedisLane:
         self._wait: tuple[_Replies, int, int, asyncio.Future[Any]] | None = None
 
     @classmethod
-    def for_url(cls, url: str, timeout: float) -> RedisLane | None:
-        """A lane to ``url``, or None where it cannot go (TLS)."""
-        settings = parse_url(url)
+    def for_url(cls, url: str, timeout: float) -> RedisLane:
+        """A lane to ``url`` (``rediss://``: with TLS as redis-py would
+        make it from the URL's ``ssl_ca_certs``, ``ssl_cert_reqs`` and
+        ``ssl_check_hostname``)."""
+        settings = dict(parse_url(url))
+        tls = None
         if settings.get("connection_class") is SSLConnection:
-            return None
-        return cls(dict(settings), timeout)
+            reqs = str(settings.get("ssl_cert_reqs") or "required").lower()
+            check = str(settings.get("ssl_check_hostname", "true")).lower() not in ("false", "0")
+            ca = settings.get("ssl_ca_certs")
+            tls = tls_context(str(ca) if ca else None, verify=reqs != "none", check=check)
+        return cls(settings, timeout, tls=tls)
 
     async def call(self, *args: Arg) -> Any:
         """Send one command and return its reply (see the module docstring
@@ -279,16 +288,18 @@ class RedisLane:
         settings = self._settings
         try:
             async with asyncio.timeout(self._timeout):
-                if self._resolve is not None:
-                    host, port = await self._resolve()
-                    _, protocol = await loop.create_connection(_Replies, host, port)
-                elif "path" in settings:
+                if "path" in settings:
                     _, protocol = await loop.create_unix_connection(_Replies, settings["path"])
                 else:
-                    _, protocol = await loop.create_connection(
-                        _Replies, settings.get("host", "localhost"), settings.get("port", 6379)
-                    )
-        except (OSError, TimeoutError) as exc:
+                    if self._resolve is not None:
+                        host, port = await self._resolve()
+                    else:
+                        host, port = settings.get("host", "localhost"), settings.get("port", 6379)
+                    tls: dict[str, Any] = {}
+                    if self._tls is not None:
+                        tls = {"ssl": self._tls, "server_hostname": host}
+                    _, protocol = await loop.create_connection(_Replies, host, port, **tls)
+        except (OSError, TimeoutError) as exc:  # ssl.SSLError is an OSError
             raise RedisConnectionError(f"could not connect to Redis: {exc}") from exc
         password, username = settings.get("password"), settings.get("username")
         try:
@@ -304,3 +315,14 @@ class RedisLane:
             raise
         self._protocol = protocol
         return protocol
+
+
+def tls_context(ca: str | None, verify: bool = True, check: bool = True) -> ssl.SSLContext:
+    """A client TLS context: the system's CAs, or the file ``ca``;
+    ``verify`` False takes any certificate (``ssl_cert_reqs=none``),
+    ``check`` False does not match the host name against it."""
+    context = ssl.create_default_context(cafile=ca)
+    context.check_hostname = verify and check
+    if not verify:
+        context.verify_mode = ssl.CERT_NONE
+    return context

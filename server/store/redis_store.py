@@ -84,6 +84,7 @@ from server.store.base import (
     StoredTable,
     StoreError,
 )
+from server.store.redis_cluster_lanes import ClusterLanes
 from server.store.redis_keys import BUCKETS, LAYOUT_VERSION, Keyspace
 from server.store.redis_migrate import migrate_layout
 from server.store.redis_target import parse_redis_url
@@ -92,6 +93,13 @@ log = logging.getLogger("hearts.store")
 
 T = TypeVar("T")
 ScriptArg = bytes | str | int
+# What redis-py raises when Redis fails us: its cluster client raises a few
+# errors (a slot nobody serves during a failover, a map it cannot read) that
+# are not ``RedisError``s.
+REDIS_ERRORS = (RedisError, RedisClusterException)
+KeyedScript = Callable[[str, list[str], list[ScriptArg]], Awaitable[Any]]
+"""Runs a Lua script (source, keys, args) where its keys' slot is served."""
+KeyedArgs = Callable[[list[str], list[ScriptArg]], Awaitable[Any]]
 
 DEFAULT_MAX_EVENTS = 2000
 _STAT_FIELDS = tuple(f.name for f in fields(StatsDelta))
@@ -138,7 +146,7 @@ def _store_error(exc: Exception) -> StoreError:
     """A ``StoreError`` with a safe sentence for a redis-py (or decoding) error."""
     if isinstance(exc, ReplicasBehind):
         return StoreError("the table store's replicas did not confirm the write in time")
-    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError | RedisClusterException):
         return StoreError("the table store is unreachable")
     if isinstance(exc, RedisError):
         return StoreError("the table store refused a command")
@@ -173,14 +181,6 @@ class RedisStore:
             raise ValueError("replicas must be 0 or more")
         self.target = target
         self.replicas = replicas if replicas is not None else int(target.has_replicas)
-        if target.topology == "cluster" and target.tls:
-            # WAIT must follow its write on the same connection, which only
-            # the (plain TCP) lanes give on a Cluster.
-            if replicas:
-                raise ValueError(
-                    "rediss+cluster:// cannot wait for replicas: use --redis-replicas 0"
-                )
-            self.replicas = 0
         self.wait_ms = wait_ms
         self._timeout = timeout
         # Commits waiting for their replicas now, and those that gave up
@@ -192,6 +192,12 @@ class RedisStore:
         self.max_events = max_events
         # No blind resend of anything: see "Retry policy" above.
         self._redis = target.client(timeout)
+        # On a Cluster the bus subscribes through a client of its own:
+        # redis-py closes every connection of a cluster client when one of
+        # its pipelines meets a dead node or CLUSTERDOWN, and the bus's
+        # subscriptions on the masters that are still up must not go with
+        # them (each loss makes forwarded clients resync).
+        self._bus_redis = target.client(timeout) if target.topology == "cluster" else self._redis
         self._retry = Retry(
             ExponentialBackoff(cap=1.0, base=0.025),
             retries,
@@ -203,12 +209,9 @@ class RedisStore:
         self._settle_code_script = register(lua.SETTLE_CODE)
         self._drop_code_script = register(lua.DROP_DEAD_CODE)
         # Commits, one per action, go through a pipelined connection of
-        # their own where the address allows (server.store.redis_lane).
+        # their own (server.store.redis_lane; one per master on a Cluster).
         self._lane = target.lane(timeout, self._redis)
-        self._pooled_commit = register(lua.COMMIT)
-        self._commit_script: Callable[[list[str], list[ScriptArg]], Awaitable[Any]] = (
-            self._run_commit
-        )
+        self._commit_script: KeyedArgs = self._run_commit
         self._count_script = register(lua.COUNT_STATS)
         self._settle_stats_script = register(lua.SETTLE_STATS)
         self._list_script = register(lua.LIST_OR_UNLIST)
@@ -219,32 +222,22 @@ class RedisStore:
         self._add_stats_script = register(lua.ADD_STATS)
 
     async def _run_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
-        """The commit script, on the lane where there is one, followed by a
-        ``WAIT`` for the replicas when the store waits for any."""
+        """The commit script on the lane, followed by a ``WAIT`` for the
+        replicas when the store waits for any."""
         if self.replicas == 0:
-            if self._lane is not None:
-                return await self._lane.script(lua.COMMIT, keys, args)
-            return await self._pooled_commit(keys, args)
-        reply, confirmed = await self._waited(lua.COMMIT, self._pooled_commit, keys, args)
+            return await self._lane.script(lua.COMMIT, keys, args)
+        reply, confirmed = await self._waited(lua.COMMIT, keys, args)
         self._check_replicas(reply[0] >= 0, confirmed)
         return reply
 
-    async def _waited(
-        self, source: str, script: Any, keys: list[str], args: list[ScriptArg]
-    ) -> tuple[Any, int]:
-        """A script and a ``WAIT`` after it on the same connection: the lane
-        where there is one, else a pooled connection (one Redis, Sentinel)."""
+    async def _waited(self, source: str, keys: list[str], args: list[ScriptArg]) -> tuple[Any, int]:
+        """A script and a ``WAIT`` after it on the same connection (the
+        lane of the script's master)."""
         self.waiting_on_replicas += 1
         try:
-            if self._lane is not None:
-                return await self._lane.script_then_wait(
-                    source, keys, args, self.replicas, self.wait_ms
-                )
-            async with self._redis.pipeline(transaction=False) as pipe:
-                await script(keys, args, client=pipe)
-                pipe.wait(self.replicas, self.wait_ms)
-                reply, confirmed = await pipe.execute()
-            return reply, int(confirmed)
+            return await self._lane.script_then_wait(
+                source, keys, args, self.replicas, self.wait_ms
+            )
         finally:
             self.waiting_on_replicas -= 1
 
@@ -260,14 +253,14 @@ class RedisStore:
         """Run an operation that is safe to repeat, retrying on connection errors."""
         try:
             return await self._retry.call_with_retry(operation, _on_failure)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise _store_error(exc) from exc
 
     async def _once(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run an operation that must not be repeated blindly."""
         try:
             return await operation()
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise _store_error(exc) from exc
 
     async def _each_bucket(self, kind: str, script: str) -> list[list[Any]]:
@@ -369,7 +362,7 @@ class RedisStore:
         the store waits for any (a host told "seated" keeps the table)."""
         if self.replicas == 0:
             return await self._create_script(keys, args)
-        status, confirmed = await self._waited(lua.CREATE, self._create_script, keys, args)
+        status, confirmed = await self._waited(lua.CREATE, keys, args)
         self._check_replicas(status > 0, confirmed)
         return status
 
@@ -415,6 +408,22 @@ class RedisStore:
     def redis(self) -> Redis:
         """The connection pool (server.cluster shares it for leases)."""
         return self._redis
+
+    @property
+    def bus_redis(self) -> Redis:
+        """The client the bus subscribes through (server.cluster): a
+        Cluster's own, the pool elsewhere (a subscription holds a connection
+        of its own there anyway)."""
+        return self._bus_redis
+
+    def per_master_scripts(self) -> KeyedScript | None:
+        """On a Cluster with lanes, a runner of a script on the master of
+        its first key's slot over that master's own lane, so a dead master
+        fails only the scripts on its slots (server.cluster renews leases
+        this way); None elsewhere (one master: a pipeline is as good)."""
+        if isinstance(self._lane, ClusterLanes):
+            return self._lane.script
+        return None
 
     async def _commit_with_token(
         self,
@@ -653,8 +662,9 @@ class RedisStore:
     async def close(self) -> None:
         """Close the connection pool."""
         try:
-            if self._lane is not None:
-                await self._lane.aclose()
+            await self._lane.aclose()
+            if self._bus_redis is not self._redis:
+                await self._bus_redis.aclose()
             await self._redis.aclose()
         except RedisError as exc:
             raise _store_error(exc) from exc

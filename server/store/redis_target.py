@@ -15,14 +15,15 @@ Three topologies, one key layout (``server.store.redis_keys``):
 * ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]`` (``rediss+cluster://``):
   Redis Cluster, the nodes given being seeds (any live node is enough to
   learn the others). Commits go to each master on a pipelined connection
-  of their own (``server.store.redis_cluster_lanes``), which needs plain
-  TCP: with TLS, commits are not waited for (``--redis-replicas 0``).
+  of their own (``server.store.redis_cluster_lanes``), followed there by
+  their ``WAIT`` (with TLS too).
 
 ``?ca=PATH`` names the CA file that signs the servers' TLS certificates.
 """
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 from urllib.parse import parse_qs, unquote
@@ -35,7 +36,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from .redis_cluster_lanes import ClusterLanes
-from .redis_lane import RedisLane
+from .redis_lane import RedisLane, tls_context
 
 Topology = Literal["redis", "sentinel", "cluster"]
 SCHEMES: dict[str, tuple[Topology, bool]] = {
@@ -172,19 +173,23 @@ class RedisTarget:
             return f"no sentinel answers at {hosts}"
         return f"the sentinels at {hosts} know no service {self.service!r}"
 
-    def lane(self, timeout: float, client: Redis) -> RedisLane | ClusterLanes | None:
-        """The pipelined commit connection(s), or None where it cannot go
-        (TLS). ``client``: ``client()``'s, whose slot map a Cluster's lanes
-        share."""
-        if self.tls:
-            return None
+    def _tls_context(self) -> ssl.SSLContext | None:
+        """The lanes' TLS context (as redis-py's: the CA of ``?ca=`` or
+        the system's, the host name checked)."""
+        return tls_context(self.ca) if self.tls else None
+
+    def lane(self, timeout: float, client: Redis) -> RedisLane | ClusterLanes:
+        """The pipelined commit connection(s). ``client``: ``client()``'s,
+        whose slot map a Cluster's lanes share."""
         if self.topology == "cluster":
             credentials: dict[str, Any] = {}
             if self.password is not None:
                 credentials["password"] = self.password
             if self.username is not None:
                 credentials["username"] = self.username
-            return ClusterLanes(cast(RedisCluster, client), credentials, timeout)
+            return ClusterLanes(
+                cast(RedisCluster, client), credentials, timeout, tls=self._tls_context()
+            )
         if self.topology == "sentinel":
             sentinel = self.sentinel(timeout)
             service = self.service
@@ -198,7 +203,7 @@ class RedisTarget:
                 settings["password"] = self.password
             if self.username is not None:
                 settings["username"] = self.username
-            return RedisLane(settings, timeout, resolve=master)
+            return RedisLane(settings, timeout, resolve=master, tls=self._tls_context())
         return RedisLane.for_url(self.url, timeout)
 
 

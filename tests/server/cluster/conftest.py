@@ -240,28 +240,43 @@ async def until(condition: object, timeout: float = 60.0) -> None:
         await asyncio.sleep(0.02)  # polling a condition other tasks change
 
 
-async def check_outcome(host: Player, guest: Player, before: list[tuple[int, int, str]]) -> None:
-    """The game both players saw ended the same way, its hand records verify
-    and add up to its totals, the plays acknowledged ``before`` the failure
-    open the stored records, no move was refused and no event came twice."""
-    assert host.game_over is not None and guest.game_over is not None
-    assert host.game_over.totals == guest.game_over.totals
-    reply = await guest.session.request(cm.GetRecords(id=guest.session.next_id()))
+def is_subsequence(seen: list[str], stored: list[str]) -> bool:
+    """Whether ``seen`` appears in ``stored`` in the same order."""
+    rest = iter(stored)
+    return all(card in rest for card in seen)
+
+
+async def check_records(player: Player, before: list[tuple[int, int, str]], hands: int) -> None:
+    """What every failover test checks of a game ``player`` saw to its end:
+    its hand records (``hands`` or more: more when the lowest total is tied)
+    verify and add up to its totals; nothing acknowledged before the
+    failure was lost (the plays seen ``before`` it open the stored records,
+    in order); every play the player saw is in them in the order seen; no
+    event number came twice; no request met an ``internal_error``."""
+    assert player.game_over is not None
+    reply = await player.session.request(cm.GetRecords(id=player.session.next_id()))
     assert isinstance(reply, sm.Records)
     records = records_of(reply.records)
-    # Three hands, or more when the lowest total is tied after the third.
-    assert len(records) >= 3
+    assert len(records) >= hands
     totals = [0, 0, 0, 0]
     for record in records:
         answer = verify_record(record)
         assert answer["ok"] and answer["complete"], answer
         totals = [t + p for t, p in zip(totals, answer["points"], strict=True)]
-    assert tuple(totals) == host.game_over.totals
-    # Nothing acknowledged before the failure was lost: the plays seen then
-    # are, in order, the first plays of the stored hand records.
+    assert tuple(totals) == player.game_over.totals
     stored = [str(card) for record in records for card in record["plays"]]  # type: ignore[attr-defined]
     assert [card for _, _, card in before] == stored[: len(before)]
-    assert host.errors == [] and guest.errors == [], host.errors + guest.errors
-    # Nothing applied twice: event numbers only grow for every player.
+    assert is_subsequence([card for _, _, card in player.plays], stored)
+    assert player.seqs == sorted(set(player.seqs)), "an event number came twice"
+    assert not any("internal_error" in e for e in player.errors), player.errors
+
+
+async def check_outcome(host: Player, guest: Player, before: list[tuple[int, int, str]]) -> None:
+    """The game both players saw ended the same way, its records pass
+    ``check_records`` (three hands or more) for both, and no move of
+    theirs was refused."""
+    assert host.game_over is not None and guest.game_over is not None
+    assert host.game_over.totals == guest.game_over.totals
     for player in (host, guest):
-        assert player.seqs == sorted(set(player.seqs)), "an event was delivered twice"
+        await check_records(player, before, hands=3)
+    assert host.errors == [] and guest.errors == [], host.errors + guest.errors
