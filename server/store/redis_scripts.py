@@ -213,14 +213,6 @@ return code
 
 # KEYS: hash, records list
 # ARGV: record
-ADD_RECORD = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-redis.call('RPUSH', KEYS[2], ARGV[1])
--- The list may be created after expire_table: give it the table's deadline.
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-return 1
-"""
 
 # KEYS: a bucket's set (tables, running or owing)
 # ARGV: the key of a table hash of the bucket without its id
@@ -247,9 +239,3 @@ return {last, redis.call('XRANGE', KEYS[2], ARGV[1], '+')}
 
 # KEYS: the player's stats hash
 # ARGV: field, amount pairs
-ADD_STATS = """
-for i = 1, #ARGV, 2 do
-  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
-end
-return 1
-"""

@@ -32,15 +32,13 @@ therefore switched off, and each method picks:
   in between, the retry reports a conflict although our write applied: the
   intent is then durable but not acknowledged, which is allowed; the reverse,
   acknowledged but not durable, cannot happen.)
-* ``add_hand_record`` (RPUSH) and ``add_stats`` (HINCRBY): a repeat would
-  store the record twice or count the hand twice, so they are sent once; a
-  connection error becomes ``StoreError`` and the caller decides. The server
-  passes a finished hand's record and its players' statistics to ``commit``
-  instead (``records``, ``stats``), so they share the commit's safe retries.
-  The record is written by the commit's script; the statistics are in their
-  players' slots, so the script notes them in the table's slot and the
-  store adds them next, once per player and commit (a marker key in the
-  player's slot says it is done); a crash in between leaves them noted, and
+* A finished hand's record and its players' statistics go with the
+  ``commit`` that finishes the hand (``records``, ``stats``), so they share
+  its safe retries. The record is written by the commit's script; the
+  statistics are in their players' slots, so the script notes them in the
+  table's slot and the store adds them next, once per player and commit (a
+  marker key in the player's slot says it is done); a crash in between
+  leaves them noted, and
   the next pass over the running tables (``running_ids``: at start and every
   watchdog pass) adds them.
 
@@ -217,9 +215,7 @@ class RedisStore:
         self._list_script = register(lua.LIST_OR_UNLIST)
         self._public_script = register(lua.LIST_PUBLIC)
         self._expire_script = register(lua.EXPIRE)
-        self._record_script = register(lua.ADD_RECORD)
         self._read_events_script = register(lua.READ_EVENTS)
-        self._add_stats_script = register(lua.ADD_STATS)
 
     async def _run_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
         """The commit script on the lane, followed by a ``WAIT`` for the
@@ -253,13 +249,6 @@ class RedisStore:
         """Run an operation that is safe to repeat, retrying on connection errors."""
         try:
             return await self._retry.call_with_retry(operation, _on_failure)
-        except REDIS_ERRORS as exc:
-            raise _store_error(exc) from exc
-
-    async def _once(self, operation: Callable[[], Awaitable[T]]) -> T:
-        """Run an operation that must not be repeated blindly."""
-        try:
-            return await operation()
         except REDIS_ERRORS as exc:
             raise _store_error(exc) from exc
 
@@ -614,26 +603,11 @@ class RedisStore:
         # A table on its way out leaves the lobby now, not when it vanishes.
         await self.set_public(table_id, code_text, None)
 
-    async def add_hand_record(self, table_id: str, record: bytes) -> None:
-        """Append a finished hand's record; ``StoreError`` if the table is gone."""
-        keys = [self.keys.table(table_id), self.keys.records(table_id)]
-        status = await self._once(lambda: self._record_script(keys, [record]))
-        if status < 0:
-            raise StoreError("no such table for a hand record")
-
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's hand records, oldest first."""
         key = self.keys.records(table_id)
         records = await self._idempotent(lambda: self._redis.lrange(key, 0, -1))
         return [_as_bytes(record) for record in records]
-
-    async def add_stats(self, player_id: str, delta: StatsDelta) -> None:
-        """HINCRBY each changed field, all in one script so a hand counts whole."""
-        changes = {name: getattr(delta, name) for name in _STAT_FIELDS if getattr(delta, name)}
-        if not changes:
-            return
-        pairs: list[ScriptArg] = [x for item in changes.items() for x in item]
-        await self._once(lambda: self._add_stats_script([self.keys.stats(player_id)], pairs))
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """The player's totals (zeros if unknown)."""

@@ -12,7 +12,7 @@ from redis.exceptions import RedisError
 
 from server.store import PlayerStats, RedisStore, StatsDelta, StoreConflict, StoreError
 from tests.server.store.conftest import Harness
-from tests.server.store.helpers import commit
+from tests.server.store.helpers import add_hand_record, add_stats, commit
 
 
 def _redis(case: Harness) -> tuple[RedisStore, Any]:
@@ -30,8 +30,6 @@ async def test_unreachable_redis_raises_store_error_with_a_safe_message() -> Non
         lambda: commit(store, "t", 1, b"s", [b"e"]),
         lambda: store.events_since("t", 0),
         store.list_public,
-        lambda: store.add_hand_record("t", b"r"),
-        lambda: store.add_stats("p", StatsDelta(hands=1)),
         store.table_ids,
     ]
     try:
@@ -119,28 +117,6 @@ async def test_create_whose_reply_was_lost_is_not_a_conflict(
         await store.create_table("t1", "C2", b"s")
 
 
-async def test_non_idempotent_writes_are_sent_once(
-    redis_case: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    store, _ = _redis(redis_case)
-    await store.create_table("t1", "C1", b"s1")
-    real = store._record_script
-    attempts = 0
-
-    async def reply_lost(keys: list[str], args: list[Any]) -> Any:
-        nonlocal attempts
-        attempts += 1
-        await real(keys, args)
-        raise RedisConnectionError("connection lost before the reply")
-
-    monkeypatch.setattr(store, "_record_script", reply_lost)
-    with pytest.raises(StoreError):
-        await store.add_hand_record("t1", b"r1")
-    # Not resent: the record is there once, not twice.
-    assert attempts == 1
-    assert await store.hand_records("t1") == [b"r1"]
-
-
 async def test_malformed_table_hash_is_a_store_error(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await raw.hset(store.keys.table("t1"), mapping={"state": b"s", "version": b"x"})
@@ -178,9 +154,9 @@ async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"s")
     await commit(store, "t1", 1, b"s", [b"e"], stats={"p1": StatsDelta(hands=1)})
-    await store.add_hand_record("t1", b"r")
+    await add_hand_record(store, "t1", b"r")  # commits version 3
     await store.set_public("t1", "C1", b"x")
-    await store.add_stats("p2", StatsDelta(hands=1))
+    await add_stats(store, "t1", "p2", StatsDelta(hands=1))  # commits version 4
     keys = {key.decode() async for key in raw.scan_iter(match=f"{store.prefix}*")}
     suffixes = {key.removeprefix(store.prefix) for key in keys}
     tag = store.keys.table("t1").removeprefix(store.prefix).partition(":")[0]
@@ -196,6 +172,7 @@ async def test_every_key_carries_the_prefix(redis_case: Harness) -> None:
         "{s:p1}:stats",
         "{s:p1}:counted:t1:2",
         "{s:p2}:stats",
+        "{s:p2}:counted:t1:4",
     }
 
 
@@ -251,7 +228,7 @@ async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Ha
     store, raw = _redis(redis_case)
     await store.create_table("t1", "C1", b"old")
     await commit(store, "t1", 1, b"old", [b"old-event"])
-    await store.add_hand_record("t1", b"old-record")
+    await add_hand_record(store, "t1", b"old-record")
     # Expiry removed the hash and code first; the log and records linger.
     await raw.delete(store.keys.table("t1"), store.keys.code("C1"))
     await store.create_table("t1", "C1", b"new")
