@@ -31,6 +31,7 @@ from .knowledge import Knowledge
 from .moon import moon_hand
 from .passing import card_dangers, careful_pass
 from .rollout import heuristic_playout
+from .rulebook import Rulebook
 from .sampler import DealSampler
 from .variant_rollout import policy_card
 from .widow import careful_discard
@@ -153,6 +154,44 @@ def _widow_points(
     return k.rules.hand_points(taken)
 
 
+def _careful_others(
+    hands: list[int], me: int, offset: int, count: int, pen: tuple[int, ...]
+) -> tuple[list[int], list[int]]:
+    """The others pass like careful players; their passes do not depend on
+    ours (passing is blind). (Each seat's pass, each hand after the others'
+    passes with ours not made yet.)"""
+    n = len(hands)
+    passes = [0] * n
+    for s in range(n):
+        if s != me:
+            for c in careful_pass(hands[s], count, pen):
+                passes[s] |= 1 << c
+    base = [hands[s] & ~passes[s] for s in range(n)]
+    for s in range(n):
+        if s != me:
+            base[(s + offset) % n] |= passes[s]
+    return passes, base
+
+
+def _pass_points(
+    rb: Rulebook,
+    base: list[int],
+    me: int,
+    to: int,
+    m: int,
+    first_lead_bit: int,
+    rnd: Callable[[], float],
+) -> int:
+    """Our points when we pass ``m`` to ``to`` and the hand is played out."""
+    n = len(base)
+    hs = base[:]
+    hs[me] = hs[me] & ~m
+    hs[to] |= m
+    leader = next(s for s in range(n) if hs[s] & first_lead_bit)
+    tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
+    return rb.hand_points(tk)[me]
+
+
 def judge_passes(
     k: Knowledge,
     cands: list[int],
@@ -195,30 +234,14 @@ def judge_passes(
                 hands, stock, _ = sampler.sample_world(rng)
             else:
                 hands = sampler.sample(rng)
-            # The others pass like careful players; their passes do not
-            # depend on ours (passing is blind).
-            passes = [0] * n
-            for s in range(n):
-                if s != me:
-                    for c in careful_pass(hands[s], count, pen):
-                        passes[s] |= 1 << c
-            base = [hands[s] & ~passes[s] for s in range(n)]
-            for s in range(n):
-                if s != me:
-                    base[(s + offset) % n] |= passes[s]
+            passes, base = _careful_others(hands, me, offset, count, pen)
             to = (me + offset) % n
             for m in tried:
                 if widow:
                     passes[me] = m
                     sums[m] -= _widow_points(k, hands, stock, passes, rnd)[me]
-                    plays[m] += 1
-                    continue
-                hs = base[:]
-                hs[me] = hs[me] & ~m
-                hs[to] |= m
-                leader = next(s for s in range(n) if hs[s] & first_lead_bit)
-                tk = heuristic_playout(rb, hs, [0] * n, [], leader, 0, False, 0, rnd)
-                sums[m] -= rb.hand_points(tk)[me]
+                else:
+                    sums[m] -= _pass_points(rb, base, me, to, m, first_lead_bit, rnd)
                 plays[m] += 1
             if not pacer.another():
                 out_of_time = True
