@@ -430,38 +430,11 @@ class Connection:
                 await self._leave_table()
                 self.send(sm.Ok(id=msg.id))
             case cm.GetStats():
-                stats = await self.lobby.store.get_stats(self.player_id)
-                self.send(
-                    sm.Stats(
-                        id=msg.id,
-                        games=stats.games,
-                        wins=stats.wins,
-                        hands=stats.hands,
-                        average_points=round(stats.average_points, 2),
-                        moons=stats.moons,
-                        queens=stats.queens,
-                    )
-                )
+                self.send(await self._stats(msg))
             case cm.GetReplay():
-                if self.actor is None:
-                    raise NotAllowed("join or watch a table to replay its hands")
-                # Records first, then the state, as for get_records.
-                records = await self.lobby.store.hand_records(self.actor.table_id)
-                stored = await self.lobby.store.load_table(self.actor.table_id)
-                state = stored.state if stored else None
-                self.send(hand_replay(records, state, msg, self.seat))
+                await self._replay(msg)
             case cm.GetAnalysis() | cm.GetAccuracy():
-                if self.actor is None:
-                    raise NotAllowed("join a seat at a table to review its hands")
-                if self.seat is None:
-                    raise NotAllowed("a spectator has no decisions to review")
-                # A review takes seconds of the bot workers' time: it runs
-                # beside this connection's other requests, which go on.
-                task = asyncio.create_task(
-                    self._serve(msg, self._analysis(msg, self.actor.table_id, self.seat))
-                )
-                self._side_tasks.add(task)
-                task.add_done_callback(self._side_tasks.discard)
+                self._start_analysis(msg)
             case cm.GetRecords():
                 if self.actor is None or self.seat is None:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
@@ -470,6 +443,40 @@ class Connection:
                 if self.actor is None:
                     raise NotAllowed("join a table first")
                 await self.actor.call(Request(self, msg))
+
+    async def _stats(self, msg: cm.GetStats) -> sm.Stats:
+        stats = await self.lobby.store.get_stats(self.player_id)
+        return sm.Stats(
+            id=msg.id,
+            games=stats.games,
+            wins=stats.wins,
+            hands=stats.hands,
+            average_points=round(stats.average_points, 2),
+            moons=stats.moons,
+            queens=stats.queens,
+        )
+
+    async def _replay(self, msg: cm.GetReplay) -> None:
+        if self.actor is None:
+            raise NotAllowed("join or watch a table to replay its hands")
+        # Records first, then the state, as for get_records.
+        records = await self.lobby.store.hand_records(self.actor.table_id)
+        stored = await self.lobby.store.load_table(self.actor.table_id)
+        state = stored.state if stored else None
+        self.send(hand_replay(records, state, msg, self.seat))
+
+    def _start_analysis(self, msg: cm.GetAnalysis | cm.GetAccuracy) -> None:
+        if self.actor is None:
+            raise NotAllowed("join a seat at a table to review its hands")
+        if self.seat is None:
+            raise NotAllowed("a spectator has no decisions to review")
+        # A review takes seconds of the bot workers' time: it runs beside
+        # this connection's other requests, which go on.
+        task = asyncio.create_task(
+            self._serve(msg, self._analysis(msg, self.actor.table_id, self.seat))
+        )
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
 
     async def _analysis(
         self, msg: cm.GetAnalysis | cm.GetAccuracy, table_id: str, seat: int
