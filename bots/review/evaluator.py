@@ -242,6 +242,17 @@ class _Judge:
         if passes and self.seat < len(passes) and passes[self.seat]:
             out.append(functools.partial(self._pass, [str(c) for c in passes[self.seat]]))
         plays = [str(c) for c in rec.get("plays", [])]
+        out += self._play_steps(plays)
+        end = self.final
+        if end.shooter == self.seat and end.moon_choice is not None and "moon_choice" in rec:
+            at_end = self._at(plays, with_discard=True, moon=False)
+            out.append(functools.partial(self._moon, at_end, end.moon_choice))
+        return out
+
+    def _play_steps(self, plays: list[str]) -> list[Callable[[], Judged]]:
+        """The seat's plays, and its widow discard where it made one."""
+        out: list[Callable[[], Judged]] = []
+        rec = self.record
         discard = [str(x) for x in rec.get("discard") or ()]
         widow_at = self._widow_step(plays) if "discard" in rec else None
         for i, c in enumerate(plays):
@@ -254,10 +265,6 @@ class _Judge:
             before = self._at(plays[:i], with_discard=discarded)
             if before.turn == self.seat:
                 out.append(functools.partial(self._play, before, c, i))
-        end = self.final
-        if end.shooter == self.seat and end.moon_choice is not None and "moon_choice" in rec:
-            at_end = self._at(plays, with_discard=True, moon=False)
-            out.append(functools.partial(self._moon, at_end, end.moon_choice))
         return out
 
     def _widow_step(self, plays: list[str]) -> int | None:
