@@ -27,6 +27,7 @@ from engine.variant_hand import VariantHand
 
 from .bits import MINOR_SUITS, SUIT_MASKS, DistinctSets
 from .budget import Budget, Pacer
+from .halving import successive_halving
 from .knowledge import Knowledge
 from .moon import moon_hand
 from .passing import card_dangers, careful_pass
@@ -216,40 +217,24 @@ def judge_passes(
     sampler = DealSampler(k)
     total = max(1, int(budget.worlds * (WIDOW_DEALS_PER_WORLD if widow else PASS_DEALS_PER_WORLD)))
     pacer = Pacer(budget.deadline(clock()), clock)
-    out_of_time = False
-    sums = {m: 0.0 for m in cands}
-    plays = {m: 0 for m in cands}
-    if keep and keep not in sums:
-        sums[keep] = 0.0
-        plays[keep] = 0
-    alive = list(cands)
     rnd = rng.random
     first_lead_bit = 1 << rb.first_lead
-    for share, kept in STAGES:
-        deals = max(1, int(total * share))
-        tried = alive if not keep or keep in alive else [*alive, keep]
-        for _ in range(deals):
-            stock: list[int] = []
+
+    def play_deal(tried: list[int]) -> list[float]:
+        stock: list[int] = []
+        if widow:
+            hands, stock, _ = sampler.sample_world(rng)
+        else:
+            hands = sampler.sample(rng)
+        passes, base = _careful_others(hands, me, offset, count, pen)
+        to = (me + offset) % n
+        values: list[float] = []
+        for m in tried:
             if widow:
-                hands, stock, _ = sampler.sample_world(rng)
+                passes[me] = m
+                values.append(-_widow_points(k, hands, stock, passes, rnd)[me])
             else:
-                hands = sampler.sample(rng)
-            passes, base = _careful_others(hands, me, offset, count, pen)
-            to = (me + offset) % n
-            for m in tried:
-                if widow:
-                    passes[me] = m
-                    sums[m] -= _widow_points(k, hands, stock, passes, rnd)[me]
-                else:
-                    sums[m] -= _pass_points(rb, base, me, to, m, first_lead_bit, rnd)
-                plays[m] += 1
-            if not pacer.another():
-                out_of_time = True
-                break
-        alive.sort(key=lambda m: (-sums[m], m))
-        alive = alive[:kept]
-        if len(alive) == 1 or out_of_time:
-            break
-    if keep and keep not in alive:
-        alive.append(keep)
-    return [(m, sums[m], plays[m]) for m in alive]
+                values.append(-_pass_points(rb, base, me, to, m, first_lead_bit, rnd))
+        return values
+
+    return successive_halving(cands, total, STAGES, pacer, play_deal, keep)

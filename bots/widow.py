@@ -34,6 +34,7 @@ from engine.cards import cards_of
 
 from .bits import HEARTS_MASK, HIGH_SPADES, LOW_SPADES, QS_BIT, SUIT_MASKS, DistinctSets, rank
 from .budget import Budget, Pacer
+from .halving import successive_halving
 from .knowledge import Knowledge
 from .moon import moon_hand
 from .rollout import heuristic_playout
@@ -160,42 +161,24 @@ def judge_discards(
     me = k.seat
     sampler = plausible_sampler(k)
     value = objective.value
-    sums = {m: 0.0 for m in cands}
-    plays = {m: 0 for m in cands}
-    if keep and keep not in sums:
-        sums[keep] = 0.0
-        plays[keep] = 0
-    alive = list(cands)
-    pacer = Pacer(budget.deadline(clock()), clock)
     rnd = rng.random
-    total = max(1, budget.worlds)
     base_taken = k.taken[:]
     base_taken[me] |= k.own_hidden
-    out_of_time = False
-    for share, kept in STAGES:
-        tried = alive if not keep or keep in alive else [*alive, keep]
-        for _ in range(max(1, int(total * share))):
-            hands = sampler.sample(rng)
-            for m in tried:
-                hs = hands[:]
-                hs[me] &= ~m
-                taken = base_taken[:]
-                taken[me] |= m
-                tk = heuristic_playout(
-                    rb, hs, taken, [], me, k.trick_index, k.broken, k.played, rnd
-                )
-                sums[m] += value(rb.hand_points(tk))
-                plays[m] += 1
-            if not pacer.another():
-                out_of_time = True
-                break
-        alive.sort(key=lambda m: (-sums[m], m))
-        alive = alive[:kept]
-        if len(alive) == 1 or out_of_time:
-            break
-    if keep and keep not in alive:
-        alive.append(keep)
-    return [(m, sums[m], plays[m]) for m in alive]
+
+    def play_deal(tried: list[int]) -> list[float]:
+        hands = sampler.sample(rng)
+        values = []
+        for m in tried:
+            hs = hands[:]
+            hs[me] &= ~m
+            taken = base_taken[:]
+            taken[me] |= m
+            tk = heuristic_playout(rb, hs, taken, [], me, k.trick_index, k.broken, k.played, rnd)
+            values.append(value(rb.hand_points(tk)))
+        return values
+
+    pacer = Pacer(budget.deadline(clock()), clock)
+    return successive_halving(cands, max(1, budget.worlds), STAGES, pacer, play_deal, keep)
 
 
 def plain_tricks(k: Knowledge) -> Knowledge | None:
