@@ -308,20 +308,8 @@ class Cluster:
                         # Redis dropped the subscription (the slot moved to
                         # another node): subscribe again where it is now.
                         raise RedisConnectionError("the bus channel moved")
-                    if item.get("type") != "smessage":
-                        continue
-                    try:
-                        batch = decode_batch(item["data"])
-                    except ValueError:  # one bad message must not stop the bus
-                        log.exception("unreadable bus message")
-                        continue
-                    for payload in batch:
-                        try:
-                            message = decode(payload)
-                            if self._handler is not None:
-                                await self._handler(message)
-                        except Exception:  # one bad message must not stop the bus
-                            log.exception("bus message failed")
+                    if item.get("type") == "smessage":
+                        await self._deliver(item["data"])
             except (*REDIS_ERRORS, OSError) as exc:
                 log.warning("bus connection lost (%s); reconnecting", exc)
                 await asyncio.sleep(backoff.next())  # back off while Redis restarts
@@ -333,6 +321,22 @@ class Cluster:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _deliver(self, data: bytes) -> None:
+        """Hand one published batch's messages to the handler; one bad
+        message must not stop the bus (nor the rest of its batch)."""
+        try:
+            batch = decode_batch(data)
+        except ValueError:
+            log.exception("unreadable bus message")
+            return
+        for payload in batch:
+            try:
+                message = decode(payload)
+                if self._handler is not None:
+                    await self._handler(message)
+            except Exception:
+                log.exception("bus message failed")
 
     @staticmethod
     async def _messages(pubsub: Any) -> AsyncIterator[dict[str, Any]]:
