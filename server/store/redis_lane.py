@@ -284,21 +284,10 @@ class RedisLane:
                 self._connecting = None
 
     async def _connect(self) -> _Replies:
-        loop = asyncio.get_running_loop()
         settings = self._settings
         try:
             async with asyncio.timeout(self._timeout):
-                if "path" in settings:
-                    _, protocol = await loop.create_unix_connection(_Replies, settings["path"])
-                else:
-                    if self._resolve is not None:
-                        host, port = await self._resolve()
-                    else:
-                        host, port = settings.get("host", "localhost"), settings.get("port", 6379)
-                    tls: dict[str, Any] = {}
-                    if self._tls is not None:
-                        tls = {"ssl": self._tls, "server_hostname": host}
-                    _, protocol = await loop.create_connection(_Replies, host, port, **tls)
+                protocol = await self._open()
         except (OSError, TimeoutError) as exc:  # ssl.SSLError is an OSError
             raise RedisConnectionError(f"could not connect to Redis: {exc}") from exc
         password, username = settings.get("password"), settings.get("username")
@@ -314,6 +303,24 @@ class RedisLane:
                 protocol.transport.close()
             raise
         self._protocol = protocol
+        return protocol
+
+    async def _open(self) -> _Replies:
+        """The connection: a Unix socket, or TCP (TLS where asked) to the
+        address given or found (the master a Sentinel names now)."""
+        loop = asyncio.get_running_loop()
+        settings = self._settings
+        if "path" in settings:
+            _, protocol = await loop.create_unix_connection(_Replies, settings["path"])
+            return protocol
+        if self._resolve is not None:
+            host, port = await self._resolve()
+        else:
+            host, port = settings.get("host", "localhost"), settings.get("port", 6379)
+        tls: dict[str, Any] = {}
+        if self._tls is not None:
+            tls = {"ssl": self._tls, "server_hostname": host}
+        _, protocol = await loop.create_connection(_Replies, host, port, **tls)
         return protocol
 
 
