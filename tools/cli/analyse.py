@@ -124,19 +124,24 @@ def run_analyse(stream: TextIO, out: TextIO, args: argparse.Namespace) -> int:
         history.append(list(replay(record).scores or ()))
         previous = record
         _write_hand(out, review, args.json)
-    acc = accuracy_of(d.loss for r in reviews for d in r.decisions)
-    summary = {"summary": True, "seat": args.seat, "hands": len(reviews), **acc.to_json()}
-    summary["accuracy"] = summary["mean_loss"]
-    if args.json:
-        out.write(json.dumps(summary) + "\n")
-    else:
-        out.write(
-            f"Seat {args.seat}, {len(reviews)} hands, {acc.decisions} decisions: "
-            f"mean loss {acc.mean_loss:.2f} points per decision; "
-            f"{acc.inaccuracies} inaccuracies, {acc.mistakes} mistakes, "
-            f"{acc.blunders} blunders\n"
-        )
+    _write_summary(out, reviews, args.seat, args.json)
     return 0
+
+
+def _write_summary(out: TextIO, reviews: list[HandReview], seat: int, as_json: bool) -> None:
+    """The last line: the seat's accuracy over every hand reviewed."""
+    acc = accuracy_of(d.loss for r in reviews for d in r.decisions)
+    if as_json:
+        summary = {"summary": True, "seat": seat, "hands": len(reviews), **acc.to_json()}
+        summary["accuracy"] = summary["mean_loss"]
+        out.write(json.dumps(summary) + "\n")
+        return
+    out.write(
+        f"Seat {seat}, {len(reviews)} hands, {acc.decisions} decisions: "
+        f"mean loss {acc.mean_loss:.2f} points per decision; "
+        f"{acc.inaccuracies} inaccuracies, {acc.mistakes} mistakes, "
+        f"{acc.blunders} blunders\n"
+    )
 
 
 def _follows(previous: dict[str, Any], record: dict[str, Any]) -> bool:
