@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from engine.cards import card_text, cards_of
 from engine.errors import RecordError
-from engine.hand import Phase
+from engine.hand import Hand, Phase
 from engine.record import replay
 from protocol import client_messages as cm
 from protocol import server_messages as sm
@@ -82,18 +82,10 @@ def hand_replay(
         ) from None
     if hand.phase is not Phase.DONE or hand.scores is None:
         raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
-    n = hand.players
     # The views' own trick records: who really played each card (Domino:
     # seats drop out), cancelled cards, carried tricks.
     tricks = TrickCache().models(hand)
-    dealt: tuple[str, ...] = ()
-    passed: tuple[str, ...] = ()
-    received: tuple[str, ...] = ()
-    if seat is not None and 0 <= seat < n:
-        dealt = tuple(card_text(c) for c in cards_of(hand.dealt[seat]))
-        own = hand.passes[seat]
-        passed = tuple(card_text(c) for c in cards_of(own)) if own else ()
-        received = tuple(card_text(c) for c in cards_of(hand.received[seat]))
+    dealt, passed, received = _own_cards(hand, seat)
     direction = DIRECTIONS.get(hand.direction, "hold")
     return sm.HandReplay(
         id=request.id,
@@ -107,4 +99,19 @@ def hand_replay(
         tricks=tricks,
         points=hand.scores,
         shooter=hand.shooter,
+    )
+
+
+def _own_cards(
+    hand: Hand, seat: int | None
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """What only ``seat`` saw of the hand: its deal, its pass and what it
+    received (nothing for a spectator)."""
+    if seat is None or not 0 <= seat < hand.players:
+        return (), (), ()
+    own = hand.passes[seat]
+    return (
+        tuple(card_text(c) for c in cards_of(hand.dealt[seat])),
+        tuple(card_text(c) for c in cards_of(own)) if own else (),
+        tuple(card_text(c) for c in cards_of(hand.received[seat])),
     )
