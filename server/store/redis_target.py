@@ -223,6 +223,38 @@ def _host_port(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _options(scheme: str, query: str) -> dict[str, list[str]]:
+    try:
+        options = parse_qs(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise BadRedisUrl(f"the query of {scheme}:// is not NAME=VALUE&…") from None
+    unknown = set(options) - {"sentinel_password", "ca"}
+    if unknown:
+        raise BadRedisUrl(f"unknown option {sorted(unknown)[0]!r} in the Redis URL")
+    return options
+
+
+def _credentials(userinfo: str) -> tuple[str | None, str | None]:
+    """(ACL user, password) of ``USER:PASSWORD``, ``:PASSWORD`` or ``USER``."""
+    user, colon, secret = userinfo.partition(":")
+    return unquote(user) or None, unquote(secret) if colon else None
+
+
+def _service_and_db(scheme: str, topology: str, path: str) -> tuple[str, int]:
+    """(service, database) of a Sentinel URL's ``/SERVICE[/DB]``; a Cluster
+    URL has no path."""
+    segments = [s for s in path.split("/") if s]
+    if topology != "sentinel":
+        if segments:
+            raise BadRedisUrl("redis+cluster://HOST:PORT[,HOST:PORT…] takes no path (one database)")
+        return "", 0
+    if not segments or len(segments) > 2:
+        raise BadRedisUrl(f"{scheme}://HOST:PORT[,HOST:PORT…]/SERVICE[/DB] needs the service")
+    if len(segments) == 2 and not segments[1].isdigit():
+        raise BadRedisUrl(f"the database {segments[1]!r} is not a number")
+    return unquote(segments[0]), int(segments[1]) if len(segments) == 2 else 0
+
+
 def parse_redis_url(url: str) -> RedisTarget:
     """The target a Redis store URL names; ``BadRedisUrl`` (one line that
     says what is wrong) for anything else."""
@@ -233,35 +265,14 @@ def parse_redis_url(url: str) -> RedisTarget:
     if topology == "redis":
         return RedisTarget(url, topology, tls)
     rest, _, query = rest.partition("?")
-    try:
-        options = parse_qs(query, keep_blank_values=True, strict_parsing=bool(query))
-    except ValueError:
-        raise BadRedisUrl(f"the query of {scheme}:// is not NAME=VALUE&…") from None
-    unknown = set(options) - {"sentinel_password", "ca"}
-    if unknown:
-        raise BadRedisUrl(f"unknown option {sorted(unknown)[0]!r} in the Redis URL")
+    options = _options(scheme, query)
     userinfo, at, hostpart = rest.rpartition("@")
-    username = password = None
-    if at:
-        user, colon, secret = userinfo.partition(":")
-        username = unquote(user) or None
-        password = unquote(secret) if colon else None
+    username, password = _credentials(userinfo) if at else (None, None)
     hosts, _, path = hostpart.partition("/")
     if not hosts:
         raise BadRedisUrl(f"{scheme}:// needs at least one HOST:PORT")
     nodes = tuple(_host_port(h) for h in hosts.split(","))
-    service, db = "", 0
-    segments = [s for s in path.split("/") if s] if path else []
-    if topology == "sentinel":
-        if not segments or len(segments) > 2:
-            raise BadRedisUrl(f"{scheme}://HOST:PORT[,HOST:PORT…]/SERVICE[/DB] needs the service")
-        service = unquote(segments[0])
-        if len(segments) == 2:
-            if not segments[1].isdigit():
-                raise BadRedisUrl(f"the database {segments[1]!r} is not a number")
-            db = int(segments[1])
-    elif segments:
-        raise BadRedisUrl("redis+cluster://HOST:PORT[,HOST:PORT…] takes no path (one database)")
+    service, db = _service_and_db(scheme, topology, path)
     return RedisTarget(
         url,
         topology,
