@@ -61,44 +61,12 @@ async def migrate_layout(redis: Redis, keys: Keyspace) -> int:
         return 0
     lock = keys.lobby("migration")
     me = secrets.token_hex(8)
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not await redis.set(lock, me, nx=True, px=LOCK_MS):
-        if await redis.get(marker) == LAYOUT_VERSION.encode():
-            return 0
-        if time.monotonic() > deadline:
-            raise StoreError("another server's migration of the Redis key layout did not finish")
-        await asyncio.sleep(0.2)  # another process migrates: its marker is what we wait for
+    if not await _take_lock(redis, lock, marker, me):
+        return 0  # another process migrated while we waited
     try:
         if await redis.get(marker) == LAYOUT_VERSION.encode():
             return 0
-        prefix = keys.prefix
-        if [key async for key in redis.scan_iter(match=f"{prefix}alive:*", count=1000)]:
-            raise OldReleaseRunning(
-                "a hearts server of an older release still uses this Redis: stop it first"
-            )
-        moved = 0
-        async for old_key in redis.scan_iter(match=f"{prefix}table:*", count=1000):
-            table_id = old_key.decode().removeprefix(f"{prefix}table:")
-            await _move_table(redis, keys, table_id)
-            await redis.pexpire(lock, LOCK_MS)
-            moved += 1
-        async for old_key in redis.scan_iter(match=f"{prefix}stats:*", count=1000):
-            player_id = old_key.decode().removeprefix(f"{prefix}stats:")
-            await _copy(redis, old_key.decode(), keys.stats(player_id))
-            await redis.delete(old_key)
-        created = await redis.get(f"{prefix}created")
-        if created is not None:
-            # Creation numbers must keep growing past the old ones.
-            current = int(await redis.get(keys.lobby("created")) or 0)
-            await redis.set(keys.lobby("created"), max(current, int(created)))
-        # Codes whose table had gone (expired apart from it) and the old
-        # indexes: nothing refers to them any more.
-        async for stale in redis.scan_iter(match=f"{prefix}code:*", count=1000):
-            await redis.delete(stale)
-        async for stale in redis.scan_iter(match=f"{prefix}lease:*", count=1000):
-            await redis.delete(stale)
-        for index in ("tables", "running", "public", "created"):
-            await redis.delete(f"{prefix}{index}")
+        moved = await _move_everything(redis, keys, lock)
         await redis.set(marker, LAYOUT_VERSION)
         if moved:
             log.info("moved %d tables to the Redis key layout %s", moved, LAYOUT_VERSION)
@@ -106,6 +74,52 @@ async def migrate_layout(redis: Redis, keys: Keyspace) -> int:
     finally:
         if await redis.get(lock) == me.encode():
             await redis.delete(lock)
+
+
+async def _take_lock(redis: Redis, lock: str, marker: str, me: str) -> bool:
+    """Hold the migration lock (True), or see another process's migration
+    finish while waiting for it (False); ``StoreError`` if it never does."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not await redis.set(lock, me, nx=True, px=LOCK_MS):
+        if await redis.get(marker) == LAYOUT_VERSION.encode():
+            return False
+        if time.monotonic() > deadline:
+            raise StoreError("another server's migration of the Redis key layout did not finish")
+        await asyncio.sleep(0.2)  # another process migrates: its marker is what we wait for
+    return True
+
+
+async def _move_everything(redis: Redis, keys: Keyspace, lock: str) -> int:
+    """Tables, statistics and the creation counter moved, the old indexes
+    gone; the number of tables moved."""
+    prefix = keys.prefix
+    if [key async for key in redis.scan_iter(match=f"{prefix}alive:*", count=1000)]:
+        raise OldReleaseRunning(
+            "a hearts server of an older release still uses this Redis: stop it first"
+        )
+    moved = 0
+    async for old_key in redis.scan_iter(match=f"{prefix}table:*", count=1000):
+        table_id = old_key.decode().removeprefix(f"{prefix}table:")
+        await _move_table(redis, keys, table_id)
+        await redis.pexpire(lock, LOCK_MS)
+        moved += 1
+    async for old_key in redis.scan_iter(match=f"{prefix}stats:*", count=1000):
+        player_id = old_key.decode().removeprefix(f"{prefix}stats:")
+        await _copy(redis, old_key.decode(), keys.stats(player_id))
+        await redis.delete(old_key)
+    created = await redis.get(f"{prefix}created")
+    if created is not None:
+        # Creation numbers must keep growing past the old ones.
+        current = int(await redis.get(keys.lobby("created")) or 0)
+        await redis.set(keys.lobby("created"), max(current, int(created)))
+    # Codes whose table had gone (expired apart from it) and the old
+    # indexes: nothing refers to them any more.
+    for pattern in ("code:*", "lease:*"):
+        async for stale in redis.scan_iter(match=f"{prefix}{pattern}", count=1000):
+            await redis.delete(stale)
+    for index in ("tables", "running", "public", "created"):
+        await redis.delete(f"{prefix}{index}")
+    return moved
 
 
 async def _copy(redis: Redis, old: str, new: str) -> bool:
