@@ -255,21 +255,26 @@ def set_connected(
     events: Events = [_seat_event(table, seat, "connected" if connected else "away")]
     if connected:
         s.covering = False
-        if s.covered_played or s.covered_passed or s.covered_moon or s.covered_discarded:
-            # The player is told what a bot did in their name (to them alone).
-            events.append(
-                logged.BotCovered(
-                    seat=seat,
-                    played=tuple(s.covered_played),
-                    passed=tuple(s.covered_passed),
-                    moon_choice=s.covered_moon,
-                    discarded=tuple(s.covered_discarded),
-                    moves=tuple(s.covered_moves),
-                )
-            )
-            s.covered_played, s.covered_passed, s.covered_moon = [], [], None
-            s.covered_discarded, s.covered_moves = [], []
+        events += _covered_report(s, seat)
     return events
+
+
+def _covered_report(s: Seat, seat: int) -> Events:
+    """What a bot did in a returning player's name, told to them alone (and
+    then forgotten)."""
+    if not (s.covered_played or s.covered_passed or s.covered_moon or s.covered_discarded):
+        return []
+    report = logged.BotCovered(
+        seat=seat,
+        played=tuple(s.covered_played),
+        passed=tuple(s.covered_passed),
+        moon_choice=s.covered_moon,
+        discarded=tuple(s.covered_discarded),
+        moves=tuple(s.covered_moves),
+    )
+    s.covered_played, s.covered_passed, s.covered_moon = [], [], None
+    s.covered_discarded, s.covered_moves = [], []
+    return [report]
 
 
 def start_covering(table: TableState, seat: int) -> Events:
