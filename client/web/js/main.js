@@ -16,7 +16,7 @@ import { renderRules } from "./rules.js";
 import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
 import { loadSeat, savePlayer, saveQuickLevel, saveSeat } from "./storage.js";
-import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
+import { botReportText, buildTable, dropTable, focusWhenShown, renderChat, renderTable, seatName } from "./table.js";
 import { waitFor } from "./throttle.js";
 
 const main = $("#app");
@@ -82,6 +82,8 @@ function showStatus(status) {
   const el = $("#conn-status");
   el.dataset.status = status;
   el.textContent = t(`conn.${status}`);
+  // A phone shows the state as a dot: a tap or a long press tells it.
+  el.title = el.textContent;
 }
 
 function playerName() {
@@ -391,6 +393,7 @@ const lobbyActions = {
     if (!seated) return;
     resetPresenter();
     seatedAt(seated);
+    focusWhenShown('.hand .card[tabindex="0"]');
     await attempt(net.request({ type: "start_game" }));
   },
   async create(body) {
@@ -399,6 +402,7 @@ const lobbyActions = {
     if (seated) {
       resetPresenter();
       seatedAt(seated);
+      focusWhenShown(".start-game");
     }
   },
   // ``invite``: the secret of an invite link (by default the one this page

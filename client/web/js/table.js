@@ -28,6 +28,7 @@ let lastHandKey = "";
 let infoFor = "";
 let countdownTimer = null; // ticks the "bot in 42 s" badges while any is shown
 let lastFocus = null; // the element of the table that last had the keyboard focus
+let focusWanted = null; // a selector the focus goes to once the table draws it
 
 // -- names and positions -------------------------------------------------------
 
@@ -343,6 +344,25 @@ export function renderTable() {
   renderInfo(view);
   syncCountdowns(view);
   restoreFocus();
+  focusWhenDrawn();
+}
+
+const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
+
+/** Give the keyboard focus to the first element of the table matching
+ * ``selector`` as soon as it is drawn: Start after "Create table", your
+ * hand after "Play vs bots" (never 14 Tabs away). */
+export function focusWhenShown(selector) {
+  focusWanted = selector;
+  if (els && app.view) focusWhenDrawn();
+}
+
+function focusWhenDrawn() {
+  if (!focusWanted) return;
+  const el = els.root.querySelector(focusWanted);
+  if (!el || !usable(el)) return;
+  focusWanted = null;
+  el.focus({ preventScroll: true });
 }
 
 /** The element that had the focus is gone (Start, Pass, your last card, a
@@ -353,7 +373,6 @@ function restoreFocus() {
   if (!lastFocus || lastFocus.isConnected) return;
   const active = document.activeElement;
   if (active && active !== document.body && active !== $("#app")) return;
-  const usable = (b) => !b.disabled && !b.hidden && b.getClientRects().length > 0;
   // Nothing yet (a finished trick still on show): the page's main region
   // holds the focus (not the body), and the next drawing looks again.
   const target =
@@ -1023,6 +1042,9 @@ function renderHand(view) {
   const mode = passing(view) ? "pass" : myTurn(view) && !app.linger ? "play" : "wait";
   box.dataset.mode = mode;
   box.style.setProperty("--n", String(Math.max(cards.length, 1)));
+  // A phone lays a long hand out in two rows of whole cards (style.css).
+  box.style.setProperty("--per-row", String(Math.max(Math.ceil(cards.length / 2), 1)));
+  box.dataset.rows = cards.length > 8 ? "2" : "1";
   const legal = new Set(view.legal);
   const marked = new Set(view.received_marked ? view.received : []);
   const focused = document.activeElement;
@@ -1230,8 +1252,18 @@ function renderScores(view) {
     box,
     h(
       "table",
-      {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i))))),
+      { dataset: { seats: order.length > 6 ? "many" : "few" } },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("scores.hand")),
+          // A name the column cuts short is whole in its title.
+          order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", title: seatName(view, i), dataset: { seat: String(i) } }, seatName(view, i))),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -1366,6 +1398,7 @@ function renderKicked(box, view) {
 /** Forget the screen (leaving the table). */
 export function dropTable() {
   els = null;
+  focusWanted = null;
   clearInterval(countdownTimer);
   countdownTimer = null;
 }
