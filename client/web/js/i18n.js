@@ -6,13 +6,19 @@
 //
 // A string may hold {placeholders}; a plural entry is an object keyed by
 // Intl.PluralRules categories ({one, few, many, other}) and gets {n}.
+//
+// Grammatical cases: a language module's ``terms`` give words (a card's
+// rank and suit) in each case the language needs ({nom, acc, gen}: "Король",
+// "короля", "короля"). A parameter may be such a term (cards.js cardTerm),
+// and a template names the case it needs: "зіграйте {card:acc}" says
+// "зіграйте короля бубон", "{card}" the nominative. English has one form.
 
 import { loadLang, saveLang } from "./storage.js";
 
 /** The languages offered, by code, each named in itself. */
 export const LANGUAGES = { en: "English", uk: "Українська", ru: "Русский" };
 let current = "en";
-let table = { strings: {}, rules: null }; // the module of the current language
+let table = { strings: {}, rules: null, terms: {} }; // the module of the current language
 let plural = new Intl.PluralRules("en");
 const listeners = [];
 
@@ -65,7 +71,28 @@ export function t(key, params = {}) {
   if (typeof entry === "object") {
     entry = entry[plural.select(params.n ?? 0)] ?? entry.other;
   }
-  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return entry.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, name, grammaticalCase) =>
+    name in params ? inCase(params[name], grammaticalCase) : whole,
+  );
+}
+
+/** A parameter as text: a term (an object of case forms) in ``grammaticalCase``
+ * (the nominative when the template names none or the term lacks it). */
+function inCase(value, grammaticalCase = "nom") {
+  if (value !== null && typeof value === "object") return String(value[grammaticalCase] ?? value.nom);
+  return String(value);
+}
+
+/** The forms of a word of ``group`` ("rank", "suit") by grammatical case,
+ * e.g. {nom: "Король", acc: "короля", gen: "короля"}; a language without
+ * cases gives one form, the nominative. */
+export function term(group, key) {
+  const entry = table.terms?.[group]?.[key];
+  if (entry === undefined) {
+    console.warn(`missing term: ${group}.${key}`);
+    return { nom: key };
+  }
+  return typeof entry === "string" ? { nom: entry } : entry;
 }
 
 /** The Rules/FAQ page's content in the current language. */

@@ -3,7 +3,7 @@
 // invite link, knocking at a table whose host lets players in), and what is
 // announced to screen readers.
 
-import { cardName } from "./cards.js";
+import { cardName, cardsTerm } from "./cards.js";
 import { claimMade } from "./claim.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
@@ -719,7 +719,7 @@ function announceEvents(events, view, previous) {
         announce(t(`announce.out${of(e.seat)}`, { name: seatName(view, e.seat) }));
         break;
       case "cards_received":
-        announce(t("announce.received", { cards: e.cards.map(cardName).join(", "), name: seatName(view, e.from_seat) }));
+        announce(t("announce.received", { cards: cardsTerm(e.cards), name: seatName(view, e.from_seat) }));
         break;
       case "hearts_broken":
         announce(t("announce.heartsBroken"));

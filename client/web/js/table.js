@@ -10,7 +10,7 @@ import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
 import { showReplay } from "./replay.js";
-import { baseOf, cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
+import { baseOf, cardName, cardTerm, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
@@ -1122,7 +1122,7 @@ function cardChosen(card, button) {
       return;
     }
     const n = app.selected.size;
-    announce(t(app.selected.has(card) ? "announce.selected" : "announce.unselected", { card: cardName(card), n }));
+    announce(t(app.selected.has(card) ? "announce.selected" : "announce.unselected", { card: cardTerm(card), n }));
     renderTable();
     return;
   }

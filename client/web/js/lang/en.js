@@ -315,10 +315,6 @@ const strings = {
   "card.name": "{rank} of {suit}",
   "card.received": "passed to you",
   "card.notPlayable": "not playable now",
-  "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five", "rank.6": "Six",
-  "rank.7": "Seven", "rank.8": "Eight", "rank.9": "Nine", "rank.T": "Ten", "rank.J": "Jack",
-  "rank.Q": "Queen", "rank.K": "King", "rank.A": "Ace",
-  "suit.C": "clubs", "suit.D": "diamonds", "suit.H": "hearts", "suit.S": "spades",
 
   "error.generic": "Something went wrong: {message}",
   "error.no_such_table": "There is no table with that code.",
@@ -445,6 +441,12 @@ const strings = {
   "announce.widowDiscardedYou": "You put {n} cards face down.",
   "announce.drewYou": "You draw {n} from the stock.",
   "announce.outYou": "You have no cards left and are out.",
+};
+
+// Card names for cardTerm (cards.js): English has one form for every case.
+const terms = {
+  rank: { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" },
+  suit: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
 };
 
 const rules = {
@@ -584,4 +586,4 @@ const rules = {
   ],
 };
 
-export default { strings, rules };
+export default { strings, rules, terms };

@@ -205,8 +205,8 @@ const strings = {
   "turn.yours": "Ваш ход",
   "advice.button": "Подсказка",
   "advice.title": "Что сделал бы средний бот?",
-  "advice.play": "Подсказка: сыграйте {card}",
-  "advice.pass": "Подсказка: передайте {cards}",
+  "advice.play": "Подсказка: сыграйте {card:acc}",
+  "advice.pass": "Подсказка: передайте {cards:acc}",
   "advice.moonAdd": "Подсказка: добавьте {n} остальным",
   "advice.moonSubtract": "Подсказка: вычтите {n} из своего счёта",
   "advice.mark": "подсказано",
@@ -297,7 +297,7 @@ const strings = {
   "announce.trick": "{name} забирает взятку.",
   "announce.trickPoints": { one: "{name} забирает взятку: {n} очко.", few: "{name} забирает взятку: {n} очка.", many: "{name} забирает взятку: {n} очков.", other: "{name} забирает взятку: {n} очка." },
   "announce.dealt": "Раздача {n}.",
-  "announce.received": "Вам переданы {cards} ({name}).",
+  "announce.received": "Вам передали {cards:acc} ({name}).",
   "announce.yourTurn": "Ваш ход.",
   "announce.scored": "Раздача окончена. {summary}",
   "announce.gameOver": "Игра окончена. Побеждает {name}.",
@@ -309,16 +309,12 @@ const strings = {
   "announce.kicked": "{name}: игрок убран со стола.",
   "announce.heartsBroken": "Червы открыты.",
   "announce.chat": "{name} пишет: {text}",
-  "announce.selected": "{card} выбрана, {n} из 3.",
-  "announce.unselected": "{card} возвращена, {n} из 3.",
+  "announce.selected": "Вы выбрали {card:acc}, {n} из 3.",
+  "announce.unselected": "Вы вернули {card:acc}, {n} из 3.",
 
   "card.name": "{rank} {suit}",
   "card.received": "передана вам",
   "card.notPlayable": "сейчас ходить нельзя",
-  "rank.2": "Двойка", "rank.3": "Тройка", "rank.4": "Четвёрка", "rank.5": "Пятёрка", "rank.6": "Шестёрка",
-  "rank.7": "Семёрка", "rank.8": "Восьмёрка", "rank.9": "Девятка", "rank.T": "Десятка", "rank.J": "Валет",
-  "rank.Q": "Дама", "rank.K": "Король", "rank.A": "Туз",
-  "suit.C": "треф", "suit.D": "бубен", "suit.H": "черв", "suit.S": "пик",
 
   "error.generic": "Что-то пошло не так: {message}",
   "error.no_such_table": "Стола с таким кодом нет.",
@@ -445,6 +441,29 @@ const strings = {
   "announce.widowDiscardedYou": "Вы сбрасываете рубашкой вверх карт: {n}.",
   "announce.drewYou": "Вы берёте из колоды карт: {n}.",
   "announce.outYou": "У вас кончились карты, вы выбываете.",
+};
+
+// Card names by grammatical case for cardTerm (cards.js): the nominative
+// names a card by itself ("Король бубен"), the accusative is what is played
+// or passed ("сыграйте короля бубен"), the genitive what is missing.
+const terms = {
+  rank: {
+    2: { nom: "Двойка", acc: "двойку", gen: "двойки" },
+    3: { nom: "Тройка", acc: "тройку", gen: "тройки" },
+    4: { nom: "Четвёрка", acc: "четвёрку", gen: "четвёрки" },
+    5: { nom: "Пятёрка", acc: "пятёрку", gen: "пятёрки" },
+    6: { nom: "Шестёрка", acc: "шестёрку", gen: "шестёрки" },
+    7: { nom: "Семёрка", acc: "семёрку", gen: "семёрки" },
+    8: { nom: "Восьмёрка", acc: "восьмёрку", gen: "восьмёрки" },
+    9: { nom: "Девятка", acc: "девятку", gen: "девятки" },
+    T: { nom: "Десятка", acc: "десятку", gen: "десятки" },
+    J: { nom: "Валет", acc: "валета", gen: "валета" },
+    Q: { nom: "Дама", acc: "даму", gen: "дамы" },
+    K: { nom: "Король", acc: "короля", gen: "короля" },
+    A: { nom: "Туз", acc: "туза", gen: "туза" },
+  },
+  // The suit is a genitive plural ("короля бубон") in every case.
+  suit: { C: "треф", D: "бубен", H: "черв", S: "пик" },
 };
 
 const rules = {
@@ -582,4 +601,4 @@ const rules = {
   ],
 };
 
-export default { strings, rules };
+export default { strings, rules, terms };

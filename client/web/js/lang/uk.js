@@ -205,8 +205,8 @@ const strings = {
   "turn.yours": "Ваш хід",
   "advice.button": "Підказка",
   "advice.title": "Що зробив би середній бот?",
-  "advice.play": "Підказка: зіграйте {card}",
-  "advice.pass": "Підказка: передайте {cards}",
+  "advice.play": "Підказка: зіграйте {card:acc}",
+  "advice.pass": "Підказка: передайте {cards:acc}",
   "advice.moonAdd": "Підказка: додайте {n} іншим",
   "advice.moonSubtract": "Підказка: відніміть {n} від свого рахунку",
   "advice.mark": "підказано",
@@ -297,7 +297,7 @@ const strings = {
   "announce.trick": "{name} забирає взятку.",
   "announce.trickPoints": { one: "{name} забирає взятку: {n} очко.", few: "{name} забирає взятку: {n} очки.", many: "{name} забирає взятку: {n} очок.", other: "{name} забирає взятку: {n} очка." },
   "announce.dealt": "Роздача {n}.",
-  "announce.received": "Вам передано {cards} ({name}).",
+  "announce.received": "Вам передано {cards:acc} ({name}).",
   "announce.yourTurn": "Ваш хід.",
   "announce.scored": "Роздачу завершено. {summary}",
   "announce.gameOver": "Гру завершено. Перемагає {name}.",
@@ -309,16 +309,12 @@ const strings = {
   "announce.kicked": "{name}: гравця прибрано зі столу.",
   "announce.heartsBroken": "Чирви відкрито.",
   "announce.chat": "{name} пише: {text}",
-  "announce.selected": "{card} вибрано, {n} з 3.",
-  "announce.unselected": "{card} повернуто, {n} з 3.",
+  "announce.selected": "Ви вибрали {card:acc}, {n} з 3.",
+  "announce.unselected": "Ви повернули {card:acc}, {n} з 3.",
 
   "card.name": "{rank} {suit}",
   "card.received": "передана вам",
   "card.notPlayable": "зараз ходити не можна",
-  "rank.2": "Двійка", "rank.3": "Трійка", "rank.4": "Четвірка", "rank.5": "П’ятірка", "rank.6": "Шістка",
-  "rank.7": "Сімка", "rank.8": "Вісімка", "rank.9": "Дев’ятка", "rank.T": "Десятка", "rank.J": "Валет",
-  "rank.Q": "Дама", "rank.K": "Король", "rank.A": "Туз",
-  "suit.C": "треф", "suit.D": "бубон", "suit.H": "чирв", "suit.S": "пік",
 
   "error.generic": "Щось пішло не так: {message}",
   "error.no_such_table": "Столу з таким кодом немає.",
@@ -445,6 +441,29 @@ const strings = {
   "announce.widowDiscardedYou": "Ви скидаєте сорочкою догори карт: {n}.",
   "announce.drewYou": "Ви берете з колоди карт: {n}.",
   "announce.outYou": "У вас закінчилися карти, ви вибуваєте.",
+};
+
+// Card names by grammatical case for cardTerm (cards.js): the nominative
+// names a card by itself ("Король бубон"), the accusative is what is played
+// or passed ("зіграйте короля бубон"), the genitive what is missing.
+const terms = {
+  rank: {
+    2: { nom: "Двійка", acc: "двійку", gen: "двійки" },
+    3: { nom: "Трійка", acc: "трійку", gen: "трійки" },
+    4: { nom: "Четвірка", acc: "четвірку", gen: "четвірки" },
+    5: { nom: "П’ятірка", acc: "п’ятірку", gen: "п’ятірки" },
+    6: { nom: "Шістка", acc: "шістку", gen: "шістки" },
+    7: { nom: "Сімка", acc: "сімку", gen: "сімки" },
+    8: { nom: "Вісімка", acc: "вісімку", gen: "вісімки" },
+    9: { nom: "Дев’ятка", acc: "дев’ятку", gen: "дев’ятки" },
+    T: { nom: "Десятка", acc: "десятку", gen: "десятки" },
+    J: { nom: "Валет", acc: "валета", gen: "валета" },
+    Q: { nom: "Дама", acc: "даму", gen: "дами" },
+    K: { nom: "Король", acc: "короля", gen: "короля" },
+    A: { nom: "Туз", acc: "туза", gen: "туза" },
+  },
+  // The suit is a genitive plural ("короля бубон") in every case.
+  suit: { C: "треф", D: "бубон", H: "чирв", S: "пік" },
 };
 
 const rules = {
@@ -582,4 +601,4 @@ const rules = {
   ],
 };
 
-export default { strings, rules };
+export default { strings, rules, terms };
