@@ -7,14 +7,17 @@
 import { $, announce, dismissToast, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
+import { variantOf } from "./variants.js";
 
 let asking = false;
 let shown = null; // {hand, text}: the last claim, shown through its hand's end
 
-/** Whether a claim may be asked for now (the server proves it or refuses). */
+/** Whether a claim may be asked for now (the server proves it or refuses);
+ * never in a game whose claims the server does not check (two decks, a
+ * widow, a stock). */
 export function claimable(view) {
   return Boolean(
-    view && view.seat !== null && view.status === "playing" && view.phase === "play" &&
+    view && variantOf(view.rules?.variant).claims && view.seat !== null && view.status === "playing" && view.phase === "play" &&
       view.turn === view.seat && view.hand.length >= 2 && !app.linger && !app.pending,
   );
 }

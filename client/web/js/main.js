@@ -361,6 +361,20 @@ function route() {
   }
 }
 
+/** Open Rules & FAQ (Back returns to where the player was), at its section
+ * ``section`` if given. */
+function openRules(section = null) {
+  if (location.hash !== "#rules") {
+    history.pushState({ page: "#rules" }, "", "#rules");
+    route();
+  }
+  const target = section && $(`#rules-${section}`, rulesRoot);
+  if (target) {
+    target.scrollIntoView();
+    target.focus({ preventScroll: true });
+  }
+}
+
 /** The statistics page: this browser's games at once, the server's totals when they come. */
 function openStats() {
   renderStatsPage(statsRoot, closeRules);
@@ -646,6 +660,8 @@ const tableActions = {
     app.botReport = null;
     renderTable();
   },
+  /** Rules & FAQ at its section ``id`` (the table's ? opens "controls"). */
+  help: (id) => openRules(id),
   takeSeat: (seat) => attempt(net.request({ type: "take_seat", seat })),
   async chat(text) {
     return Boolean(await attempt(net.request({ type: "chat", text })));
@@ -837,15 +853,17 @@ async function start() {
   app.linkCode = match ? codeFrom(decodeURIComponent(match[1])) : null;
   app.linkInvite = app.linkCode ? inviteFromHash(location.hash) : null;
   window.addEventListener("hashchange", route);
-  for (const [link, hash] of [["#rules-link", "#rules"], ["#stats-link", "#stats"]]) {
-    $(link).addEventListener("click", (e) => {
-      e.preventDefault();
-      if (location.hash !== hash) {
-        history.pushState({ page: hash }, "", hash);
-        route();
-      }
-    });
-  }
+  $("#rules-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    openRules();
+  });
+  $("#stats-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    if (location.hash !== "#stats") {
+      history.pushState({ page: "#stats" }, "", "#stats");
+      route();
+    }
+  });
   window.addEventListener("popstate", route);
   $("#home-link").addEventListener("click", (e) => {
     e.preventDefault();

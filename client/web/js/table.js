@@ -219,6 +219,7 @@ export function buildTable(root, acts) {
               hintButton(() => actions.hint(), () => renderTable()),
               undoButton(() => actions.undo(), () => renderTable()),
               claimButton(() => actions.claim(), () => renderTable()),
+              helpLink(),
               h("p", { class: "advice-line", "aria-hidden": "true", hidden: true }),
             ),
             hand,
@@ -260,6 +261,25 @@ export function buildTable(root, acts) {
   });
   fill(root, els.root);
   selectTab(localTab());
+}
+
+/** The ? beside Hint, Undo and Claim: what each control does, in Rules &
+ * FAQ (a title shows only under a mouse; this also answers a finger). */
+function helpLink() {
+  return h(
+    "a",
+    {
+      href: "#rules-controls",
+      class: "btn small ghost help-link",
+      "aria-label": t("table.helpLabel"),
+      title: t("table.helpLabel"),
+      onclick: (e) => {
+        e.preventDefault();
+        actions.help("controls");
+      },
+    },
+    "?",
+  );
 }
 
 let chatSeen = 0;
