@@ -1211,9 +1211,18 @@ function byWhom(view, key, seat) {
   return t(key, { name: seatName(view, seat) });
 }
 
+/** The tricks the history shows: not the one still on the table (a
+ * finished trick lingering), whose "won by you +2" comes once it is taken. */
+function shownTricks(view) {
+  if (view.status === "waiting") return [];
+  const last = view.tricks[view.tricks.length - 1];
+  const lingering = app.linger && last && last.cards.map((c) => c.card).join() === app.linger.cards.join();
+  return lingering ? view.tricks.slice(0, -1) : view.tricks;
+}
+
 function renderTricks(view) {
   const list = $(".trick-list", els.root);
-  const tricks = view.status === "waiting" ? [] : view.tricks;
+  const tricks = shownTricks(view);
   if (!tricks.length) {
     fill(list, h("li", { class: "empty" }, t("tricks.none")));
     return;
