@@ -75,3 +75,26 @@ def test_play_vs_bots_on_a_phone(new_page: NewPage, locale: str) -> None:
     assert brand is not None and dot is not None
     assert dot["x"] >= brand["x"] + brand["width"], (brand, dot)
     assert dot["x"] + dot["width"] <= PHONE["width"], dot
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "uk-UA", "ru-RU"])
+def test_the_join_screen_keeps_the_code_whole_on_a_phone(new_page: NewPage, locale: str) -> None:
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto("/t/ABCDEF")
+    code = page.locator("#join-form h1 .code-whole")
+    expect(code).to_have_text("ABC-DEF")
+    assert page.evaluate("() => document.querySelector('#join-form h1 .code-whole').getClientRects().length") == 1
+
+
+def test_the_join_screen_tells_a_public_tables_facts(new_page: NewPage) -> None:
+    host = new_page(viewport=DESKTOP)
+    code = create_table(host, "Pavlo", seats=("open", "hard", "hard"), hands=None, public=True)
+    guest = new_page(viewport=PHONE)
+    guest.goto(f"/t/{code}")
+    facts = guest.locator("#join-facts")
+    expect(facts).to_be_visible()
+    expect(facts.locator("h2")).to_have_text("Pavlo's table")
+    expect(facts).to_contain_text("host: Pavlo")
+    expect(facts).to_contain_text("1 open seat")
+    expect(facts).to_contain_text("2 bots")
+    expect(facts).to_contain_text("Left, right, across, hold")

@@ -26,6 +26,14 @@ function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
 }
 
+/** The text of ``key`` with its {code} in a span that never breaks (a
+ * phone's narrow title keeps "ABC-DEF" on one line). */
+function withCode(key, code) {
+  const mark = "\u0001";
+  const [before, after = ""] = t(key, { code: mark }).split(mark);
+  return [before, h("span", { class: "code-whole" }, formatCode(code)), after];
+}
+
 /** The ``turn_seconds`` a turn-timer choice sends ("off": none). */
 const turnSeconds = (choice) => (choice === "off" ? null : parseInt(choice, 10));
 
@@ -279,6 +287,20 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
 }
 
 /** Fill the public tables list (reply to list_tables). */
+/** The join screen's facts of a public table (``summary``: its lobby
+ * listing): its name, host, who sits and its rules. */
+export function showJoinFacts(summary) {
+  const box = $("#join-facts");
+  if (!box || !summary) return;
+  box.hidden = false;
+  fill(
+    box,
+    h("h2", {}, summary.name),
+    h("p", {}, `${t("lobby.hostedBy", { host: summary.host })} · ${t("lobby.openSeats", { n: summary.open_seats })} · ${t("lobby.bots", { n: summary.bots })}`),
+    h("ul", { class: "rules-list" }, rulesSummary(summary.rules).map((r) => h("li", {}, r))),
+  );
+}
+
 export function showTables(list, acts) {
   const box = $("#public-tables");
   if (!box) return;
@@ -396,7 +418,8 @@ export function renderJoin(root, code, acts, opts = {}) {
             if (invite || !throttled()) acts.join(code);
           },
         },
-        h("h1", {}, t("join.title", { code: formatCode(code) })),
+        h("h1", {}, withCode("join.title", code)),
+        h("div", { class: "join-facts", id: "join-facts", hidden: true }),
         full ? h("p", { class: "hint" }, t("join.full")) : null,
         kicked ? h("p", { class: "hint kicked-hint" }, t("join.kicked")) : null,
         admitted ? h("p", { class: "hint admitted-hint" }, t("knock.accepted")) : null,

@@ -8,7 +8,7 @@ import { claimMade } from "./claim.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
-import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
+import { noticeLines, renderJoin, renderLobby, showJoinFacts, showStats, showTables } from "./lobby.js";
 import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
 import { showOperatorNotice } from "./operator_notice.js";
@@ -323,6 +323,15 @@ function showJoin(code, opts = {}) {
   const seat = loadSeat();
   const elsewhere = seat && seat.seat_token && codeFrom(seat.code) !== code ? seat : null;
   renderJoin(main, code, lobbyActions, { seated: elsewhere, invite: Boolean(app.linkInvite), knock: app.knock, ...opts });
+  loadJoinFacts(code);
+}
+
+/** A public table's facts on its join screen, from the lobby's listing
+ * (the server tells nothing of a private table before one joins it). */
+async function loadJoinFacts(code) {
+  const reply = await attempt(net.request({ type: "list_tables" }));
+  if (!reply || app.screen !== "join" || app.linkCode !== code) return;
+  showJoinFacts(reply.tables.find((summary) => codeFrom(summary.code) === code));
 }
 
 function redraw() {
