@@ -83,7 +83,12 @@ def test_the_join_screen_keeps_the_code_whole_on_a_phone(new_page: NewPage, loca
     page.goto("/t/ABCDEF")
     code = page.locator("#join-form h1 .code-whole")
     expect(code).to_have_text("ABC-DEF")
-    assert page.evaluate("() => document.querySelector('#join-form h1 .code-whole').getClientRects().length") == 1
+    assert (
+        page.evaluate(
+            "() => document.querySelector('#join-form h1 .code-whole').getClientRects().length"
+        )
+        == 1
+    )
 
 
 def test_the_join_screen_tells_a_public_tables_facts(new_page: NewPage) -> None:

@@ -55,7 +55,9 @@ def test_the_tables_question_mark_opens_the_controls_help(new_page: NewPage, loc
     section = page.locator("#rules-controls")
     expect(section).to_be_visible()
     expect(section).to_be_focused()
-    expect(section).to_contain_text(page.evaluate("async () => (await import('/js/i18n.js')).t('claim.button')"))
+    expect(section).to_contain_text(
+        page.evaluate("async () => (await import('/js/i18n.js')).t('claim.button')")
+    )
     top = section.bounding_box()
     assert top is not None and 0 <= top["y"] < PHONE["height"] / 2, top
     page.go_back()

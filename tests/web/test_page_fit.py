@@ -5,7 +5,8 @@ screen, in English, Ukrainian and Russian, on a phone (390 px) and a
 desktop (1280×800). Nothing may stick out sideways: neither the page (no
 sideways scroll) nor anything out of the box that clips it (a hidden card of
 the trick history, a menu past its form's edge); the name plates stay
-whole inside the felt."""
+whole inside the felt. On a phone a hand's replay link is a finger's
+target."""
 
 from __future__ import annotations
 
@@ -79,7 +80,9 @@ def fits(page: Page, label: str, found: list[str]) -> None:
         page.set_viewport_size(viewport)
         page.evaluate("() => window.scrollTo(0, 0)")
         # Two frames: the new width laid out (and anything it redraws).
-        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
         found.extend(f"{label} at {size}: {problem}" for problem in page.evaluate(SCAN))
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"fit-{label}-{size}.png"), full_page=size == "phone")
@@ -141,6 +144,10 @@ def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> 
     fits(page, f"{lang}-over", found)
     page.click("#tab-scores")
     fits(page, f"{lang}-scores", found)
+    # A hand's replay link is a finger's target on a phone, not 10×20 px.
+    page.set_viewport_size(SIZES["phone"])
+    link = page.locator(".replay-link").first.bounding_box()
+    assert link is not None and link["width"] >= 30 and link["height"] >= 36, link
     page.click("#tab-tricks")
     fits(page, f"{lang}-tricks", found)
     friend = new_page(viewport=SIZES["phone"], locale=locale)

@@ -37,9 +37,17 @@ async (variant) => {
 
 @pytest.mark.parametrize(
     ("variant", "offered"),
-    [("standard", True), ("omnibus", True), ("widow", False), ("domino", False), ("cancellation", False)],
+    [
+        ("standard", True),
+        ("omnibus", True),
+        ("widow", False),
+        ("domino", False),
+        ("cancellation", False),
+    ],
 )
-def test_claim_is_offered_only_where_claims_are_checked(new_page: NewPage, variant: str, offered: bool) -> None:
+def test_claim_is_offered_only_where_claims_are_checked(
+    new_page: NewPage, variant: str, offered: bool
+) -> None:
     page = new_page(viewport=DESKTOP)
     page.goto("/")
     page.wait_for_selector("#lobby")

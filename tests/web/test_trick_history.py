@@ -5,7 +5,16 @@ card glowing), "won by you +2" is not written yet."""
 from __future__ import annotations
 
 from .conftest import DESKTOP, NewPage
-from .helpers import TABLE, WAIT_FOR_US, create_table, fast_play, pass_three, play_legal, start, status
+from .helpers import (
+    TABLE,
+    WAIT_FOR_US,
+    create_table,
+    fast_play,
+    pass_three,
+    play_legal,
+    start,
+    status,
+)
 
 # Every drawing of the table, checked as it happens: while a trick lingers,
 # the history has one row fewer than the tricks finished.
