@@ -367,6 +367,7 @@ export function renderTable() {
   focusWhenDrawn();
 }
 
+/** Whether ``el`` can take the focus now (enabled, shown, laid out). */
 const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
 
 /** Give the keyboard focus to the first element of the table matching
@@ -377,6 +378,7 @@ export function focusWhenShown(selector) {
   if (els && app.view) focusWhenDrawn();
 }
 
+/** Focus the element focusWhenShown waits for, once it is usable. */
 function focusWhenDrawn() {
   if (!focusWanted) return;
   const el = els.root.querySelector(focusWanted);
