@@ -1,6 +1,6 @@
 """Every page fits its screen: the lobby, the new-table form (Omnibus at ten
 seats, the widest rule menus), the Rules & FAQ page, the waiting room, the
-table (passing and playing, ten seats), the score sheet and the join
+table (passing and playing, ten seats), the score sheet, the Table panel and the join
 screen, in English, Ukrainian and Russian, on a phone (390 px) and a
 desktop (1280×800). Nothing may stick out sideways: neither the page (no
 sideways scroll) nor anything out of the box that clips it (a hidden card of
@@ -147,7 +147,9 @@ def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> 
     # A hand's replay link is a finger's target on a phone, not 10×20 px.
     page.set_viewport_size(SIZES["phone"])
     link = page.locator(".replay-link").first.bounding_box()
-    assert link is not None and link["width"] >= 30 and link["height"] >= 36, link
+    assert link is not None and link["width"] >= 36 and link["height"] >= 36, link
+    page.click("#tab-info")
+    fits(page, f"{lang}-info", found)
     page.click("#tab-tricks")
     fits(page, f"{lang}-tricks", found)
     friend = new_page(viewport=SIZES["phone"], locale=locale)

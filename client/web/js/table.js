@@ -403,7 +403,8 @@ export function renderTable() {
   focusWhenDrawn();
 }
 
-/** @param {HTMLButtonElement} el */
+/** Whether ``el`` can take the focus now (enabled, shown, laid out).
+ * @param {HTMLButtonElement} el */
 const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
 
 /** Give the keyboard focus to the first element of the table matching
@@ -415,6 +416,7 @@ export function focusWhenShown(selector) {
   if (els && app.view) focusWhenDrawn();
 }
 
+/** Focus the element focusWhenShown waits for, once it is usable. */
 function focusWhenDrawn() {
   if (!focusWanted) return;
   const el = /** @type {HTMLButtonElement | null} */ (els.root.querySelector(focusWanted));

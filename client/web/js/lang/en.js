@@ -518,7 +518,7 @@ const rules = {
       list: [
         "Hint: on your pass or your turn, asks what the Medium bot would do in your seat, judged from your own cards only. The cards it would pass are chosen for you (Pass still waits for you); the card it would play gets a dashed gold outline.",
         "Undo: at a table where you play with bots only, on your turn, takes back your last card and the bots' cards played since. Where other people play it is not offered.",
-        "Claim: on your turn with two cards or more, claims every trick left. The server checks that you take them whatever the others play: if so, the hand is played out and everyone sees who claimed and why; if not, you are told and play on. Games with two decks or a widow have no Claim.",
+        "Claim: on your turn with two cards or more, claims every trick left. The server checks that you take them whatever the others play: if so, the hand is played out and everyone sees who claimed and why; if not, you are told and play on. Games with two decks, a widow or a stock (Cancellation, widow and Domino Hearts) have no Claim.",
         "Play forced cards: a switch in the table's bar. When only one of your cards can be played, it is played for you after a moment. Your last card is always played for you.",
         "Fast play: a switch in the table's bar that shortens the pauses between the others' cards and after each trick.",
         "Replay: in the Score panel, each finished hand's number opens its replay: your cards as dealt, what you passed and received, then trick by trick with Previous and Next (or the arrow keys).",
