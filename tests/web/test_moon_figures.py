@@ -203,7 +203,8 @@ def test_a_bots_moon_is_reported_with_the_tables_figures(new_page: NewPage) -> N
 
 def test_the_pages_games_mirror_the_engines(new_page: NewPage) -> None:
     """js/variants.js says what engine/variants.py says: each game's seat
-    counts, moon scorings and the moon's value (at every seat count)."""
+    counts, moon scorings, the moon's value (at every seat count) and
+    whether a claim is checked (the page offers Claim only there)."""
     page = new_page()
     page.goto("/")
     page.wait_for_selector("#lobby")
@@ -216,5 +217,7 @@ def test_the_pages_games_mirror_the_engines(new_page: NewPage) -> None:
         assert tuple(game["players"]) == variant.players, name
         assert tuple(game["moons"]) == variant.moons, name
         for players in variant.players:
-            value = Rules(variant=name, players=players).tables.moon_value
-            assert game["moonValue"] == value, (name, players)
+            tables = Rules(variant=name, players=players).tables
+            assert game["moonValue"] == tables.moon_value, (name, players)
+            # Claim is offered exactly where the server checks claims.
+            assert game["claims"] == tables.fast, (name, players)

@@ -5,7 +5,7 @@
 // advice belongs to the moment it was asked for: it is forgotten as soon as
 // the table moves on (another card played, the pass locked, a new hand).
 
-import { cardName } from "./cards.js";
+import { cardTerm, cardsTerm } from "./cards.js";
 import { $, announce, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { moonFigures } from "./moon_text.js";
@@ -70,8 +70,8 @@ export function hintButton(ask, rerender) {
 
 function adviceText() {
   if (!advice) return "";
-  if (advice.kind === "play") return t("advice.play", { card: cardName(advice.cards[0]) });
-  if (advice.kind === "pass") return t("advice.pass", { cards: advice.cards.map(cardName).join(", ") });
+  if (advice.kind === "play") return t("advice.play", { card: cardTerm(advice.cards[0]) });
+  if (advice.kind === "pass") return t("advice.pass", { cards: cardsTerm(advice.cards) });
   return t(advice.choice === "subtract" ? "advice.moonSubtract" : "advice.moonAdd", moonFigures(app.view?.rules));
 }
 

@@ -2,7 +2,7 @@
 // Faces are the vendored deck's SVG files: each is fetched once (then kept
 // and revalidated by its ETag) and stays sharp at every size.
 
-import { t } from "./i18n.js";
+import { t, term } from "./i18n.js";
 
 export const SUITS = ["C", "D", "S", "H"]; // hand order: colours alternate
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
@@ -31,14 +31,38 @@ export const suitSymbol = (suit) => SUIT_SYMBOL[suit];
 /** "Q♠", "10♦", "Q♠²" (the second deck's copy) @param {Card} card */
 export const shortName = (card) => rankLabel(card) + SUIT_SYMBOL[suitOf(card)] + (isSecondCopy(card) ? "²" : "");
 
-/** "Queen of spades" in the current language. @param {Card} card */
-export function cardName(card) {
-  const name = t("card.name", {
-    rank: t(`rank.${rankOf(card)}`),
-    suit: t(`suit.${suitOf(card)}`),
-  });
-  return isSecondCopy(card) ? `${name} (${t("card.secondCopy")})` : name;
+/** The name of ``card`` in each grammatical case of the current language
+ * ({nom: "Король бубон", acc: "короля бубон", …}): a term for t(), whose
+ * templates say which case they need ("{card:acc}").
+ * @param {Card} card
+ * @returns {import("./types").Term} */
+export function cardTerm(card) {
+  const rank = term("rank", rankOf(card));
+  const suit = term("suit", suitOf(card));
+  /** @type {import("./types").Term} */
+  const forms = {};
+  for (const [grammaticalCase, word] of Object.entries(rank)) {
+    const name = t("card.name", { rank: word, suit: suit[grammaticalCase] ?? suit.nom });
+    forms[grammaticalCase] = isSecondCopy(card) ? `${name} (${t("card.secondCopy")})` : name;
+  }
+  return forms;
 }
+
+/** Several cards as one term: each case lists every card in that case.
+ * @param {Card[]} cards
+ * @returns {import("./types").Term} */
+export function cardsTerm(cards) {
+  const terms = cards.map(cardTerm);
+  /** @type {import("./types").Term} */
+  const forms = {};
+  for (const grammaticalCase of Object.keys(terms[0] || { nom: "" })) {
+    forms[grammaticalCase] = terms.map((f) => f[grammaticalCase] ?? f.nom).join(", ");
+  }
+  return forms;
+}
+
+/** "Queen of spades" in the current language (the nominative). @param {Card} card */
+export const cardName = (card) => cardTerm(card).nom;
 
 /** Cards in hand order: by suit (clubs, diamonds, spades, hearts), then rank.
  * @param {Iterable<Card>} cards

@@ -7,6 +7,7 @@
 import { $, announce, dismissToast, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
+import { variantOf } from "./variants.js";
 
 let asking = false;
 /** @typedef {import("./protocol").SeatView} SeatView */
@@ -14,11 +15,13 @@ let asking = false;
 /** @type {{hand: number, table: string, text: string} | null} */
 let shown = null; // {hand, text}: the last claim, shown through its hand's end
 
-/** Whether a claim may be asked for now (the server proves it or refuses).
+/** Whether a claim may be asked for now (the server proves it or refuses);
+ * never in a game whose claims the server does not check (two decks, a
+ * widow, a stock).
  * @param {SeatView | null} view */
 export function claimable(view) {
   return Boolean(
-    view && view.seat !== null && view.status === "playing" && view.phase === "play" &&
+    view && variantOf(view.rules?.variant).claims && view.seat !== null && view.status === "playing" && view.phase === "play" &&
       view.turn === view.seat && view.hand.length >= 2 && !app.linger && !app.pending,
   );
 }

@@ -6,6 +6,12 @@
 //
 // A string may hold {placeholders}; a plural entry is an object keyed by
 // Intl.PluralRules categories ({one, few, many, other}) and gets {n}.
+//
+// Grammatical cases: a language module's ``terms`` give words (a card's
+// rank and suit) in each case the language needs ({nom, acc, gen}: "Король",
+// "короля", "короля"). A parameter may be such a term (cards.js cardTerm),
+// and a template names the case it needs: "зіграйте {card:acc}" says
+// "зіграйте короля бубон", "{card}" the nominative. English has one form.
 
 import { loadLang, saveLang } from "./storage.js";
 
@@ -14,7 +20,7 @@ import { loadLang, saveLang } from "./storage.js";
 export const LANGUAGES = { en: "English", uk: "Українська", ru: "Русский" };
 let current = "en";
 /** @type {import("./types").Language} */
-let table = { strings: {}, rules: null }; // the module of the current language
+let table = { strings: {}, rules: null, terms: {} }; // the module of the current language
 let plural = new Intl.PluralRules("en");
 /** @type {((lang: string) => void)[]} */
 const listeners = [];
@@ -83,7 +89,36 @@ export function t(key, params = {}) {
   if (typeof entry === "object") {
     entry = entry[plural.select(Number(params.n ?? 0))] ?? entry.other;
   }
-  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return entry.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, name, grammaticalCase) =>
+    name in params ? inCase(params[name], grammaticalCase) : whole,
+  );
+}
+
+/** A parameter as text: a term (an object of case forms) in ``grammaticalCase``
+ * (the nominative when the template names none or the term lacks it).
+ * @param {unknown} value
+ * @param {string} [grammaticalCase] */
+function inCase(value, grammaticalCase = "nom") {
+  if (value !== null && typeof value === "object") {
+    const forms = /** @type {import("./types").Term} */ (value);
+    return String(forms[grammaticalCase] ?? forms.nom);
+  }
+  return String(value);
+}
+
+/** The forms of a word of ``group`` ("rank", "suit") by grammatical case,
+ * e.g. {nom: "Король", acc: "короля", gen: "короля"}; a language without
+ * cases gives one form, the nominative.
+ * @param {string} group
+ * @param {string} key
+ * @returns {import("./types").Term} */
+export function term(group, key) {
+  const entry = table.terms?.[group]?.[key];
+  if (entry === undefined) {
+    console.warn(`missing term: ${group}.${key}`);
+    return { nom: key };
+  }
+  return typeof entry === "string" ? { nom: entry } : entry;
 }
 
 /** The Rules/FAQ page's content in the current language. */

@@ -33,6 +33,16 @@ function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint);
 }
 
+/** The text of ``key`` with its {code} in a span that never breaks (a
+ * phone's narrow title keeps "ABC-DEF" on one line).
+ * @param {string} key
+ * @param {string} code */
+function withCode(key, code) {
+  const mark = "\u0001";
+  const [before, after = ""] = t(key, { code: mark }).split(mark);
+  return [before, h("span", { class: "code-whole" }, formatCode(code)), after];
+}
+
 /** The ``turn_seconds`` a turn-timer choice sends ("off": none). @param {string} choice */
 const turnSeconds = (choice) => (choice === "off" ? null : parseInt(choice, 10));
 
@@ -306,6 +316,22 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
   syncThrottle();
 }
 
+/** The join screen's facts of a public table (``summary``: its lobby
+ * listing): its name, host, who sits and its rules.
+ * @param {import("./protocol").TableSummary | undefined} summary */
+export function showJoinFacts(summary) {
+  const box = $("#join-facts");
+  if (!box || !summary) return;
+  box.hidden = false;
+  fill(
+    box,
+    h("h2", {}, summary.name),
+    h("p", {}, `${t("lobby.hostedBy", { host: summary.host })} · ${t("lobby.openSeats", { n: summary.open_seats })} · ${t("lobby.bots", { n: summary.bots })}`),
+    // The listing sends the rules whole (Rules.to_json), as a view does.
+    h("ul", { class: "rules-list" }, rulesSummary(/** @type {import("./protocol").ServerRulesModel} */ (summary.rules)).map((r) => h("li", {}, r))),
+  );
+}
+
 /** Fill the public tables list (reply to list_tables).
  * @param {import("./protocol").TableSummary[]} list
  * @param {LobbyActions} acts */
@@ -435,7 +461,8 @@ export function renderJoin(root, code, acts, opts = {}) {
             if (invite || !throttled()) acts.join(code);
           },
         },
-        h("h1", {}, t("join.title", { code: formatCode(code) })),
+        h("h1", {}, withCode("join.title", code)),
+        h("div", { class: "join-facts", id: "join-facts", hidden: true }),
         full ? h("p", { class: "hint" }, t("join.full")) : null,
         kicked ? h("p", { class: "hint kicked-hint" }, t("join.kicked")) : null,
         admitted ? h("p", { class: "hint admitted-hint" }, t("knock.accepted")) : null,

@@ -3,12 +3,12 @@
 // invite link, knocking at a table whose host lets players in), and what is
 // announced to screen readers.
 
-import { cardName } from "./cards.js";
+import { cardName, cardsTerm } from "./cards.js";
 import { claimMade } from "./claim.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLanguage, t, translateStatic } from "./i18n.js";
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
-import { noticeLines, renderJoin, renderLobby, showStats, showTables } from "./lobby.js";
+import { noticeLines, renderJoin, renderLobby, showJoinFacts, showStats, showTables } from "./lobby.js";
 import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
 import { Net, PROTOCOL_VERSION } from "./net.js";
 import { showOperatorNotice } from "./operator_notice.js";
@@ -16,7 +16,7 @@ import { renderRules } from "./rules.js";
 import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
 import { loadSeat, savePlayer, saveQuickLevel, saveSeat } from "./storage.js";
-import { botReportText, buildTable, dropTable, renderChat, renderTable, seatName } from "./table.js";
+import { botReportText, buildTable, dropTable, focusWhenShown, renderChat, renderTable, seatName } from "./table.js";
 import { waitFor } from "./throttle.js";
 
 /** @typedef {import("./protocol").SeatView} SeatView @typedef {import("./types").Send} Send
@@ -91,6 +91,8 @@ function showStatus(status) {
   const el = $("#conn-status");
   el.dataset.status = status;
   el.textContent = t(`conn.${status}`);
+  // A phone shows the state as a dot: a tap or a long press tells it.
+  el.title = el.textContent;
 }
 
 function playerName() {
@@ -356,6 +358,16 @@ function showJoin(code, opts = {}) {
   const seat = loadSeat();
   const elsewhere = seat && seat.seat_token && codeFrom(seat.code) !== code ? seat : null;
   renderJoin(main, code, lobbyActions, { seated: elsewhere, invite: Boolean(app.linkInvite), knock: app.knock, ...opts });
+  loadJoinFacts(code);
+}
+
+/** A public table's facts on its join screen, from the lobby's listing
+ * (the server tells nothing of a private table before one joins it).
+ * @param {string} code */
+async function loadJoinFacts(code) {
+  const reply = await attempt(net.request({ type: "list_tables" }));
+  if (!reply || app.screen !== "join" || app.linkCode !== code) return;
+  showJoinFacts(reply.tables.find((summary) => codeFrom(summary.code) === code));
 }
 
 function redraw() {
@@ -394,6 +406,21 @@ function route() {
   }
 }
 
+/** Open Rules & FAQ (Back returns to where the player was), at its section
+ * ``section`` if given.
+ * @param {string | null} [section] */
+function openRules(section = null) {
+  if (location.hash !== "#rules") {
+    history.pushState({ page: "#rules" }, "", "#rules");
+    route();
+  }
+  const target = section && $(`#rules-${section}`, rulesRoot);
+  if (target) {
+    target.scrollIntoView();
+    target.focus({ preventScroll: true });
+  }
+}
+
 /** The statistics page: this browser's games at once, the server's totals when they come. */
 function openStats() {
   renderStatsPage(statsRoot, closeRules);
@@ -427,6 +454,7 @@ const lobbyActions = {
     if (!seated) return;
     resetPresenter();
     seatedAt(seated);
+    focusWhenShown('.hand .card[tabindex="0"]');
     await attempt(net.request({ type: "start_game" }));
   },
   /** @param {Omit<import("./protocol").CreateTable, "id" | "type">} body */
@@ -436,6 +464,7 @@ const lobbyActions = {
     if (seated) {
       resetPresenter();
       seatedAt(seated);
+      focusWhenShown(".start-game");
     }
   },
   // ``invite``: the secret of an invite link (by default the one this page
@@ -706,6 +735,9 @@ const tableActions = {
     app.botReport = null;
     renderTable();
   },
+  /** Rules & FAQ at its section ``id`` (the table's ? opens "controls"). */
+  /** @param {string} id */
+  help: (id) => openRules(id),
   /** @param {number} seat */
   takeSeat: (seat) => attempt(net.request({ type: "take_seat", seat })),
   /** @param {string} text */
@@ -785,7 +817,7 @@ function announceEvents(events, view, previous) {
         announce(t(`announce.out${of(e.seat)}`, { name: seatName(view, e.seat) }));
         break;
       case "cards_received":
-        announce(t("announce.received", { cards: e.cards.map(cardName).join(", "), name: seatName(view, e.from_seat) }));
+        announce(t("announce.received", { cards: cardsTerm(e.cards), name: seatName(view, e.from_seat) }));
         break;
       case "hearts_broken":
         announce(t("announce.heartsBroken"));
@@ -907,15 +939,17 @@ async function start() {
   app.linkCode = match ? codeFrom(decodeURIComponent(match[1])) : null;
   app.linkInvite = app.linkCode ? inviteFromHash(location.hash) : null;
   window.addEventListener("hashchange", route);
-  for (const [link, hash] of [["#rules-link", "#rules"], ["#stats-link", "#stats"]]) {
-    $(link).addEventListener("click", (e) => {
-      e.preventDefault();
-      if (location.hash !== hash) {
-        history.pushState({ page: hash }, "", hash);
-        route();
-      }
-    });
-  }
+  $("#rules-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    openRules();
+  });
+  $("#stats-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    if (location.hash !== "#stats") {
+      history.pushState({ page: "#stats" }, "", "#stats");
+      route();
+    }
+  });
   window.addEventListener("popstate", route);
   $("#home-link").addEventListener("click", (e) => {
     e.preventDefault();

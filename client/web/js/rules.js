@@ -61,7 +61,8 @@ export function renderRules(root, onBack) {
   const sections = c.sections.map((s) =>
     h(
       "section",
-      {},
+      // A section with an id can be linked to: the table's ? opens "controls".
+      { id: s.id ? `rules-${s.id}` : null, tabindex: s.id ? "-1" : null },
       h("h2", {}, s.title),
       (s.paragraphs || []).map((p) => h("p", {}, p)),
       s.list ? h("ul", {}, s.list.map((item) => h("li", {}, item))) : null,

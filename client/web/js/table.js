@@ -10,7 +10,7 @@ import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
 import { showReplay } from "./replay.js";
-import { baseOf, cardName, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
+import { baseOf, cardName, cardTerm, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { shareLink } from "./invite.js";
@@ -46,6 +46,8 @@ let infoFor = "";
 let countdownTimer; // ticks the "bot in 42 s" badges while any is shown
 /** @type {HTMLElement | null} */
 let lastFocus = null; // the element of the table that last had the keyboard focus
+/** @type {string | null} */
+let focusWanted = null; // a selector the focus goes to once the table draws it
 
 // -- names and positions -------------------------------------------------------
 
@@ -249,6 +251,7 @@ export function buildTable(root, acts) {
               hintButton(() => actions.hint(), () => renderTable()),
               undoButton(() => actions.undo(), () => renderTable()),
               claimButton(() => actions.claim(), () => renderTable()),
+              helpLink(),
               h("p", { class: "advice-line", "aria-hidden": "true", hidden: true }),
             ),
             hand,
@@ -292,6 +295,25 @@ export function buildTable(root, acts) {
   });
   fill(root, els.root);
   selectTab(localTab());
+}
+
+/** The ? beside Hint, Undo and Claim: what each control does, in Rules &
+ * FAQ (a title shows only under a mouse; this also answers a finger). */
+function helpLink() {
+  return h(
+    "a",
+    {
+      href: "#rules-controls",
+      class: "btn small ghost help-link",
+      "aria-label": t("table.helpLabel"),
+      title: t("table.helpLabel"),
+      onclick: (/** @type {MouseEvent} */ e) => {
+        e.preventDefault();
+        actions.help("controls");
+      },
+    },
+    "?",
+  );
 }
 
 let chatSeen = 0;
@@ -378,6 +400,29 @@ export function renderTable() {
   renderInfo(view);
   syncCountdowns(view);
   restoreFocus();
+  focusWhenDrawn();
+}
+
+/** Whether ``el`` can take the focus now (enabled, shown, laid out).
+ * @param {HTMLButtonElement} el */
+const usable = (el) => !el.disabled && !el.hidden && el.getClientRects().length > 0;
+
+/** Give the keyboard focus to the first element of the table matching
+ * ``selector`` as soon as it is drawn: Start after "Create table", your
+ * hand after "Play vs bots" (never 14 Tabs away).
+ * @param {string} selector */
+export function focusWhenShown(selector) {
+  focusWanted = selector;
+  if (els && app.view) focusWhenDrawn();
+}
+
+/** Focus the element focusWhenShown waits for, once it is usable. */
+function focusWhenDrawn() {
+  if (!focusWanted) return;
+  const el = /** @type {HTMLButtonElement | null} */ (els.root.querySelector(focusWanted));
+  if (!el || !usable(el)) return;
+  focusWanted = null;
+  el.focus({ preventScroll: true });
 }
 
 /** The element that had the focus is gone (Start, Pass, your last card, a
@@ -388,8 +433,6 @@ function restoreFocus() {
   if (!lastFocus || lastFocus.isConnected) return;
   const active = document.activeElement;
   if (active && active !== document.body && active !== $("#app")) return;
-  /** @param {HTMLButtonElement} b */
-  const usable = (b) => !b.disabled && !b.hidden && b.getClientRects().length > 0;
   // Nothing yet (a finished trick still on show): the page's main region
   // holds the focus (not the body), and the next drawing looks again.
   const target =
@@ -1097,6 +1140,9 @@ function renderHand(view) {
   const mode = passing(view) ? "pass" : myTurn(view) && !app.linger ? "play" : "wait";
   box.dataset.mode = mode;
   box.style.setProperty("--n", String(Math.max(cards.length, 1)));
+  // A phone lays a long hand out in two rows of whole cards (style.css).
+  box.style.setProperty("--per-row", String(Math.max(Math.ceil(cards.length / 2), 1)));
+  box.dataset.rows = cards.length > 8 ? "2" : "1";
   const legal = new Set(view.legal);
   const marked = new Set(view.received_marked ? view.received : []);
   const focused = document.activeElement;
@@ -1179,7 +1225,7 @@ function cardChosen(card, button) {
       return;
     }
     const n = app.selected.size;
-    announce(t(app.selected.has(card) ? "announce.selected" : "announce.unselected", { card: cardName(card), n }));
+    announce(t(app.selected.has(card) ? "announce.selected" : "announce.unselected", { card: cardTerm(card), n }));
     renderTable();
     return;
   }
@@ -1257,10 +1303,20 @@ function byWhom(view, key, seat) {
   return t(key, { name: seatName(view, seat) });
 }
 
+/** The tricks the history shows: not the one still on the table (a
+ * finished trick lingering), whose "won by you +2" comes once it is taken.
+ * @param {SeatView} view */
+function shownTricks(view) {
+  if (view.status === "waiting") return [];
+  const last = view.tricks[view.tricks.length - 1];
+  const lingering = app.linger && last && last.cards.map((c) => c.card).join() === app.linger.cards.join();
+  return lingering ? view.tricks.slice(0, -1) : view.tricks;
+}
+
 /** @param {SeatView} view */
 function renderTricks(view) {
   const list = $(".trick-list", els.root);
-  const tricks = view.status === "waiting" ? [] : view.tricks;
+  const tricks = shownTricks(view);
   if (!tricks.length) {
     fill(list, h("li", { class: "empty" }, t("tricks.none")));
     return;
@@ -1323,8 +1379,18 @@ function renderScores(view) {
     box,
     h(
       "table",
-      {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.hand")), order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", dataset: { seat: String(i) } }, seatName(view, i))))),
+      { dataset: { seats: order.length > 6 ? "many" : "few" } },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("scores.hand")),
+          // A name the column cuts short is whole in its title.
+          order.map((i) => h("th", { scope: "col", class: i === view.seat ? "me" : "", title: seatName(view, i), dataset: { seat: String(i) } }, seatName(view, i))),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -1463,6 +1529,7 @@ function renderKicked(box, view) {
 /** Forget the screen (leaving the table). */
 export function dropTable() {
   els = /** @type {any} */ (null);
+  focusWanted = null;
   clearInterval(countdownTimer);
   countdownTimer = undefined;
 }

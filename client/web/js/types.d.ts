@@ -105,6 +105,9 @@ export type PresenterHooks = {
   botCovered: (event: P.BotCovered, view: P.SeatView) => void;
 };
 
+/** A word's forms by grammatical case ({nom: "Король", acc: "короля", …}); every term has ``nom``. */
+export type Term = { [grammaticalCase: string]: string };
+
 /** A translation entry: a string, or plural forms by Intl.PluralRules category. */
 export type Entry = string | { [category: string]: string };
 
@@ -112,13 +115,19 @@ export type Entry = string | { [category: string]: string };
 export type RulesContent = {
   title: string;
   intro: string[];
-  sections: { title: string; paragraphs?: string[]; list?: string[] }[];
+  /** ``id``: a section that can be linked to (#rules-ID). */
+  sections: { id?: string; title: string; paragraphs?: string[]; list?: string[] }[];
   faqTitle: string;
   faq: { q: string; a: string }[];
 };
 
 /** A language module (./lang/CODE.js). */
-export type Language = { strings: { [key: string]: Entry }; rules: RulesContent | null };
+export type Language = {
+  strings: { [key: string]: Entry };
+  rules: RulesContent | null;
+  /** Words by grammatical case, by group ("rank", "suit") and key: a string (one form) or {nom, acc, …}. */
+  terms?: { [group: string]: { [key: string]: string | Term } };
+};
 
 /** One row of this browser's statistics: games against ``opponents`` under ``rules``. */
 export type StatsRow = {

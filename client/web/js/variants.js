@@ -17,6 +17,7 @@
  * @property {string | null} defaultCycle
  * @property {number} moonValue
  * @property {string} moonCards
+ * @property {boolean} claims whether the server checks claims in it
  */
 
 const ALL_COUNTS = [3, 4, 5, 6, 7, 8, 9, 10];
@@ -32,6 +33,9 @@ const STANDARD = {
   defaultCycle: null,
   moonValue: 26,
   moonCards: "standard",
+  // Whether the server checks a claim: only a one-deck game dealt out
+  // whole (no widow, stock or second deck), as engine/claim.py proves.
+  claims: true,
 };
 
 /** Every variant, in the order the form lists them.
@@ -42,8 +46,8 @@ export const VARIANTS = {
   spot: { ...STANDARD, bonus: ["none"], moonValue: 104, moonCards: "spot" },
   greek: { ...STANDARD, moons: ["transfer"], bonus: ["none"], cycle: "right" },
   black_maria: { ...STANDARD, players: [3], defaultPlayers: 3, moons: ["add", "subtract", "choice", "none"], bonus: ["none"], moonValue: 43, moonCards: "black_maria" },
-  domino: { ...STANDARD, players: [3, 4, 5, 6, 7], moons: ["none"], firstTricks: ["anything"], bonus: ["none"], cycle: "none", moonValue: 13 },
-  widow: { ...STANDARD, players: [3, 4, 5, 6] },
+  domino: { ...STANDARD, players: [3, 4, 5, 6, 7], moons: ["none"], firstTricks: ["anything"], bonus: ["none"], cycle: "none", moonValue: 13, claims: false },
+  widow: { ...STANDARD, players: [3, 4, 5, 6], claims: false },
   cancellation: {
     ...STANDARD,
     players: [7, 8, 9, 10],
@@ -53,6 +57,7 @@ export const VARIANTS = {
     cycle: "none",
     moonValue: 52,
     moonCards: "cancellation",
+    claims: false,
   },
 };
 

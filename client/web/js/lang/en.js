@@ -315,10 +315,6 @@ const strings = {
   "card.name": "{rank} of {suit}",
   "card.received": "passed to you",
   "card.notPlayable": "not playable now",
-  "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five", "rank.6": "Six",
-  "rank.7": "Seven", "rank.8": "Eight", "rank.9": "Nine", "rank.T": "Ten", "rank.J": "Jack",
-  "rank.Q": "Queen", "rank.K": "King", "rank.A": "Ace",
-  "suit.C": "clubs", "suit.D": "diamonds", "suit.H": "hearts", "suit.S": "spades",
 
   "error.generic": "Something went wrong: {message}",
   "error.no_such_table": "There is no table with that code.",
@@ -344,6 +340,7 @@ const strings = {
   "error.not_now.no_hand_to_wait_for": "No hand is over: there is nothing to be ready for.",
   "error.not_now.knock_not_needed": "This table lets anyone with the code sit: join it, no need to knock.",
   "error.not_now.replay_not_finished": "That hand is not finished yet: it can be replayed once it is over.",
+  "error.not_now.records_not_finished": "That game is not finished yet: its records come once it is over.",
   "error.not_now.replay_unavailable": "That hand cannot be replayed.",
   "error.not_now.undo_face_down_seen": "You have seen cards that lay face down since then: they cannot go back. Play on.",
   "error.not_now.claim_paused": "The game is paused until a player comes back: claim then.",
@@ -371,6 +368,7 @@ const strings = {
   "lobby.quickButton": "Play vs bots",
   "game.continue": "Continue",
   "game.rematchStarted": "The host started a rematch: your new hand is ready.",
+  "table.helpLabel": "What the buttons do",
   "table.sound": "Sound",
   "table.autoplay": "Play forced cards",
   "table.autoplayHint": "Plays your card for you when only one card can be played (your last card is always played for you).",
@@ -447,6 +445,12 @@ const strings = {
   "announce.outYou": "You have no cards left and are out.",
 };
 
+// Card names for cardTerm (cards.js): English has one form for every case.
+const terms = {
+  rank: { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" },
+  suit: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+};
+
 const rules = {
   title: "Hearts: rules and FAQ",
   intro: [
@@ -506,6 +510,20 @@ const rules = {
         "When the hand is over, the points appear on the table. Press “Next hand” to deal again. The score table keeps every hand of the game.",
         "Turn on “Fast play” if you want shorter pauses. Your game is kept on the server and this browser remembers your seat, so you can close the page and carry on later; if the connection drops, the page reconnects by itself. While you are away, a bot plays for you only if other players are at the table (they see a countdown first), and when you come back you are told what it did; if nobody else is there, the game waits for you.",
         "With a keyboard: Tab to your hand, arrow keys to move between cards, Enter or Space to choose or play a card.",
+      ],
+    },
+    {
+      id: "controls",
+      title: "The buttons at the table",
+      list: [
+        "Hint: on your pass or your turn, asks what the Medium bot would do in your seat, judged from your own cards only. The cards it would pass are chosen for you (Pass still waits for you); the card it would play gets a dashed gold outline.",
+        "Undo: at a table where you play with bots only, on your turn, takes back your last card and the bots' cards played since. Where other people play it is not offered.",
+        "Claim: on your turn with two cards or more, claims every trick left. The server checks that you take them whatever the others play: if so, the hand is played out and everyone sees who claimed and why; if not, you are told and play on. Games with two decks, a widow or a stock (Cancellation, widow and Domino Hearts) have no Claim.",
+        "Play forced cards: a switch in the table's bar. When only one of your cards can be played, it is played for you after a moment. Your last card is always played for you.",
+        "Fast play: a switch in the table's bar that shortens the pauses between the others' cards and after each trick.",
+        "Replay: in the Score panel, each finished hand's number opens its replay: your cards as dealt, what you passed and received, then trick by trick with Previous and Next (or the arrow keys).",
+        "Rematch: when the game is over, the host starts a new game at the same table with the same players. The others keep the final scores on show until they press Continue.",
+        "On a touch screen, the ? button beside your hand opens this list.",
       ],
     },
     {
@@ -584,4 +602,4 @@ const rules = {
   ],
 };
 
-export default { strings, rules };
+export default { strings, rules, terms };

@@ -1,0 +1,159 @@
+"""Every page fits its screen: the lobby, the new-table form (Omnibus at ten
+seats, the widest rule menus), the Rules & FAQ page, the waiting room, the
+table (passing and playing, ten seats), the score sheet, the Table panel and the join
+screen, in English, Ukrainian and Russian, on a phone (390 px) and a
+desktop (1280×800). Nothing may stick out sideways: neither the page (no
+sideways scroll) nor anything out of the box that clips it (a hidden card of
+the trick history, a menu past its form's edge); the name plates stay
+whole inside the felt. On a phone a hand's replay link is a finger's
+target."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from .conftest import ARTIFACTS, NewPage
+from .helpers import TABLE, WAIT_FOR_US, pass_three, play_legal, start, status
+
+SIZES: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 800},
+}
+
+# What sticks out, on the page as it is now: the page wider than the
+# window, an element past the box that clips it (its nearest ancestor whose
+# overflow is not visible, else the window) on the left or the right, and
+# a name plate not whole inside the felt. Text cut on purpose with an
+# ellipsis is the element's own business and not looked at; neither is
+# what screen readers alone get (.sr-only).
+SCAN = """
+() => {
+  const out = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth + 1) out.push(`page ${root.scrollWidth} px wide in ${window.innerWidth}`);
+  const name = (el) => {
+    const cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    const text = (el.textContent || '').trim().slice(0, 40);
+    return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${cls} "${text}"`;
+  };
+  const clipper = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') return p;
+    }
+    return null;
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('.sr-only, .sprite, [hidden], dialog:not([open])')) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden' || s.position === 'fixed') continue;
+    const c = clipper(el);
+    const box = c ? c.getBoundingClientRect() : { left: 0, right: window.innerWidth };
+    if (r.right > box.right + 1 || r.left < box.left - 1) {
+      out.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}] outside ${c ? name(c) : 'the window'} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+    }
+  }
+  const felt = document.querySelector('.felt');
+  if (felt) {
+    const f = felt.getBoundingClientRect();
+    for (const seat of felt.querySelectorAll('.seat:not([hidden])')) {
+      const r = seat.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.top < f.top - 1 || r.bottom > f.bottom + 1 || r.left < f.left - 1 || r.right > f.right + 1) {
+        out.push(`plate ${name(seat)} [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}] cut by the felt [${Math.round(f.left)}, ${Math.round(f.top)}, ${Math.round(f.right)}, ${Math.round(f.bottom)}] in ${window.innerWidth}x${window.innerHeight}`);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def fits(page: Page, label: str, found: list[str]) -> None:
+    """Scan the page at each size, keeping what sticks out in ``found`` and
+    a screenshot of each under test-artifacts/web/."""
+    original = page.viewport_size
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        # Two frames: the new width laid out (and anything it redraws).
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        found.extend(f"{label} at {size}: {problem}" for problem in page.evaluate(SCAN))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"fit-{label}-{size}.png"), full_page=size == "phone")
+    if original is not None:
+        page.set_viewport_size(original)
+
+
+def omnibus_form(page: Page) -> None:
+    page.select_option("#opt-variant", "omnibus")
+    page.select_option("#opt-players", "10")
+    page.select_option("#opt-end", "hands")
+    page.fill("#opt-end-hands", "1")
+    selects = page.locator(".seat-selects select")
+    expect(selects).to_have_count(9)
+    for k in range(9):
+        selects.nth(k).select_option("medium")
+
+
+def play_to_the_end(page: Page, found: list[str], lang: str) -> None:
+    scanned_play = False
+    while True:
+        page.wait_for_selector(WAIT_FOR_US)
+        state = status(page)
+        if state in ("between_hands", "game_over"):
+            return
+        if page.locator(f'{TABLE}[data-phase="pass"] .center-panel[data-mode="pass"]').count():
+            fits(page, f"{lang}-pass", found)
+            pass_three(page)
+            continue
+        if not scanned_play and page.locator(".trick-row").count():
+            fits(page, f"{lang}-play", found)
+            scanned_play = True
+        play_legal(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> None:
+    locale = {"en": "en-GB", "uk": "uk-UA", "ru": "ru-RU"}[lang]
+    found: list[str] = []
+    page = new_page(viewport=SIZES["phone"], locale=locale)
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    page.fill("#player-name", "Olha Kovalenko")
+    fits(page, f"{lang}-lobby", found)
+    omnibus_form(page)
+    fits(page, f"{lang}-omnibus-form", found)
+    page.click("#rules-link")
+    expect(page.locator("#rules-page")).to_be_visible()
+    fits(page, f"{lang}-rules", found)
+    page.click("#rules-page .rules-head button")
+    page.wait_for_selector("#lobby")
+    omnibus_form(page)
+    page.click("#create-table")
+    page.wait_for_selector(f'{TABLE}[data-status="waiting"]')
+    fits(page, f"{lang}-waiting", found)
+    code = page.locator(".big-code").inner_text().replace("-", "")
+    start(page)
+    play_to_the_end(page, found, lang)
+    fits(page, f"{lang}-over", found)
+    page.click("#tab-scores")
+    fits(page, f"{lang}-scores", found)
+    # A hand's replay link is a finger's target on a phone, not 10×20 px.
+    page.set_viewport_size(SIZES["phone"])
+    link = page.locator(".replay-link").first.bounding_box()
+    assert link is not None and link["width"] >= 36 and link["height"] >= 36, link
+    page.click("#tab-info")
+    fits(page, f"{lang}-info", found)
+    page.click("#tab-tricks")
+    fits(page, f"{lang}-tricks", found)
+    friend = new_page(viewport=SIZES["phone"], locale=locale)
+    friend.goto(f"/t/{code}")
+    friend.wait_for_selector("#join-form")
+    fits(friend, f"{lang}-join", found)
+    assert found == [], "\n".join(found)
