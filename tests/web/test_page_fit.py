@@ -72,22 +72,32 @@ SCAN = """
 """
 
 
+def settle(page: Page, viewport: ViewportSize) -> None:
+    """Resize the window to ``viewport`` and wait until the page is laid out
+    at that size (the window reports it, two frames drawn since)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h",
+        arg=[viewport["width"], viewport["height"]],
+    )
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def fits(page: Page, label: str, found: list[str]) -> None:
-    """Scan the page at each size, keeping what sticks out in ``found`` and
-    a screenshot of each under test-artifacts/web/."""
+    """Scan the page at each size, keeping what sticks out in ``found``,
+    then take a screenshot at each under test-artifacts/web/ (after every
+    scan: a whole-page screenshot resizes the window for a moment)."""
     original = page.viewport_size
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        # Two frames: the new width laid out (and anything it redraws).
-        page.evaluate(
-            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-        )
+        settle(page, viewport)
         found.extend(f"{label} at {size}: {problem}" for problem in page.evaluate(SCAN))
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        settle(page, viewport)
         page.screenshot(path=str(ARTIFACTS / f"fit-{label}-{size}.png"), full_page=size == "phone")
     if original is not None:
-        page.set_viewport_size(original)
+        settle(page, original)
 
 
 def omnibus_form(page: Page) -> None:
@@ -145,7 +155,7 @@ def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> 
     page.click("#tab-scores")
     fits(page, f"{lang}-scores", found)
     # A hand's replay link is a finger's target on a phone, not 10×20 px.
-    page.set_viewport_size(SIZES["phone"])
+    settle(page, SIZES["phone"])
     link = page.locator(".replay-link").first.bounding_box()
     assert link is not None and link["width"] >= 36 and link["height"] >= 36, link
     page.click("#tab-info")
