@@ -5,7 +5,7 @@ screen, in English, Ukrainian and Russian, on a phone (390 px) and a
 desktop (1280×800). Nothing may stick out sideways: neither the page (no
 sideways scroll) nor anything out of the box that clips it (a hidden card of
 the trick history, a menu past its form's edge); the name plates stay
-whole inside the felt. On a phone a hand's replay link is a finger's
+whole inside the felt, and no card of the trick lies on a plate. On a phone a hand's replay link is a finger's
 target."""
 
 from __future__ import annotations
@@ -64,6 +64,16 @@ SCAN = """
       if (!r.width) continue;
       if (r.top < f.top - 1 || r.bottom > f.bottom + 1 || r.left < f.left - 1 || r.right > f.right + 1) {
         out.push(`plate ${name(seat)} [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}] cut by the felt [${Math.round(f.left)}, ${Math.round(f.top)}, ${Math.round(f.right)}, ${Math.round(f.bottom)}] in ${window.innerWidth}x${window.innerHeight}`);
+      }
+    }
+  }
+  // A card on the table (its name tag with it) never lies under or over a plate.
+  const plates = [...document.querySelectorAll('.felt .seat:not(.me):not([hidden])')].map((p) => [p, p.getBoundingClientRect()]);
+  for (const card of document.querySelectorAll('.trick .card, .trick .card .played-by')) {
+    const r = card.getBoundingClientRect();
+    for (const [plate, p] of plates) {
+      if (r.width && p.width && r.left < p.right - 1 && r.right > p.left + 1 && r.top < p.bottom - 1 && r.bottom > p.top + 1) {
+        out.push(`${name(card)} [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}] over ${name(plate)} [${Math.round(p.left)}, ${Math.round(p.top)}, ${Math.round(p.right)}, ${Math.round(p.bottom)}]`);
       }
     }
   }
