@@ -5,7 +5,7 @@ screen, in English, Ukrainian and Russian, on a phone (390 px) and a
 desktop (1280×800). Nothing may stick out sideways: neither the page (no
 sideways scroll) nor anything out of the box that clips it (a hidden card of
 the trick history, a menu past its form's edge); the name plates stay
-whole inside the felt. On a phone a hand's replay link is a finger's
+whole inside the felt, and no card of the trick lies on a plate. On a phone a hand's replay link is a finger's
 target."""
 
 from __future__ import annotations
@@ -67,27 +67,47 @@ SCAN = """
       }
     }
   }
+  // A card on the table (its name tag with it) never lies under or over a plate.
+  const plates = [...document.querySelectorAll('.felt .seat:not(.me):not([hidden])')].map((p) => [p, p.getBoundingClientRect()]);
+  for (const card of document.querySelectorAll('.trick .card, .trick .card .played-by')) {
+    const r = card.getBoundingClientRect();
+    for (const [plate, p] of plates) {
+      if (r.width && p.width && r.left < p.right - 1 && r.right > p.left + 1 && r.top < p.bottom - 1 && r.bottom > p.top + 1) {
+        out.push(`${name(card)} [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}] over ${name(plate)} [${Math.round(p.left)}, ${Math.round(p.top)}, ${Math.round(p.right)}, ${Math.round(p.bottom)}]`);
+      }
+    }
+  }
   return out;
 }
 """
 
 
+def settle(page: Page, viewport: ViewportSize) -> None:
+    """Resize the window to ``viewport`` and wait until the page is laid out
+    at that size (the window reports it, two frames drawn since)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h",
+        arg=[viewport["width"], viewport["height"]],
+    )
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def fits(page: Page, label: str, found: list[str]) -> None:
-    """Scan the page at each size, keeping what sticks out in ``found`` and
-    a screenshot of each under test-artifacts/web/."""
+    """Scan the page at each size, keeping what sticks out in ``found``,
+    then take a screenshot at each under test-artifacts/web/ (after every
+    scan: a whole-page screenshot resizes the window for a moment)."""
     original = page.viewport_size
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        # Two frames: the new width laid out (and anything it redraws).
-        page.evaluate(
-            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-        )
+        settle(page, viewport)
         found.extend(f"{label} at {size}: {problem}" for problem in page.evaluate(SCAN))
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        settle(page, viewport)
         page.screenshot(path=str(ARTIFACTS / f"fit-{label}-{size}.png"), full_page=size == "phone")
     if original is not None:
-        page.set_viewport_size(original)
+        settle(page, original)
 
 
 def omnibus_form(page: Page) -> None:
@@ -145,7 +165,7 @@ def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> 
     page.click("#tab-scores")
     fits(page, f"{lang}-scores", found)
     # A hand's replay link is a finger's target on a phone, not 10×20 px.
-    page.set_viewport_size(SIZES["phone"])
+    settle(page, SIZES["phone"])
     link = page.locator(".replay-link").first.bounding_box()
     assert link is not None and link["width"] >= 36 and link["height"] >= 36, link
     page.click("#tab-info")
