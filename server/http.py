@@ -27,10 +27,13 @@ Every request gets an access line (``hearts.access``, see
 Every file carries a strong ``ETag`` (a hash of its bytes), so a reload
 asks ``If-None-Match`` and gets ``304 Not Modified`` with no body; text is
 gzipped once at start-up and sent compressed to every browser that accepts
-it. The client's own files are ``no-cache`` (always revalidated: a new
-release shows at the next load, at the cost of one 304 per file); the
-vendored packages, which change only with ``package-lock.json``, may be kept
-a day without asking.
+it. Every file but the HTML pages is also served under a content-hashed name
+(``server.hashed_urls``), ``immutable`` for a year, and the pages are
+rewritten to load everything by those names: a browser that has the files
+asks only for the page. The pages, and the plain names of the client's own
+files, are ``no-cache`` (always revalidated: a new release shows at the next
+load); the vendored packages' plain names, which change only with
+``package-lock.json``, may be kept a day without asking.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import mimetypes
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -52,6 +55,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .hashed_urls import hashed_url, is_page, rewrite_page
 from .lifecycle_log import log_access
 from .version import package_version
 
@@ -73,6 +77,8 @@ REVALIDATE = "no-cache"
 """The client's own files: kept, but asked about (If-None-Match) at every use."""
 VENDOR_CACHE = "public, max-age=86400"
 """Vendored packages change only with package-lock.json: a day without asking."""
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""A content-hashed name: its bytes never change, so a year without asking."""
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 MIN_GZIP = 256
 """Smaller bodies are sent as they are: gzip's header would eat the saving."""
@@ -81,13 +87,15 @@ MIN_GZIP = 256
 @dataclass(frozen=True, slots=True)
 class StaticFile:
     """One file of the client as served: its bytes, gzipped bytes (None when
-    compression does not pay), type, ETag and Cache-Control."""
+    compression does not pay), type, ETag, Cache-Control and, for a page,
+    its Content-Security-Policy."""
 
     body: bytes
     gzipped: bytes | None
     kind: str
     etag: str
     cache: str
+    csp: str = CSP
 
 
 def _response(
@@ -96,6 +104,7 @@ def _response(
     content_type: str,
     cache: str = REVALIDATE,
     extra: dict[str, str] | None = None,
+    csp: str = CSP,
 ) -> Response:
     headers = Headers()
     headers["Content-Type"] = content_type
@@ -103,14 +112,22 @@ def _response(
     headers["Cache-Control"] = cache
     headers["X-Content-Type-Options"] = "nosniff"
     if content_type.startswith("text/html"):
-        headers["Content-Security-Policy"] = CSP
+        headers["Content-Security-Policy"] = csp
         headers["Referrer-Policy"] = "no-referrer"
     for name, value in (extra or {}).items():
         headers[name] = value
     return Response(status.value, status.phrase, headers, body)
 
 
-def static_file(url: str, body: bytes, kind: str) -> StaticFile:
+def page_csp(script_hash: str | None) -> str:
+    """The Content-Security-Policy of a page whose one inline script (its
+    import map) has the CSP source ``script_hash``."""
+    if script_hash is None:
+        return CSP
+    return f"{CSP}; script-src 'self' {script_hash}"
+
+
+def static_file(url: str, body: bytes, kind: str, csp: str = CSP) -> StaticFile:
     """``body`` as served at ``url``: ETag, gzip (mtime 0, so the same bytes
     give the same file on every start and every replica) and cache policy."""
     gzipped = None
@@ -120,12 +137,14 @@ def static_file(url: str, body: bytes, kind: str) -> StaticFile:
             gzipped = packed
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     cache = VENDOR_CACHE if url.startswith("/vendor/") else REVALIDATE
-    return StaticFile(body, gzipped, kind, etag, cache)
+    return StaticFile(body, gzipped, kind, etag, cache, csp)
 
 
 def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:
-    """Every file under each root, keyed by URL path (``prefix/relative``)."""
-    files: dict[str, StaticFile] = {}
+    """Every file under each root, keyed by URL path (``prefix/relative``),
+    each file but the pages also under its hashed name (immutable), and the
+    pages rewritten to load the hashed names (``server.hashed_urls``)."""
+    read: dict[str, tuple[bytes, str]] = {}
     for prefix, root in roots.items():
         if not root.is_dir():
             continue
@@ -139,7 +158,19 @@ def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:
                     "image/svg+xml",
                 ):
                     kind += "; charset=utf-8"
-                files[url] = static_file(url, path.read_bytes(), kind)
+                read[url] = (path.read_bytes(), kind)
+    files: dict[str, StaticFile] = {}
+    hashed: dict[str, str] = {}
+    for url, (body, kind) in read.items():
+        if is_page(url):
+            continue
+        files[url] = static_file(url, body, kind)
+        hashed[url] = hashed_url(url, body)
+        files[hashed[url]] = replace(files[url], cache=IMMUTABLE)
+    for url, (body, kind) in read.items():
+        if is_page(url):
+            page = rewrite_page(url, body, hashed)
+            files[url] = static_file(url, page.body, kind, page_csp(page.script_hash))
     return files
 
 
@@ -178,7 +209,9 @@ def serve_file(found: StaticFile, request_headers: Headers) -> Response:
     else the body, gzipped when the browser accepts it."""
     validators = {"ETag": found.etag, "Vary": "Accept-Encoding"}
     if _etag_matches(request_headers.get("If-None-Match"), found.etag):
-        response = _response(HTTPStatus.NOT_MODIFIED, b"", found.kind, found.cache, validators)
+        response = _response(
+            HTTPStatus.NOT_MODIFIED, b"", found.kind, found.cache, validators, found.csp
+        )
         del response.headers["Content-Length"]
         return response
     if found.gzipped is not None and _accepts_gzip(request_headers.get("Accept-Encoding")):
@@ -188,8 +221,9 @@ def serve_file(found: StaticFile, request_headers: Headers) -> Response:
             found.kind,
             found.cache,
             {**validators, "Content-Encoding": "gzip"},
+            found.csp,
         )
-    return _response(HTTPStatus.OK, found.body, found.kind, found.cache, validators)
+    return _response(HTTPStatus.OK, found.body, found.kind, found.cache, validators, found.csp)
 
 
 def _host_name(value: str) -> str | None:
