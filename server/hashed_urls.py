@@ -74,7 +74,9 @@ class RewrittenPage:
 def import_map(hashed: dict[str, str]) -> str:
     """The import map's JSON: each module's plain URL to its hashed URL.
     ``<`` is escaped so no file name can close the script element."""
-    imports = {url: target for url, target in sorted(hashed.items()) if url.endswith(MODULE_SUFFIXES)}
+    imports = {
+        url: target for url, target in sorted(hashed.items()) if url.endswith(MODULE_SUFFIXES)
+    }
     text = json.dumps({"imports": imports}, indent=1, separators=(",", ": "))
     return text.replace("<", "\\u003c")
 
