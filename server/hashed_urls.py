@@ -57,6 +57,20 @@ def hashed_url(url: str, body: bytes) -> str:
     return f"{stem}.{content_hash(body)}{suffix}"
 
 
+_HASHED_NAME = re.compile(rf"^(?P<stem>.+)\.[0-9a-f]{{{HASH_CHARS}}}(?P<suffix>\.[^./]+)?$")
+
+
+def plain_url(url: str) -> str | None:
+    """The plain URL a hashed-looking ``url`` names (None: it has no hash).
+    A hash the server does not have (a page of another release, during a
+    rolling update) is answered with the plain file, revalidated, rather
+    than a 404 that would stop the page."""
+    found = _HASHED_NAME.match(url)
+    if found is None:
+        return None
+    return found.group("stem") + (found.group("suffix") or "")
+
+
 def is_page(url: str) -> bool:
     """Whether ``url`` is an HTML page (rewritten, never hashed)."""
     return url.endswith((".html", ".htm"))

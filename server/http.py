@@ -55,7 +55,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from .hashed_urls import hashed_url, is_page, rewrite_page
+from .hashed_urls import hashed_url, is_page, plain_url, rewrite_page
 from .lifecycle_log import log_access
 from .version import package_version
 
@@ -339,6 +339,8 @@ class HttpRoutes:
         if path == "/" or path.startswith("/t/"):
             path = "/index.html"
         found = self._files.get(path)
+        if found is None and (plain := plain_url(path)) is not None and not is_page(plain):
+            found = self._files.get(plain)  # another release's hash: today's bytes
         if found is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         return serve_file(found, request.headers)

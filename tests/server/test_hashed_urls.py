@@ -103,8 +103,13 @@ async def test_hashed_urls_are_immutable_and_plain_urls_still_work(server: Runni
         status, headers, same = await get(server.port, plain)
         assert status == 200 and same == body
         assert headers["Cache-Control"] != IMMUTABLE
-    status, headers, _ = await get(server.port, "/css/style.0123456789abcdef.css")
-    assert status == 404  # a hash the server does not have is no file
+    # A hash the server does not have (a page of another release during a
+    # rolling update): today's file, revalidated, never immutable.
+    status, headers, body = await get(server.port, "/css/style.0123456789abcdef.css")
+    assert status == 200 and body == (WEB_ROOT / "css" / "style.css").read_bytes()
+    assert headers["Cache-Control"] == "no-cache"
+    for missing in ("/nothing.0123456789abcdef.js", "/index.0123456789abcdef.html"):
+        assert (await get(server.port, missing))[0] == 404, missing
 
 
 async def test_a_changed_file_gets_a_new_hashed_url(
@@ -127,7 +132,10 @@ async def test_a_changed_file_gets_a_new_hashed_url(
         }
         status, _, body = await get(after.port, new["/js/dom.js"])
         assert status == 200 and body.endswith(b"// a new release\n")
-        assert (await get(after.port, old["/js/dom.js"]))[0] == 404
+        # The old name (a page of the old release): the new bytes, revalidated.
+        status, headers, body = await get(after.port, old["/js/dom.js"])
+        assert status == 200 and body.endswith(b"// a new release\n")
+        assert headers["Cache-Control"] == "no-cache"
     # The page changed with it: a new ETag, and a new hash in its CSP.
     assert new_headers["ETag"] != old_headers["ETag"]
     assert new_headers["Content-Security-Policy"] != old_headers["Content-Security-Policy"]
