@@ -27,10 +27,13 @@ Every request gets an access line (``hearts.access``, see
 Every file carries a strong ``ETag`` (a hash of its bytes), so a reload
 asks ``If-None-Match`` and gets ``304 Not Modified`` with no body; text is
 gzipped once at start-up and sent compressed to every browser that accepts
-it. The client's own files are ``no-cache`` (always revalidated: a new
-release shows at the next load, at the cost of one 304 per file); the
-vendored packages, which change only with ``package-lock.json``, may be kept
-a day without asking.
+it. Every file but the HTML pages is also served under a content-hashed name
+(``server.hashed_urls``), ``immutable`` for a year, and the pages are
+rewritten to load everything by those names: a browser that has the files
+asks only for the page. The pages, and the plain names of the client's own
+files, are ``no-cache`` (always revalidated: a new release shows at the next
+load); the vendored packages' plain names, which change only with
+``package-lock.json``, may be kept a day without asking.
 """
 
 from __future__ import annotations
@@ -43,13 +46,14 @@ import mimetypes
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from common.ws_adapter import Headers, Request, Response, ServerConnection, peer_host
 
+from .hashed_urls import hashed_url, is_page, plain_url, rewrite_page
 from .lifecycle_log import log_access
 from .version import package_version
 
@@ -71,6 +75,8 @@ REVALIDATE = "no-cache"
 """The client's own files: kept, but asked about (If-None-Match) at every use."""
 VENDOR_CACHE = "public, max-age=86400"
 """Vendored packages change only with package-lock.json: a day without asking."""
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""A content-hashed name: its bytes never change, so a year without asking."""
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 MIN_GZIP = 256
 """Smaller bodies are sent as they are: gzip's header would eat the saving."""
@@ -79,13 +85,15 @@ MIN_GZIP = 256
 @dataclass(frozen=True, slots=True)
 class StaticFile:
     """One file of the client as served: its bytes, gzipped bytes (None when
-    compression does not pay), type, ETag and Cache-Control."""
+    compression does not pay), type, ETag, Cache-Control and, for a page,
+    its Content-Security-Policy."""
 
     body: bytes
     gzipped: bytes | None
     kind: str
     etag: str
     cache: str
+    csp: str = CSP
 
 
 def _response(
@@ -94,6 +102,7 @@ def _response(
     content_type: str,
     cache: str = REVALIDATE,
     extra: dict[str, str] | None = None,
+    csp: str = CSP,
 ) -> Response:
     headers = Headers()
     headers["Content-Type"] = content_type
@@ -101,14 +110,22 @@ def _response(
     headers["Cache-Control"] = cache
     headers["X-Content-Type-Options"] = "nosniff"
     if content_type.startswith("text/html"):
-        headers["Content-Security-Policy"] = CSP
+        headers["Content-Security-Policy"] = csp
         headers["Referrer-Policy"] = "no-referrer"
     for name, value in (extra or {}).items():
         headers[name] = value
     return Response(status.value, status.phrase, headers, body)
 
 
-def static_file(url: str, body: bytes, kind: str) -> StaticFile:
+def page_csp(script_hash: str | None) -> str:
+    """The Content-Security-Policy of a page whose one inline script (its
+    import map) has the CSP source ``script_hash``."""
+    if script_hash is None:
+        return CSP
+    return f"{CSP}; script-src 'self' {script_hash}"
+
+
+def static_file(url: str, body: bytes, kind: str, csp: str = CSP) -> StaticFile:
     """``body`` as served at ``url``: ETag, gzip (mtime 0, so the same bytes
     give the same file on every start and every replica) and cache policy."""
     gzipped = None
@@ -118,12 +135,14 @@ def static_file(url: str, body: bytes, kind: str) -> StaticFile:
             gzipped = packed
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     cache = VENDOR_CACHE if url.startswith("/vendor/") else REVALIDATE
-    return StaticFile(body, gzipped, kind, etag, cache)
+    return StaticFile(body, gzipped, kind, etag, cache, csp)
 
 
 def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:
-    """Every file under each root, keyed by URL path (``prefix/relative``)."""
-    files: dict[str, StaticFile] = {}
+    """Every file under each root, keyed by URL path (``prefix/relative``),
+    each file but the pages also under its hashed name (immutable), and the
+    pages rewritten to load the hashed names (``server.hashed_urls``)."""
+    read: dict[str, tuple[bytes, str]] = {}
     for prefix, root in roots.items():
         if not root.is_dir():
             continue
@@ -137,7 +156,19 @@ def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:
                     "image/svg+xml",
                 ):
                     kind += "; charset=utf-8"
-                files[url] = static_file(url, path.read_bytes(), kind)
+                read[url] = (path.read_bytes(), kind)
+    files: dict[str, StaticFile] = {}
+    hashed: dict[str, str] = {}
+    for url, (body, kind) in read.items():
+        if is_page(url):
+            continue
+        files[url] = static_file(url, body, kind)
+        hashed[url] = hashed_url(url, body)
+        files[hashed[url]] = replace(files[url], cache=IMMUTABLE)
+    for url, (body, kind) in read.items():
+        if is_page(url):
+            page = rewrite_page(url, body, hashed)
+            files[url] = static_file(url, page.body, kind, page_csp(page.script_hash))
     return files
 
 
@@ -176,7 +207,9 @@ def serve_file(found: StaticFile, request_headers: Headers) -> Response:
     else the body, gzipped when the browser accepts it."""
     validators = {"ETag": found.etag, "Vary": "Accept-Encoding"}
     if _etag_matches(request_headers.get("If-None-Match"), found.etag):
-        response = _response(HTTPStatus.NOT_MODIFIED, b"", found.kind, found.cache, validators)
+        response = _response(
+            HTTPStatus.NOT_MODIFIED, b"", found.kind, found.cache, validators, found.csp
+        )
         del response.headers["Content-Length"]
         return response
     if found.gzipped is not None and _accepts_gzip(request_headers.get("Accept-Encoding")):
@@ -186,8 +219,9 @@ def serve_file(found: StaticFile, request_headers: Headers) -> Response:
             found.kind,
             found.cache,
             {**validators, "Content-Encoding": "gzip"},
+            found.csp,
         )
-    return _response(HTTPStatus.OK, found.body, found.kind, found.cache, validators)
+    return _response(HTTPStatus.OK, found.body, found.kind, found.cache, validators, found.csp)
 
 
 def _host_name(value: str) -> str | None:
@@ -303,6 +337,8 @@ class HttpRoutes:
         if path == "/" or path.startswith("/t/"):
             path = "/index.html"
         found = self._files.get(path)
+        if found is None and (plain := plain_url(path)) is not None and not is_page(plain):
+            found = self._files.get(plain)  # another release's hash: today's bytes
         if found is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         return serve_file(found, request.headers)
