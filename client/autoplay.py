@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from bots.api import decide_move
+from bots.api import decide_move, needs_decision
 from protocol import client_messages as cm
 from protocol.view import SeatView
 
@@ -44,17 +44,7 @@ def needs_move(view: SeatView) -> bool:
         return False
     if view.status == "between_hands":
         return not view.seats[me].ready
-    if view.status != "playing":
-        return False
-    if view.phase == "pass":
-        return bool(view.legal) and not view.passed
-    if view.phase == "play":
-        return view.turn == me and bool(view.legal)
-    if view.phase == "widow":
-        return view.widow_seat == me and view.discard_count > 0
-    if view.phase == "moon_choice":
-        return view.moon_shooter == me
-    return False
+    return view.status == "playing" and needs_decision(view) is not None
 
 
 def move_shown(view: SeatView, move: Move, hand_number: int) -> bool:

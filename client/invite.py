@@ -53,17 +53,7 @@ def parse_table_ref(text: str, invite: str | None = None) -> TableRef:
     server: str | None = None
     secret: str | None = None
     if "/" in text or "#" in text:
-        parts = urlsplit(text)
-        if parts.scheme not in ("", "http", "https"):
-            raise BadTableRef("a table's link starts with http:// or https://")
-        match = _TABLE_PATH.fullmatch(parts.path)
-        if match is None:
-            raise BadTableRef("not a table's link: it looks like http://HOST:PORT/t/CODE#k=…")
-        code = unquote(match.group(1))
-        found = parse_qs(parts.fragment).get("k")
-        secret = found[0] if found else None
-        if parts.scheme and parts.netloc:
-            server = ws_url_of(parts.scheme, parts.netloc)
+        code, secret, server = _read_link(text)
     else:
         code = text
     if invite is not None:
@@ -74,6 +64,19 @@ def parse_table_ref(text: str, invite: str | None = None) -> TableRef:
     if secret is not None and not 0 < len(secret) <= MAX_SECRET_CHARS:
         raise BadTableRef("that invite secret cannot be right: copy the whole link again")
     return TableRef(code=code, invite=secret, server=server)
+
+
+def _read_link(text: str) -> tuple[str, str | None, str | None]:
+    """(code, secret, server) of a table's link."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("", "http", "https"):
+        raise BadTableRef("a table's link starts with http:// or https://")
+    match = _TABLE_PATH.fullmatch(parts.path)
+    if match is None:
+        raise BadTableRef("not a table's link: it looks like http://HOST:PORT/t/CODE#k=…")
+    found = parse_qs(parts.fragment).get("k")
+    server = ws_url_of(parts.scheme, parts.netloc) if parts.scheme and parts.netloc else None
+    return unquote(match.group(1)), found[0] if found else None, server
 
 
 def ws_url_of(scheme: str, netloc: str) -> str:
