@@ -214,17 +214,19 @@ def run_bot_command(args: argparse.Namespace) -> int:
         args.name = args.bot.partition("?")[0].rpartition(":")[2][:24].strip() or "Bot"
     try:
         return asyncio.run(_play(args, bot, ref.code, ref.invite))
-    except BotFault as exc:
-        say(str(exc))
-        return 1
-    except RequestFailed as exc:
-        say(f"{exc.message} ({exc.code})")
-        return 1
-    except OSError as exc:
-        say(f"cannot reach {args.server}: {exc}")
-        return 1
-    except SessionClosed as exc:
-        say(f"{args.server}: {exc}")
+    except (BotFault, RequestFailed, OSError, SessionClosed) as exc:
+        say(_failure(exc, args.server))
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _failure(exc: Exception, server: str) -> str:
+    """The one line ``hearts bot`` ends with when the game cannot go on."""
+    if isinstance(exc, RequestFailed):
+        return f"{exc.message} ({exc.code})"
+    if isinstance(exc, OSError):
+        return f"cannot reach {server}: {exc}"
+    if isinstance(exc, SessionClosed):
+        return f"{server}: {exc}"
+    return str(exc)
