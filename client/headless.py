@@ -278,17 +278,19 @@ def run_headless(command: str, args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"hearts {command}: {exc}", file=sys.stderr)
         return 2
-    except RequestFailed as exc:
-        if exc.code == "rate_limited" and exc.retry_after is not None:
-            print(f"hearts {command}: {throttled_sentence(exc.retry_after)}", file=sys.stderr)
-        else:
-            print(f"hearts {command}: {exc.message} ({exc.code})", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"hearts {command}: cannot reach {args.server}: {exc}", file=sys.stderr)
-        return 1
-    except SessionClosed as exc:
-        print(f"hearts {command}: {args.server}: {exc}", file=sys.stderr)
+    except (RequestFailed, OSError, SessionClosed) as exc:
+        print(f"hearts {command}: {_failure(exc, args.server)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _failure(exc: Exception, server: str) -> str:
+    """Why the game could not go on, in one sentence."""
+    if isinstance(exc, RequestFailed):
+        if exc.code == "rate_limited" and exc.retry_after is not None:
+            return throttled_sentence(exc.retry_after)
+        return f"{exc.message} ({exc.code})"
+    if isinstance(exc, OSError):
+        return f"cannot reach {server}: {exc}"
+    return f"{server}: {exc}"
