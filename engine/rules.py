@@ -229,14 +229,9 @@ class Rules:
     def _settle_pass_cycle(self, v: Variant) -> None:
         if self.pass_cycle == ():
             self._settle("pass_cycle", _default_pass_cycle(v, self.players))
-        if not self.pass_cycle or any(d not in PASS_DIRECTIONS for d in self.pass_cycle):
-            raise RulesError("pass_cycle must list left, right, across or hold")
-        if "across" in self.pass_cycle and self.players % 2:
-            raise RulesError("passing across needs an even number of players")
-        if not v.passing and set(self.pass_cycle) != {"hold"}:
-            raise RulesError(f"{v.title} has no passing")
-        if self.variant == "greek" and (self.pass_cycle != ("right",) or self.pass_count != 3):
-            raise RulesError("Greek Hearts passes 3 cards to the right every hand")
+        problem = _pass_cycle_problem(v, self.pass_cycle, self.players, self.pass_count)
+        if problem:
+            raise RulesError(problem)
 
     def _settle_moon(self, v: Variant) -> None:
         if self.moon == "":
@@ -416,6 +411,20 @@ def _default_pass_cycle(v: Variant, players: int) -> tuple[str, ...]:
     if players % 2:
         return ("left", "right", "hold")
     return PASS_CYCLES["left,right,across,hold"]
+
+
+def _pass_cycle_problem(v: Variant, cycle: tuple[str, ...], players: int, count: int) -> str:
+    """Why ``cycle`` is no pass cycle of the variant at ``players`` seats
+    ("" when it is one)."""
+    if not cycle or any(d not in PASS_DIRECTIONS for d in cycle):
+        return "pass_cycle must list left, right, across or hold"
+    if "across" in cycle and players % 2:
+        return "passing across needs an even number of players"
+    if not v.passing and set(cycle) != {"hold"}:
+        return f"{v.title} has no passing"
+    if v.name == "greek" and (cycle != ("right",) or count != 3):
+        return "Greek Hearts passes 3 cards to the right every hand"
+    return ""
 
 
 def _penalties(v: Variant, limit: int, bonus_card: str | None) -> tuple[list[int], int, int]:
