@@ -98,13 +98,17 @@ class TableDuties:
             task = asyncio.create_task(self._think(seat, view, level, seed))
             self._tasks.add(task)  # keep a reference until done (asyncio holds weak ones)
             task.add_done_callback(self._tasks.discard)
+        if state.status == "between_hands":
+            self._next_hand(state)
+
+    def _next_hand(self, state: TableState) -> None:
+        # Between hands: deal at once when no human is left (the bots finish
+        # the game), else after the configured pause (unless paused).
         number = state.game.hand_number if state.game else 0
-        if state.status == "between_hands" and intents.no_humans_seated(state):
-            # Every human left for good: the bots finish the game.
+        if intents.no_humans_seated(state):
             self._post(AutoDeal(number))
         elif (
-            state.status == "between_hands"
-            and self._config.next_hand_delay is not None
+            self._config.next_hand_delay is not None
             and "next_hand" not in self._timers
             and not state.is_paused()
         ):

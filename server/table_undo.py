@@ -54,10 +54,10 @@ def _undoable(table: TableState, seat: int | None) -> tuple[int, Hand, int]:
     ``NotAllowed`` or ``NotNow`` (nothing changed) when it may not undo."""
     if seat is None:
         raise NotAllowed("take a seat first")
-    if any(s.kind == "human" for i, s in enumerate(table.seats) if i != seat):
+    others = table.seats[:seat] + table.seats[seat + 1 :]
+    if any(s.kind == "human" for s in others):
         raise NotAllowed("undo is only for a table where you play with bots alone")
-    game = table.game
-    hand = game.hand if game is not None else None
+    hand = table.game.hand if table.game is not None else None
     if table.status != "playing" or hand is None or hand.phase is not Phase.PLAY:
         raise NotNow("there is no card to take back now", "undo_no_card")
     if hand.turn != seat:
