@@ -70,9 +70,7 @@ def careful_pass(hand: int, count: int, penalty: tuple[int, ...] = ()) -> list[i
     if count <= 0:
         return []
     if moon_hand(hand):
-        # Keep every winner; give away the lowest cards outside hearts.
-        order = sorted(cards_of(hand), key=lambda c: (bool(1 << c & HEARTS_MASK), rank(c), c))
-        return sorted(order[:count])
+        return _moon_pass(hand, count)
     danger = card_dangers(hand, penalty)
     ranked = sorted(danger, key=lambda c: (-danger[c], c))
     best = ranked[:count]
@@ -89,6 +87,13 @@ def careful_pass(hand: int, count: int, penalty: tuple[int, ...] = ()) -> list[i
         if value > best_value:
             best, best_value = choice, value
     return sorted(best)
+
+
+def _moon_pass(hand: int, count: int) -> list[int]:
+    """A hand going for the moon keeps every winner and gives away the
+    lowest cards outside hearts."""
+    order = sorted(cards_of(hand), key=lambda c: (bool(1 << c & HEARTS_MASK), rank(c), c))
+    return sorted(order[:count])
 
 
 def casual_pass(hand: int, count: int, rng: random.Random) -> list[int]:
