@@ -30,8 +30,10 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
         await wait_for(pilot, lambda: "New table" in screen_text(app), "the form")
         text = save_svg(app, "host-form-80x24")
         assert text.count("Open for a player") == 3  # the seat choices are visible
-        for label in ("Table name", "Left (West)", "Across (North)", "Right (East)", "Passing"):
+        for label in ("Table name", "Left (plays after you)", "Across", "Right", "Passing"):
             assert label in text
+        # Seats are places from you, never compass points (issue #28).
+        assert not any(word in text for word in ("West", "North", "East", "South")), text
         app.screen.query_one("#spec-across", Select).value = "easy"
         app.screen.query_one("#queen", Checkbox).value = True
         await pilot.press("ctrl+s")
