@@ -403,10 +403,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "small.body": "Hearts needs at least {width}×{height}. Make the window larger to go on.",
         "small.keys": "Ctrl+Q quits",
         # the key line: the keys that work now
-        "key.cards_pick": "a–m pick",
-        "key.cards_play": "a–m play",
+        "key.cards_pick": "{keys} pick",
+        "key.cards_play": "{keys} play",
         "key.cursor": "←→ Space",
         "key.pass": "p pass",
+        "key.discard": "p discard",
         "key.hint": "H hint",
         "key.undo": "u undo",
         "key.claim": "C claim",

@@ -415,10 +415,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "small.body": "Нужно не меньше {width}×{height}. Увеличьте окно, чтобы играть дальше.",
         "small.keys": "Ctrl+Q — выйти",
         # строка клавиш: что работает сейчас
-        "key.cards_pick": "a–m выбрать",
-        "key.cards_play": "a–m ход",
+        "key.cards_pick": "{keys} выбрать",
+        "key.cards_play": "{keys} ход",
         "key.cursor": "←→ пробел",
         "key.pass": "p передать",
+        "key.discard": "p сбросить",
         "key.hint": "H подсказка",
         "key.undo": "u отменить",
         "key.claim": "C заявить",

@@ -415,10 +415,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "small.body": "Потрібно щонайменше {width}×{height}. Збільште вікно, щоб грати далі.",
         "small.keys": "Ctrl+Q — вийти",
         # рядок клавіш: що діє зараз
-        "key.cards_pick": "a–m вибрати",
-        "key.cards_play": "a–m хід",
+        "key.cards_pick": "{keys} вибрати",
+        "key.cards_play": "{keys} хід",
         "key.cursor": "←→ пробіл",
         "key.pass": "p передати",
+        "key.discard": "p скинути",
         "key.hint": "H підказка",
         "key.undo": "u скасувати",
         "key.claim": "C заявити",
