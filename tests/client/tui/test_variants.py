@@ -177,6 +177,8 @@ async def test_three_seats_hold_seventeen_cards_in_80x24_each_with_its_key(
         assert slots[0].x >= 0 and slots[-1].x + 4 <= 80  # the whole hand in sight
         key_row = next(line for line in text.split("\n") if line.split() == keys)
         assert key_row  # the letters drawn under the cards, in order
+        # The key line names the capitals too (issue #25 item 7, #28).
+        assert text.split("\n")[-1].startswith("a–m A–E play"), text.split("\n")[-1]
         # The hand is played out by those keys (capitals past the 13th card).
         await play_out_hand(pilot, app)
         view = app.model.view
