@@ -358,7 +358,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "settings.title": "Settings",
         "settings.fast": "Fast play (shorter pauses)",
         "settings.language": "Language",
-        "settings.close": "Esc closes",
+        "settings.close": "↑↓ Tab move · Space toggles · Enter or Space picks a language · Esc closes",
         "moon.title": "☾ You shot the moon!",
         "moon.body": "You took {cards}. How should it score?",
         "moon.add": "1 · Everyone else +{n}",

@@ -370,7 +370,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "settings.title": "Настройки",
         "settings.fast": "Быстрая игра (короче паузы)",
         "settings.language": "Язык",
-        "settings.close": "Esc — закрыть",
+        "settings.close": "↑↓ Tab — перейти · Пробел — включить или выключить · Enter или Пробел — выбрать язык · Esc — закрыть",
         "moon.title": "☾ Вы выстрелили в луну!",
         "moon.body": "Вы забрали {cards}. Как считать очки?",
         "moon.add": "1 · Каждому из остальных +{n}",

@@ -370,7 +370,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "settings.title": "Налаштування",
         "settings.fast": "Швидка гра (коротші паузи)",
         "settings.language": "Мова",
-        "settings.close": "Esc — закрити",
+        "settings.close": "↑↓ Tab — перейти · Пробіл — увімкнути чи вимкнути · Enter чи Пробіл — вибрати мову · Esc — закрити",
         "moon.title": "☾ Ви вистрілили в місяць!",
         "moon.body": "Ви забрали {cards}. Як рахувати очки?",
         "moon.add": "1 · Кожному іншому +{n}",

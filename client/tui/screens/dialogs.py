@@ -107,7 +107,15 @@ SETTING_BOXES: Final = (
 
 class SettingsScreen(Dialog):
     """Fast play, auto-play of a single legal card, the bell on your turn,
-    and the language; changes apply at once."""
+    and the language; changes apply at once. ↑↓ (or Tab) move between
+    them, Space toggles the one in focus (in the language list ↑↓ move
+    among the languages, Space or Enter picks one)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+    ]
 
     def __init__(self, t: Translator, settings: Settings, on_change: Callable[[], None]) -> None:
         super().__init__(t)
@@ -131,6 +139,14 @@ class SettingsScreen(Dialog):
                         compact=True,
                     )
             yield Static(Text(t("settings.close"), style=Style(dim=True)))
+
+    def action_move(self, step: int) -> None:
+        """↑↓: the previous or next setting (the language list keeps its
+        own arrows while it has the focus)."""
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """A setting on or off."""

@@ -164,6 +164,29 @@ async def test_settings_are_drawn_on_and_off_and_saved(
         assert Settings.load(path).auto_single and Settings.load(path).bell
 
 
+async def test_settings_answer_the_arrows_and_say_which_keys_work(
+    server: RunningServer,
+) -> None:
+    """↓ and ↑ move between the settings, Space toggles the one in focus,
+    and the dialog says so (Tab moves too)."""
+    app = make_app(quick(server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app.model.passing, "the pass")
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "settings")
+        text = screen_text(app)
+        assert "↑↓ Tab move" in text and "Space toggles" in text, text
+        assert app.screen.focused is not None and app.screen.focused.id == "fast"
+        await pilot.press("down")
+        assert app.screen.focused is not None and app.screen.focused.id == "auto_single"
+        await pilot.press("space")
+        await wait_for(pilot, lambda: app.settings.auto_single, "auto-play on")
+        assert "✓" in in_dialog(screen_text(app), "Play a card by itself")
+        await pilot.press("down", "up", "up")
+        assert app.screen.focused is not None and app.screen.focused.id == "fast"
+        assert not app.settings.fast
+
+
 async def test_a_small_terminal_is_told_so_and_the_table_comes_back(
     server: RunningServer,
 ) -> None:
