@@ -66,6 +66,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "trick.your_turn": "Your turn",
         "trick.pass": "Pass {dir}",
         "trick.moon": "☾ {name} shot the moon!",
+        "trick.moon_short": "☾ {name}",
         "trick.hand_over": "Hand {n} is over",
         # prompts
         "prompt.connecting": "Connecting…",
@@ -202,7 +203,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "claim.top": "{name} claimed every trick left: they hold the top cards of every suit left to them.",
         "log.moon_you": "You shot the moon!",
         "log.moon": "{name} shot the moon!",
-        "log.hand_scored": "Hand {n} is over: you took {points}.",
+        "log.hand_scored": "Hand {n} is over, your points: {points}.",
         "log.hand_scored_watch": "Hand {n} is over.",
         "log.game_over": "Game over: {name} wins.",
         "log.game_over_you": "Game over: you win!",

@@ -66,6 +66,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "trick.your_turn": "Ваш ход",
         "trick.pass": "Передача {dir}",
         "trick.moon": "☾ Выстрел в луну: {name}!",
+        "trick.moon_short": "☾ {name}",
         "trick.hand_over": "Раздача {n} окончена",
         # подсказки
         "prompt.connecting": "Подключение…",

@@ -66,6 +66,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "trick.your_turn": "Ваш хід",
         "trick.pass": "Передача {dir}",
         "trick.moon": "☾ Постріл у місяць: {name}!",
+        "trick.moon_short": "☾ {name}",
         "trick.hand_over": "Роздачу {n} завершено",
         # підказки
         "prompt.connecting": "З’єднання…",

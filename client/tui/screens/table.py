@@ -148,6 +148,7 @@ class TableScreen(Screen[None]):
         """Draw what there is (changes before this waited for it)."""
         self._ready = True
         self.sync()
+        self.call_after_refresh(self.sync)  # what depends on the laid-out sizes
 
     # -- drawing -------------------------------------------------------------
 
@@ -156,6 +157,9 @@ class TableScreen(Screen[None]):
         if self._ready:
             with contextlib.suppress(NoMatches):
                 self._sync_keys(event.size.width)
+            # Once laid out again: the sizes of the hand, the log and the
+            # middle of the table follow the terminal's.
+            self.call_after_refresh(self.sync)
 
     def _sync_keys(self, width: int) -> None:
         """The key line: what works now, as much as ``width`` columns hold."""
@@ -328,6 +332,9 @@ class TableScreen(Screen[None]):
         notice = model.notice
         if notice is None and model.connection == "lost":
             return Text(" " + t("notice.lost") + " ", style=Style(bgcolor="red", color="white"))
+        moon = self.query_one(TrickView).moon_cut() if notice is None else None
+        if moon is not None:  # the middle of the table is too narrow for it
+            return Text(t.text(moon[0]), style=Style(color="yellow", bold=True))
         if notice is None:
             return Text()
         sentence = t.text(notice.msg)

@@ -55,11 +55,16 @@ def title_parts(t: Translator, view: SeatView | None) -> list[str]:
 
 
 def my_points(t: Translator, view: SeatView | None) -> Text:
-    """Our points taken this hand, while a hand is played or just over
-    (nothing for a spectator or before the game)."""
+    """Our points this hand: taken so far while it is played, and once it is
+    over what it scored for us (a moon moves them: the log and the middle
+    of the table say the same figure); nothing for a spectator or before
+    the game."""
     if view is None or view.seat is None or view.status not in ("playing", "between_hands"):
         return Text()
     points = view.seats[view.seat].points_hand
+    last = view.hands[-1] if view.hands else None
+    if view.status == "between_hands" and last is not None and view.seat < len(last.points):
+        points = last.points[view.seat]
     return Text(f" {t('top.mine', n=points)} ", style=Style(bold=True, color="yellow"))
 
 

@@ -139,7 +139,10 @@ class TrickView(Widget):
             msg = Msg("trick.carried")
         elif view.status in ("between_hands", "game_over") and view.hands:
             last = view.hands[-1]
-            if last.shooter is not None:
+            moon = self.moon_cut()
+            if moon is not None:  # too long for the middle: the notice line says it whole
+                msg = Msg("trick.moon_short", {"name": seat_label(view, moon[1])})
+            elif last.shooter is not None:
                 msg = hand_moon(view.rules, last, seat_label(view, last.shooter))
             else:
                 msg = Msg("trick.hand_over", {"n": last.hand_number})
@@ -154,6 +157,22 @@ class TrickView(Widget):
             else:
                 msg = Msg("trick.turn", {"name": seat_label(view, view.turn)})
         return Text(t.text(msg), style=style) if msg is not None else Text()
+
+    def moon_cut(self) -> tuple[Msg, int] | None:
+        """The hand just over had a moon whose sentence is wider than the
+        middle of the table (80×24, in Ukrainian or Russian): the sentence
+        and the shooter, for the notice line to say it whole; the middle
+        then shows "☾ NAME" only."""
+        view = self.model.view
+        if view is None or view.status not in ("between_hands", "game_over") or not view.hands:
+            return None
+        last = view.hands[-1]
+        if last.shooter is None:
+            return None
+        msg = hand_moon(view.rules, last, seat_label(view, last.shooter))
+        if msg is None or Text(self.t.text(msg)).cell_len <= self.size.width:
+            return None
+        return msg, last.shooter
 
     def on_click(self, event: events.Click) -> None:
         """Ask to cut the pause short."""

@@ -1,0 +1,76 @@
+"""Points a new player met at 80×24 and in larger terminals (issue #28),
+on the real table screen over views built here (still.py): the moon's
+sentence whole at 80×24, larger cards and a longer log in a larger
+terminal, a ten-seat waiting room that keeps every seat's badge."""
+
+from __future__ import annotations
+
+from client.tui.i18n import Language
+from protocol.common import RulesModel
+from protocol.view import HandResult, SeatInfo, SeatView
+
+from .conftest import save_svg, wait_for
+from .still import StillApp
+
+NAMES = ("Tester", "Ірина", "Oleg", "Nina")
+
+
+def moon_view(seat_names: tuple[str, ...] = NAMES) -> SeatView:
+    """Between hands: seat 1 shot the moon in hand 1 (everyone else +26)."""
+    seats = tuple(
+        SeatInfo(
+            seat=i,
+            kind="human" if i == 0 else "bot",
+            name=name,
+            bot_level=None if i == 0 else "easy",
+            connected=True,
+            points_hand=26 if i == 1 else 0,
+        )
+        for i, name in enumerate(seat_names)
+    )
+    result = HandResult(hand_number=1, points=(26, 0, 26, 26), shooter=1, moon_choice="add")
+    return SeatView(
+        table_id="t",
+        code="ABCDEF",
+        name="t",
+        public=False,
+        rules=RulesModel(),
+        seq=1,
+        seat=0,
+        host_seat=0,
+        seats=seats,
+        status="between_hands",
+        hand_number=1,
+        hands=(result,),
+        totals=result.points,
+        points_hand=(0, 26, 0, 0),
+    )
+
+
+MOON = {
+    "en": ("☾ Ірина shot the moon: everyone else +26", "Your points: 26"),
+    "uk": ("☾ Постріл у місяць: Ірина; кожному іншому +26", "Ваші очки: 26"),
+    "ru": ("☾ Выстрел в луну: Ірина; каждому другому +26", "Ваши очки: 26"),
+}
+
+
+async def test_the_moon_is_said_whole_at_80x24_and_the_title_agrees() -> None:
+    """The middle of an 80×24 table is 20 columns: a moon sentence that
+    does not fit there is said whole on the notice line (the middle keeps
+    "☾ NAME"), and the title gives the hand's score, +26, as the log does."""
+    for language, (sentence, title) in MOON.items():
+        lang: Language = language  # type: ignore[assignment]
+        app = StillApp(moon_view(), lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
+            text = save_svg(app, f"moon-80x24-{language}")
+            lines = text.splitlines()
+            assert any(line.strip() == sentence for line in lines), (language, text)
+            assert title in lines[0], lines[0]
+            assert "…" not in "".join(line for line in lines if "☾" in line), text
+        app = StillApp(moon_view(), lang)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
+            text = save_svg(app, f"moon-120x40-{language}")
+            # Room enough: the middle of the table says it, once.
+            assert text.count(sentence) == 1, (language, text)
