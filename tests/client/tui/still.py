@@ -57,3 +57,17 @@ class StillApp(App[None]):
     def on_mount(self) -> None:
         """Show the table."""
         self.push_screen(self.screen_under_test)
+
+
+async def still_text(
+    view: SeatView, size: tuple[int, int], language: Language = "en", name: str = ""
+) -> str:
+    """What the table screen shows of ``view`` in a terminal of ``size``
+    (saved as test-artifacts/tui/NAME.svg when named)."""
+    from .conftest import save_svg, screen_text, wait_for
+
+    app = StillApp(view, language)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
+        await pilot.pause()
+        return save_svg(app, name) if name else screen_text(app)

@@ -9,8 +9,7 @@ from client.tui.i18n import Language
 from protocol.common import RulesModel
 from protocol.view import HandResult, SeatInfo, SeatView
 
-from .conftest import save_svg, wait_for
-from .still import StillApp
+from .still import still_text
 
 NAMES = ("Tester", "Ірина", "Oleg", "Nina")
 
@@ -60,17 +59,11 @@ async def test_the_moon_is_said_whole_at_80x24_and_the_title_agrees() -> None:
     "☾ NAME"), and the title gives the hand's score, +26, as the log does."""
     for language, (sentence, title) in MOON.items():
         lang: Language = language  # type: ignore[assignment]
-        app = StillApp(moon_view(), lang)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-            text = save_svg(app, f"moon-80x24-{language}")
-            lines = text.splitlines()
-            assert any(line.strip() == sentence for line in lines), (language, text)
-            assert title in lines[0], lines[0]
-            assert "…" not in "".join(line for line in lines if "☾" in line), text
-        app = StillApp(moon_view(), lang)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-            text = save_svg(app, f"moon-120x40-{language}")
-            # Room enough: the middle of the table says it, once.
-            assert text.count(sentence) == 1, (language, text)
+        text = await still_text(moon_view(), (80, 24), lang, f"moon-80x24-{language}")
+        lines = text.splitlines()
+        assert any(line.strip() == sentence for line in lines), (language, text)
+        assert title in lines[0], lines[0]
+        assert "…" not in "".join(line for line in lines if "☾" in line), text
+        text = await still_text(moon_view(), (120, 40), lang, f"moon-120x40-{language}")
+        # Room enough: the middle of the table says it, once.
+        assert text.count(sentence) == 1, (language, text)
