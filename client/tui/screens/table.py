@@ -59,6 +59,9 @@ from .rules import RulesScreen
 from .seat_menu import SeatChoice, SeatMenu, run_seat_choice
 from .stats import StatsScreen
 
+LARGE_ROWS = 34  # a terminal this tall and wide gets larger cards and a longer log
+LARGE_COLUMNS = 100
+
 
 class TableScreen(Screen[None]):
     """Where the game is played."""
@@ -111,6 +114,7 @@ class TableScreen(Screen[None]):
         self._ready = False
         self._chatting = False  # the chat line has the focus: the chat view shows
         self._auto_played: tuple[int, int] | None = None  # (hand, cards left) played by itself
+        self._rows: tuple[int, int] = (4, 2)  # the hand's and the log's rows (``_fit_rows``)
 
     def compose(self) -> ComposeResult:
         """The layout (see hearts.tcss)."""
@@ -185,8 +189,21 @@ class TableScreen(Screen[None]):
         self._phase_key = ("", 0)
         self._auto_played = None
 
+    def _fit_rows(self) -> None:
+        """A larger terminal (34 rows or more, 100 columns or more) gives the
+        hand six rows for larger cards and the log the rows the table does
+        not need (seven at 40 rows, twelve at 50); 80×24 keeps four and two."""
+        width, height = self.size.width, self.size.height
+        large = height >= LARGE_ROWS and width >= LARGE_COLUMNS
+        rows = (6, 2 + (height - 30) // 2) if large else (4, 2)
+        if rows != self._rows:
+            self._rows = rows
+            self.query_one(HandView).styles.height = rows[0]
+            self.query_one(ChatLog).styles.height = rows[1]
+
     def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
+        self._fit_rows()
         phase_key = (view.status, view.hand_number) if view else ("", 0)
         if phase_key != self._phase_key:
             if view is not None and view.status in ("between_hands", "game_over"):
