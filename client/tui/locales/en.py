@@ -334,6 +334,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.not_let_in": "The host of table {code} did not let you in. Join or watch another table, or press n to host one.",
         "list.stopped_knocking": "You stopped waiting for the host of table {code}: type its code to knock again, or pick another table.",
         "list.bad_code": "That is neither an invite code nor a table link.",
+        "list.no_such_code": "No table has the code {code}: type it again below (Enter joins), or pick a public table.",
         # dialogs
         "help.title": "Keys",
         "help.card": "pick a card to pass, or play it",

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Checkbox, Select
+from textual.widgets import Checkbox, Input, Select
 
 from client.session import ClientSession
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import FatalScreen
+from client.tui.screens.table_list import TableListScreen
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from server.app import RunningServer, start_server
@@ -107,13 +108,38 @@ async def test_join_by_code_waits_for_the_host(server: RunningServer) -> None:
         await host.close()
 
 
-async def test_a_bad_code_is_a_readable_error(server: RunningServer) -> None:
-    app = make_app(Launch(mode="join", server=server.url, code="ZZZ-ZZZ"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
-        assert "no table has the code ZZZ-ZZZ" in screen_text(app)
-        await pilot.press("enter")
-    assert app.return_code == 1
+async def test_a_mistyped_code_can_be_typed_again_without_restarting(
+    server: RunningServer,
+) -> None:
+    """``hearts join`` with a wrong code: the public tables, the reason above
+    them and the code in its field, with the focus and selected; typing the
+    right one over it and Enter sits at that table."""
+    host = ClientSession(server.url, "Hostess")
+    await host.connect()
+    try:
+        seated = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(seated, sm.Seated)
+        app = make_app(Launch(mode="join", server=server.url, code="ZZZ-ZZZ", name="Guest"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot, lambda: "No table has the code ZZZ-ZZZ" in screen_text(app), "the reason"
+            )
+            text = save_svg(app, "wrong-code-80x24")
+            assert "type it again below" in text
+            assert isinstance(app.screen, TableListScreen)
+            field = app.screen.query_one("#code", Input)
+            assert app.screen.focused is field and field.value == "ZZZ-ZZZ"
+            assert field.selected_text == "ZZZ-ZZZ"  # typing replaces it
+            await pilot.press(*seated.code.lower(), "enter")
+            await wait_for(
+                pilot,
+                lambda: app.model.view is not None and app.model.view.code == seated.code,
+                "the table of the code typed again",
+            )
+            assert app.model.view is not None and app.model.view.seat is not None
+            assert app.is_running and app.return_code is None
+    finally:
+        await host.close()
 
 
 async def test_resume_returns_to_the_same_seat_and_hand(
@@ -207,9 +233,9 @@ async def test_a_failed_join_or_a_cancelled_form_keeps_the_saved_seat(
         Launch(mode="join", server=server.url, code="ZZZ-ZZZ", session_file=session_file)
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
-        await pilot.press("enter")
-    assert app.return_code == 1
+        await wait_for(pilot, lambda: "No table has the code" in screen_text(app), "the reason")
+        await pilot.press("escape", "escape")  # out of the code field, out of the list
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert session_file.read_bytes() == before
 
     app = make_app(Launch(mode="host", server=server.url, session_file=session_file))
