@@ -29,6 +29,7 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App
+from websockets.exceptions import WebSocketException
 
 from client.invite import TableRef, share_link
 from client.session import (
@@ -56,6 +57,7 @@ from .screens.table_list import How, ListAnswer, Refusal, TableListScreen, Throt
 from .settings import Settings
 from .stats import Stats, game_result
 from .table_client import TableClient
+from .unreachable import why_unreachable
 from .widgets.lobby import format_code
 from .widgets.too_small import cover_if_small
 
@@ -234,8 +236,9 @@ class HeartsApp(App[None]):
             # A refused table says which budget or cap, and when to try again.
             refused = refusal_msg(exc.code, exc.message, exc.reason, exc.retry_after)
             await self._fatal(self.t.text(refused))
-        except (OSError, SessionClosed) as exc:
-            await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
+        except (OSError, SessionClosed, WebSocketException) as exc:
+            why = self.t.text(why_unreachable(exc))
+            await self._fatal(self.t("fatal.unreachable", url=url, error=why))
 
     async def _connect(self, session: ClientSession) -> bool:
         """Connect; False (after saying so) when the saved seat was refused."""

@@ -398,6 +398,13 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "fatal.no_seat": "There is no saved seat to resume. Start with `hearts host` or `hearts join CODE`.",
         "fatal.resume_refused": "{server} refused your saved seat: {reason}. Your session file is unchanged; if you played on another server, run `hearts resume --server URL`.",
         "fatal.unreachable": "Cannot reach the server at {url} ({error}). Start one with `hearts serve`, or play alone with `hearts play`.",
+        "why_unreachable.refused": "nothing answers at that address and port",
+        "why_unreachable.unknown_host": "that host name is unknown",
+        "why_unreachable.timeout": "it did not answer in time",
+        "why_unreachable.not_hearts": "it answers, but not as a Hearts server (HTTP {status})",
+        "why_unreachable.not_hearts_other": "it answers, but not as a Hearts server",
+        "why_unreachable.other": "{error}",
+        "why_unreachable.closed": "the connection closed at once",
         # the title bar: our points this hand
         "top.mine": "Your points: {n}",
         # the terminal is too small

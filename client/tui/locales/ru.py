@@ -410,6 +410,13 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "fatal.no_seat": "Нет сохранённого места. Начните с `hearts host` или `hearts join КОД`.",
         "fatal.resume_refused": "Сервер {server} не вернул вам сохранённое место: {reason}. Файл сессии не изменён; если вы играли на другом сервере, запустите `hearts resume --server URL`.",
         "fatal.unreachable": "Не удаётся подключиться к серверу {url} ({error}). Запустите его командой `hearts serve` или играйте сами: `hearts play`.",
+        "why_unreachable.refused": "по этому адресу и порту никто не отвечает",
+        "why_unreachable.unknown_host": "такое имя хоста не найдено",
+        "why_unreachable.timeout": "сервер не ответил вовремя",
+        "why_unreachable.not_hearts": "адрес отвечает, но это не сервер Hearts (HTTP {status})",
+        "why_unreachable.not_hearts_other": "адрес отвечает, но это не сервер Hearts",
+        "why_unreachable.other": "{error}",
+        "why_unreachable.closed": "соединение сразу закрылось",
         # строка заголовка: наши очки в этой раздаче
         "top.mine": "Ваши очки: {n}",
         # терминал слишком мал

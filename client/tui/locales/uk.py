@@ -410,6 +410,13 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "fatal.no_seat": "Немає збереженого місця. Почніть з `hearts host` або `hearts join КОД`.",
         "fatal.resume_refused": "Сервер {server} не повернув вам збережене місце: {reason}. Файл сесії не змінено; якщо ви грали на іншому сервері, запустіть `hearts resume --server URL`.",
         "fatal.unreachable": "Не вдається з’єднатися із сервером {url} ({error}). Запустіть його командою `hearts serve` або грайте самі: `hearts play`.",
+        "why_unreachable.refused": "за цією адресою й портом ніхто не відповідає",
+        "why_unreachable.unknown_host": "такого імені хоста не знайдено",
+        "why_unreachable.timeout": "сервер не відповів вчасно",
+        "why_unreachable.not_hearts": "адреса відповідає, але це не сервер Hearts (HTTP {status})",
+        "why_unreachable.not_hearts_other": "адреса відповідає, але це не сервер Hearts",
+        "why_unreachable.other": "{error}",
+        "why_unreachable.closed": "з’єднання одразу закрилося",
         # рядок заголовка: наші очки в цій роздачі
         "top.mine": "Ваші очки: {n}",
         # термінал замалий

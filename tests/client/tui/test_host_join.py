@@ -253,3 +253,35 @@ async def test_a_failed_join_or_a_cancelled_form_keeps_the_saved_seat(
         assert app.model.view is not None
         code = app.model.view.code
     assert json.loads(session_file.read_text())["code"] == code
+
+
+async def test_an_unreachable_server_is_said_in_words_not_errno() -> None:
+    """Nothing listens on the port: the message says so, with no raw
+    ``[Errno 111]``; the other causes have their words too."""
+    import socket
+
+    from client.tui.i18n import Translator
+    from client.tui.unreachable import why_unreachable
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"ws://127.0.0.1:{port}/ws"
+    app = make_app(Launch(mode="join", server=url, code="ABC-DEF"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
+        assert isinstance(app.screen, FatalScreen)
+        message = app.screen.message
+        assert "nothing answers at that address and port" in message and url in message
+        assert "Errno" not in message and "[" not in message
+        await pilot.press("enter")
+    assert app.return_code == 1
+    for language in ("en", "uk", "ru"):
+        t = Translator(language)  # type: ignore[arg-type]
+        for exc in (
+            socket.gaierror(-2, "Name or service not known"),
+            TimeoutError(),
+            ConnectionRefusedError(111, "Connect call failed"),
+        ):
+            said = t.text(why_unreachable(exc))
+            assert said and "Errno" not in said and "Connect call" not in said, said
