@@ -113,7 +113,10 @@ class TableScreen(Screen[None]):
         self._phase_key: tuple[str, int] = ("", 0)
         self._ready = False
         self._chatting = False  # the chat line has the focus: the chat view shows
-        self._auto_played: tuple[int, int] | None = None  # (hand, cards left) played by itself
+        # (hand, cards left) of each turn whose card played by itself: never
+        # again for that turn, not after a refusal, nor after an undo took
+        # the card back (the player wants to choose it themselves).
+        self._auto_played: set[tuple[int, int]] = set()
         self._rows: tuple[int, int] = (4, 2)  # the hand's and the log's rows (``_fit_rows``)
 
     def compose(self) -> ComposeResult:
@@ -187,7 +190,7 @@ class TableScreen(Screen[None]):
         self._over = None
         self._over_closed = False
         self._phase_key = ("", 0)
-        self._auto_played = None
+        self._auto_played = set()
 
     def _fit_rows(self) -> None:
         """A larger terminal (34 rows or more, 100 columns or more) gives the
@@ -249,10 +252,10 @@ class TableScreen(Screen[None]):
     def _auto_play(self) -> None:
         """Play a forced card by itself: always the last card of the hand,
         and any card that is the only legal one when the player asked for
-        it (settings). Once per turn: a refused card is not sent again."""
+        it (settings). Once per turn: a refused card is not sent again, and a
+        card taken back by an undo is left for the player to play."""
         model, view = self.model, self.model.view
         if view is None or not model.my_turn():
-            self._auto_played = None
             return
         if model.busy or model.lingering() or len(view.legal) != 1:
             return
@@ -260,9 +263,9 @@ class TableScreen(Screen[None]):
             return
         turn = (view.hand_number, len(view.hand))
         client = self.hearts.table
-        if turn == self._auto_played or client is None:
+        if turn in self._auto_played or client is None:
             return
-        self._auto_played = turn
+        self._auto_played = {t for t in self._auto_played if t[0] == view.hand_number} | {turn}
         card = view.legal[0]
 
         async def play() -> None:
