@@ -286,7 +286,8 @@ class HeartsApp(App[None]):
             await asyncio.wait_for(self._viewed.wait(), FIRST_VIEW_SECONDS)
         view = self.model.view
         unfinished = view is not None and view.status in ("playing", "between_hands")
-        if unfinished and await self.push_screen_wait(ContinueGameScreen(self.t, self.model)):
+        offer = ContinueGameScreen(self.t, self.model, self.launch.new_game_options)
+        if unfinished and await self.push_screen_wait(offer):
             return True
         # Left with the seat kept, the old table pauses (nobody is at it)
         # and expires in its time; we no longer point to it.

@@ -380,6 +380,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "continue.body": "You left this game against bots unfinished, in hand {hand}. The table is as you left it.",
         "continue.yes": "Continue (Enter)",
         "continue.new": "New game (n)",
+        "continue.options": "{options}: only a new game takes them. Press n to start one with them; Enter continues this game with its own.",
         "quit.body_watch": "You can watch again any time with `hearts watch CODE`.",
         "quit.yes": "Leave (y)",
         "quit.give_up": "Give up my seat (g)",

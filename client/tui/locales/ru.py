@@ -392,6 +392,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "continue.body": "Вы не закончили эту игру с ботами, раздача {hand}. Стол такой, каким вы его оставили.",
         "continue.yes": "Продолжить (Enter)",
         "continue.new": "Новая игра (n)",
+        "continue.options": "{options}: их берёт только новая игра. Нажмите n, чтобы начать её с ними; Enter продолжает эту игру с её собственными.",
         "quit.body_watch": "Смотреть снова можно в любой момент: `hearts watch КОД`.",
         "quit.yes": "Выйти (y)",
         "quit.give_up": "Отдать место (g)",

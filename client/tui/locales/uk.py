@@ -392,6 +392,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "continue.body": "Ви не закінчили цю гру з ботами, роздача {hand}. Стіл такий, яким ви його залишили.",
         "continue.yes": "Продовжити (Enter)",
         "continue.new": "Нова гра (n)",
+        "continue.options": "{options}: їх бере лише нова гра. Натисніть n, щоб почати її з ними; Enter продовжує цю гру з її власними.",
         "quit.body_watch": "Дивитися знову можна будь-коли: `hearts watch КОД`.",
         "quit.yes": "Вийти (y)",
         "quit.give_up": "Віддати місце (g)",

@@ -333,13 +333,17 @@ class ContinueGameScreen(ModalScreen[bool]):
         Binding("n", "answer(False)", show=False),
     ]
 
-    def __init__(self, t: Translator, model: TableModel) -> None:
+    def __init__(
+        self, t: Translator, model: TableModel, new_game_options: tuple[str, ...] = ()
+    ) -> None:
         super().__init__()
         self.t = t
         self.model = model
+        self.new_game_options = new_game_options  # given, and only a new game takes them
 
     def compose(self) -> ComposeResult:
-        """Where the game was, the scores, two buttons."""
+        """Where the game was, the scores, what the options given apply to,
+        two buttons."""
         t = self.t
         view = self.model.view
         with Vertical():
@@ -347,6 +351,11 @@ class ContinueGameScreen(ModalScreen[bool]):
             if view is not None:
                 yield Static(t("continue.body", hand=view.hand_number))
                 yield Static(scores_text(t, view))
+            if self.new_game_options:
+                options = " ".join(self.new_game_options)
+                yield Static(
+                    Text(t("continue.options", options=options), style=Style(color="yellow"))
+                )
             with Horizontal(classes="buttons"):
                 yield Button(t("continue.yes"), id="continue", variant="primary")
                 yield Button(t("continue.new"), id="new")
