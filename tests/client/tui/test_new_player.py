@@ -67,3 +67,54 @@ async def test_the_moon_is_said_whole_at_80x24_and_the_title_agrees() -> None:
         text = await still_text(moon_view(), (120, 40), lang, f"moon-120x40-{language}")
         # Room enough: the middle of the table says it, once.
         assert text.count(sentence) == 1, (language, text)
+
+
+def ten_seat_room() -> SeatView:
+    """A ten-seat waiting room: the host (a person, online) and nine bots."""
+    names = ("Hostess", "Anna", "Maxim", "Marta", "Nadia", "Zoya", "Oleg", "Nina", "Olga", "Pavel")
+    seats = tuple(
+        SeatInfo(
+            seat=i,
+            kind="human" if i == 0 else "bot",
+            name=name,
+            bot_level=None if i == 0 else "easy",
+            host=i == 0,
+            connected=True,
+        )
+        for i, name in enumerate(names)
+    )
+    return SeatView(
+        table_id="t",
+        code="G5EPE5",
+        name="Hostess's table",
+        public=False,
+        rules=RulesModel(players=10, end="hands", end_at=2, bonus_card="JD"),
+        seq=1,
+        seat=0,
+        host_seat=0,
+        seats=seats,
+        status="waiting",
+    )
+
+
+BADGES = {
+    "en": ("● online", "bot · Easy", "Seat 10"),
+    "uk": ("● онлайн", "бот · Легкий", "Місце 10"),
+    "ru": ("● в сети", "бот · Лёгкий", "Место 10"),
+}
+
+
+async def test_a_ten_seat_waiting_room_keeps_every_badge_whole_at_80x24() -> None:
+    """Two columns of seats at 80×24: your own name and its online badge
+    are not cut (a person's "human" gives way first), and every bot's
+    level shows whole, in each language."""
+    for language, (online, level, last) in BADGES.items():
+        lang: Language = language  # type: ignore[assignment]
+        text = await still_text(ten_seat_room(), (80, 24), lang, f"ten-seat-room-{language}")
+        assert last in text, text
+        rows = [line for line in text.splitlines() if "Hostess" in line and online in line]
+        assert rows, (language, text)
+        assert "Hostess ★" in rows[0], rows[0]
+        assert text.count(level) == 9, (language, text)
+        seat_rows = [line for line in text.splitlines() if level in line or online in line]
+        assert not any("…" in line for line in seat_rows), (language, seat_rows)
