@@ -118,3 +118,54 @@ async def test_a_ten_seat_waiting_room_keeps_every_badge_whole_at_80x24() -> Non
         assert text.count(level) == 9, (language, text)
         seat_rows = [line for line in text.splitlines() if level in line or online in line]
         assert not any("…" in line for line in seat_rows), (language, seat_rows)
+
+
+def ten_seat_tricks() -> SeatView:
+    """A ten-seat hand with two tricks played (a 10 among the cards)."""
+    from protocol.view import PlayedCard, TrickRecord
+
+    room = ten_seat_room()
+    clubs = ("2C", "TC", "QC", "KC", "AC", "3C", "4C", "5C", "6C", "7C")
+    tricks = tuple(
+        TrickRecord(
+            leader=lead,
+            cards=tuple(
+                PlayedCard(seat=(lead + k) % 10, card=c.replace("C", suit))
+                for k, c in enumerate(clubs)
+            ),
+            winner=(lead + 4) % 10,
+            points=10 if suit == "H" else 0,
+        )
+        for lead, suit in ((1, "C"), (5, "H"))
+    )
+    return room.model_copy(
+        update={
+            "status": "playing",
+            "phase": "play",
+            "hand_number": 1,
+            "turn": 2,
+            "hand": ("8D", "9D"),
+            "tricks": tricks,
+            "seats": tuple(s.model_copy(update={"cards_left": 2}) for s in room.seats),
+        }
+    )
+
+
+async def test_a_ten_card_trick_goes_on_under_its_own_cards_in_the_history() -> None:
+    """Ten cards do not fit a row of the trick history: the row goes on
+    indented under its first card, in every language (the legend's verbs
+    in uk/ru are in the present tense, for every player alike)."""
+    for language in ("en", "uk", "ru"):
+        lang: Language = language  # type: ignore[assignment]
+        text = await still_text(ten_seat_tricks(), (80, 24), lang, f"ten-seat-tricks-{language}")
+        panel = [line[52:80] for line in text.splitlines()[2:22]]
+        rows = [row[1:-1] for row in panel if row.startswith("│")]
+        firsts = [i for i, row in enumerate(rows) if row[:2] in (" 1", " 2")]
+        assert len(firsts) == 2, (language, rows)
+        for first in firsts:
+            start = rows[first].index("▸") + 2  # the first card's rank
+            row = rows[first + 1]
+            assert row[:start].strip() == "", (language, rows)  # indented, not at the edge
+            assert row[start : start + 2] in ("3♣", "3♥"), (language, rows)  # under the first card
+        legend = rows[0]
+        assert {"en": "▸ led", "uk": "▸ починає", "ru": "▸ начинает"}[language] in legend
