@@ -527,6 +527,8 @@ class TableModel:
         }.get(msg.change)
         if key is not None:
             where = Term(place_key(view, info.seat))
+            if key == "log.back" and self.log.withdraw_away(name or where):
+                return  # dropped and back with us: a server restart, not their line
             self._log(Msg(key, {"name": name or where, "where": where}))
 
     def _on_bot_covered(self, msg: sm.BotCovered) -> None:
