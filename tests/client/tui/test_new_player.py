@@ -169,3 +169,32 @@ async def test_a_ten_card_trick_goes_on_under_its_own_cards_in_the_history() -> 
             assert row[start : start + 2] in ("3♣", "3♥"), (language, rows)  # under the first card
         legend = rows[0]
         assert {"en": "▸ led", "uk": "▸ починає", "ru": "▸ начинает"}[language] in legend
+
+
+async def test_the_title_fits_80_columns_in_every_language() -> None:
+    """Hand 12, passing across, hearts broken: the title says all of it
+    and the connection without cutting anything (the game's name gives
+    way to its ♥, the table to its code, the direction to its arrow)."""
+    view = moon_view().model_copy(
+        update={
+            "status": "playing",
+            "phase": "play",
+            "turn": 0,
+            "hand": ("2C", "3C"),
+            "legal": ("2C",),
+            "hearts_broken": True,
+            "pass_direction": "across",
+            "hand_number": 12,
+            "hands": (),
+        }
+    )
+    words = {
+        "en": ("hand 12", "online"),
+        "uk": ("роздача 12", "онлайн"),
+        "ru": ("раздача 12", "в сети"),
+    }
+    for language, (hand, online) in words.items():
+        lang: Language = language  # type: ignore[assignment]
+        title = (await still_text(view, (80, 24), lang)).splitlines()[0]
+        assert "…" not in title and "ABC-DEF" in title, title
+        assert hand in title and online in title and ("across" in title or "↑" in title), title
