@@ -29,9 +29,7 @@ CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
 )
 
 
-PASS_ARROWS: Final[Mapping[str, str]] = MappingProxyType(
-    {"left": "←", "right": "→", "across": "↑"}
-)
+PASS_ARROWS: Final[Mapping[str, str]] = MappingProxyType({"left": "←", "right": "→", "across": "↑"})
 
 
 def title_parts(t: Translator, view: SeatView | None, compact: int = 0) -> list[str]:

@@ -224,4 +224,10 @@ class SidePanel(VerticalScroll, can_focus=False):
             room = self.body.content_region.width - 1
             self.body.update(history_text(t, view, room if room > 0 else HISTORY_ROW))
         self.border_subtitle = t("side.toggle")
-        self.call_after_refresh(self.scroll_end, animate=False)
+        self.call_after_refresh(self._show_end)
+
+    def _show_end(self) -> None:
+        """The newest lines in sight, painted again: a shorter text (the
+        scores after a long history) must not leave the old lines drawn."""
+        self.scroll_end(animate=False)
+        self.refresh()
