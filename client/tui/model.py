@@ -80,7 +80,7 @@ def hand_letters(view: SeatView) -> dict[str, str]:
     # stock) keeps its newest plays when the letters would run out: the
     # count kept only changes when cards arrive, so the letters still stay.
     room = max(0, len(KEYS) - len(view.hand) - len(gone))
-    mine = mine[len(mine) - room :] if room else []
+    mine = mine[max(0, len(mine) - room) :] if room else []
     held = sorted_hand({*view.hand, *gone, *mine})
     letters = dict(zip(held, KEYS, strict=False))
     return {card: letters[card] for card in view.hand if card in letters}

@@ -500,3 +500,29 @@ def test_hand_letters_come_from_the_snapshot_and_never_move() -> None:
     widow = view(hand=dealt[2:], discarded=dealt[:2])
     assert hand_letters(widow) == {c: letters[c] for c in dealt[2:]}
     assert hand_letters(view(seat=None)) == {}
+
+
+def test_hand_letters_hold_to_the_last_trick_and_past_the_letters() -> None:
+    """Ten cards played and three held: the three keep the letters they were
+    dealt with (k, l, m); a hand that drew more cards than there are letters
+    keeps its newest plays' places."""
+    from client.tui.cards import KEYS, RANKS
+    from client.tui.model import hand_letters
+
+    dealt = [r + "S" for r in RANKS]
+    tricks = tuple(
+        TrickRecord(leader=0, cards=(PlayedCard(seat=0, card=c),), winner=0, points=0)
+        for c in dealt[:10]
+    )
+    late = hand_letters(view(hand=tuple(dealt[10:]), tricks=tricks))
+    assert late == {"QS": "k", "KS": "l", "AS": "m"}
+    # 30 cards through the hand (a long run of draws): the letters still fit.
+    many = [r + s for s in "CD" for r in RANKS][:26] + dealt[:4]
+    held = tuple(many[-3:])
+    played = tuple(
+        TrickRecord(leader=0, cards=(PlayedCard(seat=0, card=c),), winner=0, points=0)
+        for c in many[:-3]
+    )
+    letters = hand_letters(view(hand=held, tricks=played))
+    assert set(letters) == set(held) and set(letters.values()) <= set(KEYS)
+    assert len(set(letters.values())) == 3
