@@ -106,15 +106,7 @@ async def test_the_key_line_names_undo_and_claim_and_refits_on_resize(
     and keeps how to leave, and gives them back when it grows."""
     app = make_app(quick(server))
     async with app.run_test(size=(200, 50)) as pilot:
-        model = app.model
-        await wait_for(pilot, model.passing, "the pass")
-        await pass_by_keys(pilot, app)
-        await wait_for(pilot, model.my_turn, "our turn")
-        view = model.view
-        assert view is not None
-        await pilot.press(first_legal_key(app))
-        await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
-        await wait_for(pilot, model.my_turn, "our next turn")
+        await to_our_second_card(pilot, app)
 
         def keys() -> str:
             return screen_text(app).splitlines()[-1]
@@ -128,6 +120,22 @@ async def test_the_key_line_names_undo_and_claim_and_refits_on_resize(
         await pilot.resize_terminal(200, 50)
         await wait_for(pilot, lambda: "o settings" in keys(), "the keys back")
         assert "u undo" in keys()
+
+
+async def to_our_second_card(pilot: object, app: HeartsApp) -> None:
+    """Pass, play our first card, and wait for our next turn."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    model = app.model
+    await wait_for(pilot, model.passing, "the pass")
+    await pass_by_keys(pilot, app)
+    await wait_for(pilot, model.my_turn, "our turn")
+    view = model.view
+    assert view is not None
+    await pilot.press(first_legal_key(app))
+    await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
+    await wait_for(pilot, model.my_turn, "our next turn")
 
 
 def in_dialog(text: str, label: str) -> str:
@@ -314,14 +322,7 @@ async def test_a_larger_terminal_gets_larger_cards_and_a_longer_log(
     app = make_app(quick(server))
     async with app.run_test(size=size) as pilot:
         model = app.model
-        await wait_for(pilot, model.passing, "the pass")
-        await pass_by_keys(pilot, app)
-        await wait_for(pilot, model.my_turn, "our turn")
-        view = model.view
-        assert view is not None
-        await pilot.press(first_legal_key(app))
-        await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
-        await wait_for(pilot, model.my_turn, "our next turn")
+        await to_our_second_card(pilot, app)
         hand = app.screen.query_one(HandView)
         log = app.screen.query_one(ChatLog)
         assert hand.large() and hand.size.height == 6 and log.size.height == log_rows

@@ -11,15 +11,20 @@ from tools.local_server import start_play_server
 from .conftest import first_legal_key, hand_below, make_app, pass_by_keys, screen_text, wait_for
 
 
-async def test_u_takes_back_our_last_card() -> None:
-    launch = Launch(
+def undo_launch() -> Launch:
+    """``hearts play`` against easy bots on its own server (undo needs a
+    table of bots alone)."""
+    return Launch(
         mode="play",
         name="Undoer",
         seats=("easy", "easy", "easy"),
         bot_budget_ms=20,
         local_server=start_play_server,
     )
-    app = make_app(launch)
+
+
+async def test_u_takes_back_our_last_card() -> None:
+    app = make_app(undo_launch())
     async with app.run_test(size=(100, 30)) as pilot:
         model = app.model
         await wait_for(pilot, model.passing, "the pass")
@@ -52,14 +57,7 @@ async def test_undo_of_a_card_that_played_by_itself_leaves_it_in_the_hand() -> N
     go straight back to the table)."""
     from client.tui.settings import Settings
 
-    launch = Launch(
-        mode="play",
-        name="Undoer",
-        seats=("easy", "easy", "easy"),
-        bot_budget_ms=20,
-        local_server=start_play_server,
-    )
-    app = make_app(launch)
+    app = make_app(undo_launch())
     app.settings = Settings(auto_single=True)
     async with app.run_test(size=(100, 30)) as pilot:
         model = app.model
