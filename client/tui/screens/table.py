@@ -163,6 +163,9 @@ class TableScreen(Screen[None]):
         """Refit the key line to the new width at once (not at the next key)."""
         if self._ready:
             with contextlib.suppress(NoMatches):
+                # The rows first: a hand and log sized for a larger terminal
+                # would overflow a smaller one until the next redraw.
+                self._fit_rows(event.size.width, event.size.height)
                 self._sync_keys(event.size.width)
             # Once laid out again: the sizes of the hand, the log and the
             # middle of the table follow the terminal's.
@@ -192,11 +195,10 @@ class TableScreen(Screen[None]):
         self._phase_key = ("", 0)
         self._auto_played = set()
 
-    def _fit_rows(self) -> None:
+    def _fit_rows(self, width: int, height: int) -> None:
         """A larger terminal (34 rows or more, 100 columns or more) gives the
         hand six rows for larger cards and the log the rows the table does
         not need (seven at 40 rows, twelve at 50); 80×24 keeps four and two."""
-        width, height = self.size.width, self.size.height
         large = height >= LARGE_ROWS and width >= LARGE_COLUMNS
         rows = (6, 2 + (height - 30) // 2) if large else (4, 2)
         if rows != self._rows:
@@ -206,7 +208,7 @@ class TableScreen(Screen[None]):
 
     def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
-        self._fit_rows()
+        self._fit_rows(self.size.width, self.size.height)
         phase_key = (view.status, view.hand_number) if view else ("", 0)
         if phase_key != self._phase_key:
             if view is not None and view.status in ("between_hands", "game_over"):

@@ -81,19 +81,20 @@ def history_text(t: Translator, view: SeatView, width: int = HISTORY_ROW) -> Tex
         end = Text(" ★") + Text(winner, style=Style(bold=True))
         if trick.carried_in:
             end.append(f" +{len(trick.carried_in)}", style=Style(dim=True))
-        pieces.append(end)
         # Continued rows keep the first row's card columns.
         indent = head.cell_len
-        if len(pieces) > 2:
+        if len(pieces) > 1:
             indent += pieces[0].cell_len - pieces[1].cell_len
-        lines += _indented_rows(head, pieces, width, indent)
+        pieces.append(end)
         if trick.cancelled:
-            # Said in words too: the strike-through is a style a terminal
-            # may not draw.
+            # Said in words too (the strike-through is a style a terminal
+            # may not draw), word by word on the trick's rows.
             cancelled = " ".join(label(c) for c in trick.cancelled)
-            said = Text(" " * head.cell_len + " " + t("side.cancelled", cards=cancelled))
-            said.stylize(Style(dim=True))
-            lines.append(said)
+            words = t("side.cancelled", cards=cancelled).split()
+            words[:2] = [" ".join(words[:2])]  # "✕ cancelled:" stays together
+            for word in words:
+                pieces.append(Text(" " + word, style=Style(dim=True)))
+        lines += _indented_rows(head, pieces, width, indent)
     if not view.tricks:
         lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
     return Text("\n").join(lines)
