@@ -111,7 +111,9 @@ async def test_a_server_refusal_is_shown_as_a_sentence(server: RunningServer) ->
         model.apply(sm.Snapshot(seq=view.seq, view=view))  # the truth again
         await pilot.press("1")
         await wait_for(pilot, lambda: model.notice is not None, "the refusal")
-        assert "✕ There is no moon choice to make" in screen_text(app)
+        await wait_for(
+            pilot, lambda: "✕ There is no moon choice to make" in screen_text(app), "it drawn"
+        )
 
 
 def test_every_not_now_reason_has_its_own_sentence_in_every_language() -> None:

@@ -117,7 +117,15 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         await wait_for(pilot, lambda: not app.model.lingering(), "the last trick to leave")
         view = app.model.view
         assert view is not None and view.status == "between_hands"
-        await wait_for(pilot, lambda: "Next hand" in screen_text(app), "the hand's end drawn")
+        # The score table replaces a long history: drawn once it is laid out.
+        await wait_for(
+            pilot,
+            lambda: (
+                "Next hand" in screen_text(app)
+                and screen_text(app).split("\n")[2].split("│")[1].split()[:1] == ["#1"]
+            ),
+            "the hand's end drawn",
+        )
         text = save_svg(app, "ten-seats-hand-over-80x24")
         for name in names:
             assert name in text, (name, text)
