@@ -29,6 +29,7 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App
+from websockets.exceptions import WebSocketException
 
 from client.invite import TableRef, share_link
 from client.session import (
@@ -56,6 +57,7 @@ from .screens.table_list import How, ListAnswer, Refusal, TableListScreen, Throt
 from .settings import Settings
 from .stats import Stats, game_result
 from .table_client import TableClient
+from .unreachable import why_unreachable
 from .widgets.lobby import format_code
 from .widgets.too_small import cover_if_small
 
@@ -234,8 +236,9 @@ class HeartsApp(App[None]):
             # A refused table says which budget or cap, and when to try again.
             refused = refusal_msg(exc.code, exc.message, exc.reason, exc.retry_after)
             await self._fatal(self.t.text(refused))
-        except (OSError, SessionClosed) as exc:
-            await self._fatal(self.t("fatal.unreachable", url=url, error=str(exc)))
+        except (OSError, SessionClosed, WebSocketException) as exc:
+            why = self.t.text(why_unreachable(exc))
+            await self._fatal(self.t("fatal.unreachable", url=url, error=why))
 
     async def _connect(self, session: ClientSession) -> bool:
         """Connect; False (after saying so) when the saved seat was refused."""
@@ -283,7 +286,8 @@ class HeartsApp(App[None]):
             await asyncio.wait_for(self._viewed.wait(), FIRST_VIEW_SECONDS)
         view = self.model.view
         unfinished = view is not None and view.status in ("playing", "between_hands")
-        if unfinished and await self.push_screen_wait(ContinueGameScreen(self.t, self.model)):
+        offer = ContinueGameScreen(self.t, self.model, self.launch.new_game_options)
+        if unfinished and await self.push_screen_wait(offer):
             return True
         # Left with the seat kept, the old table pauses (nobody is at it)
         # and expires in its time; we no longer point to it.
@@ -361,9 +365,10 @@ class HeartsApp(App[None]):
 
     async def _enter_directly(self, session: ClientSession, ref: TableRef, how: How) -> bool:
         """``hearts join CODE``/``hearts watch CODE``: True once at the table.
-        A throttled address, or a host who did not let us in, takes us to
-        the public tables (the code in the field, the reason or the
-        countdown above it); other refusals are fatal. False after leaving."""
+        A refusal (a mistyped code, a full table, a throttled address, a
+        host who did not let us in) takes us to the public tables with the
+        code in the field, ready to be typed again, and the reason (or the
+        countdown) above it. False after leaving."""
         try:
             await session.request_once(self._entry(session, ref, how))
             return True
@@ -376,9 +381,11 @@ class HeartsApp(App[None]):
                 return True
             return await self._choose_table(session, reason, code=shown)
         refusal = _refusal(refused)
-        if not isinstance(refusal, Throttled):
-            raise refused
-        return await self._choose_table(session, code=shown, throttled=refusal)
+        if isinstance(refusal, Throttled):
+            return await self._choose_table(session, code=shown, throttled=refusal)
+        if refused.code == "no_such_table":  # a mistyped code: say which, offer a retype
+            refusal = Msg("list.no_such_code", {"code": shown})
+        return await self._choose_table(session, refusal, code=shown, retype=True)
 
     def _entry(self, session: ClientSession, ref: TableRef, how: How) -> cm.JoinTable | cm.Watch:
         if how == "watch":
@@ -423,15 +430,17 @@ class HeartsApp(App[None]):
         reason: Msg | None = None,
         code: str = "",
         throttled: Throttled | None = None,
+        retype: bool = False,
     ) -> bool:
         """The public tables, to join or watch one, or to host a new table
         (its form first; leaving the form goes back to the list); False,
         after leaving the app, if the player left the list. ``code`` goes in
-        the code field, ``throttled`` starts the countdown."""
+        the code field (with the focus, to be typed again, when ``retype``),
+        ``throttled`` starts the countdown."""
         launch = self.launch
         while True:
-            answer = await self._browse(session, reason, code, throttled)
-            code, throttled = "", None
+            answer = await self._browse(session, reason, code, throttled, retype)
+            code, throttled, retype = "", None, False
             if answer == "seated":
                 self._at_table(session, session.code or "")
                 return True
@@ -481,6 +490,7 @@ class HeartsApp(App[None]):
         reason: Msg | None = None,
         code: str = "",
         throttled: Throttled | None = None,
+        retype: bool = False,
     ) -> ListAnswer:
         """The public tables: "seated" once we sit or watch at one, "create"
         to host a new one, None if the player left the list."""
@@ -499,7 +509,9 @@ class HeartsApp(App[None]):
             return refusal
 
         answer: ListAnswer = await self.push_screen_wait(
-            TableListScreen(self.t, fetch, choose, reason=reason, code=code, throttled=throttled)
+            TableListScreen(
+                self.t, fetch, choose, reason=reason, code=code, throttled=throttled, retype=retype
+            )
         )
         return answer
 

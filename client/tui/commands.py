@@ -57,7 +57,7 @@ def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) ->
         parser.add_argument("--name", default="Player", help="your name at the table")
         parser.add_argument(
             "--bots",
-            default="medium",
+            default=None,
             metavar="LEVELS",
             help="easy, medium or hard for all three bots, or three levels from your left "
             "(e.g. easy,medium,hard)",
@@ -154,7 +154,7 @@ def run_play(args: argparse.Namespace, local_server: StartServer | None = None) 
     from .launch import Launch, parse_seats
 
     try:
-        seats = parse_seats(args.bots)
+        seats = parse_seats(args.bots or "medium")
         rules = table_rules(args.rules)
     except ValueError as exc:
         print(f"hearts play: {exc}", file=sys.stderr)
@@ -168,6 +168,10 @@ def run_play(args: argparse.Namespace, local_server: StartServer | None = None) 
         bot_budget_ms=args.bot_budget_ms,
         bot_workers=min(3, os.cpu_count() or 1),  # three bots at most think at once
         local_server=local_server,
+        # Said when a kept game is offered: they shape a new game only.
+        new_game_options=tuple(
+            option for option, value in (("--bots", args.bots), ("--rules", args.rules)) if value
+        ),
     )
     return _settings_and_app(args, launch)
 

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
+from .cards import KEYS
 from .claims import claim_refusal
 from .i18n import Translator
 from .model import TableModel
@@ -50,6 +51,23 @@ CLAIM = Segment("key.claim", optional=True)
 ALWAYS = (HELP, LEAVE, QUIT)
 
 
+def card_keys(model: TableModel) -> str:
+    """The letters under the cards held now, as the key line says them:
+    ``a–m``, and past 13 cards the capitals too (``a–m A–E``: C and H stay
+    the claim and the hint, the hand shows which letter is whose)."""
+    view = model.view
+    held = {model.key_of(card) for card in view.hand} if view is not None else set()
+    used = [k for k in KEYS if k in held] or list(KEYS[:13])
+    small = [k for k in used if k.islower()]
+    capitals = [k for k in used if k.isupper()]
+    return " ".join(_span(group) for group in (small, capitals) if group)
+
+
+def _span(letters: list[str]) -> str:
+    """``a–m`` for a run of letters, ``e`` for one."""
+    return letters[0] if len(letters) == 1 else f"{letters[0]}–{letters[-1]}"
+
+
 def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
     """The table screen's keys for what the table waits for now."""
     view = model.view
@@ -75,15 +93,17 @@ def table_keys(model: TableModel, chatting: bool) -> list[Segment]:
                 *ALWAYS,
             ]
         return [CHAT, SETTINGS, RULES, STATS, *ALWAYS]
-    if model.passing():
-        picks = [Segment("key.cards_pick"), CURSOR, Segment("key.pass"), HINT]
-        return [*picks, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
+    if model.passing() or model.discarding():
+        send = Segment("key.discard") if model.discarding() else Segment("key.pass")
+        picks = [Segment("key.cards_pick", params={"keys": card_keys(model)}), CURSOR, send]
+        hint = [] if model.discarding() else [HINT]  # no hints for the widow discard
+        return [*picks, *hint, *knock, SIDE, CHAT, RULES, SETTINGS, *ALWAYS]
     if model.my_turn():
         # Undo and claim when they may be asked for now (the server decides).
         undo = [UNDO] if undo_refusal(model) is None else []
         claim = [CLAIM] if claim_refusal(model) is None else []
         return [
-            Segment("key.cards_play"),
+            Segment("key.cards_play", params={"keys": card_keys(model)}),
             CURSOR,
             HINT,
             *undo,

@@ -69,6 +69,9 @@ class Launch:
     bot_budget_ms: int = 900
     bot_workers: int | None = 1
     max_backoff: float = 5.0
+    # play: the options given that only a new game takes (``--bots``,
+    # ``--rules``): the offer to continue a kept game says so.
+    new_game_options: tuple[str, ...] = ()
     # How ``hearts play`` starts its own server when ``server`` is None.
     local_server: StartServer | None = field(default=None, repr=False, compare=False)
 

@@ -59,6 +59,33 @@ def seat_label(view: SeatView, seat: int) -> str | Term:
     return info.name or Term(place_key(view, seat))
 
 
+def hand_letters(view: SeatView) -> dict[str, str]:
+    """Each card of our hand and its letter, from the snapshot alone.
+
+    The letters run left to right over the hand as it stood when cards last
+    arrived (the deal, the passed cards, the widow, a draw): the cards held
+    now, with the ones passed away while the pass is still open, the widow
+    cards put face down and the cards we have played since. Playing a card
+    only takes its letter away, and a new app (a restart, a reconnect) works
+    out the same letters as the one that was closed.
+    """
+    if view.seat is None:
+        return {}
+    mine = [p.card for trick in view.tricks for p in trick.cards if p.seat == view.seat]
+    mine += [p.card for p in view.trick if p.seat == view.seat]
+    gone = list(view.discarded)
+    if view.phase == "pass":
+        gone += view.passed
+    # A hand that took many cards (a long run of draws from the domino
+    # stock) keeps its newest plays when the letters would run out: the
+    # count kept only changes when cards arrive, so the letters still stay.
+    room = max(0, len(KEYS) - len(view.hand) - len(gone))
+    mine = mine[max(0, len(mine) - room) :] if room else []
+    held = sorted_hand({*view.hand, *gone, *mine})
+    letters = dict(zip(held, KEYS, strict=False))
+    return {card: letters[card] for card in view.hand if card in letters}
+
+
 def refusal_msg(
     code: str, message: str, reason: str | None = None, retry_after: float | None = None
 ) -> Msg:
@@ -83,11 +110,10 @@ class TableModel:
     holding: bool = False
     selected: list[str] = field(default_factory=list)
     cursor: int = 0  # a position in ``hand()``
-    # Each card's letter, given when the hand is dealt (and again once the
-    # passed cards arrive) and kept while cards leave it: a letter never
-    # moves to another card during the play.
+    # Each card's letter (``hand_letters``): worked out from the snapshot
+    # alone, so a letter never moves to another card during the play, nor
+    # after a reconnect or a restart of the app.
     keys: dict[str, str] = field(default_factory=dict)
-    keys_hand: int = 0  # the hand number the letters were given for
     connection: ConnectionState = "connecting"
     notice: Notice | None = None
     log: TableLog = field(default_factory=TableLog)
@@ -313,15 +339,7 @@ class TableModel:
         else:
             self.selected = []
         self.cursor = min(self.cursor, max(0, len(view.hand) - 1))
-        self._letter_hand(view)
-
-    def _letter_hand(self, view: SeatView) -> None:
-        """Give the hand its letters, left to right, when it is new (a deal,
-        or the passed cards arriving); otherwise keep them."""
-        if view.hand_number == self.keys_hand and all(c in self.keys for c in view.hand):
-            return
-        self.keys = dict(zip(sorted_hand(view.hand), KEYS, strict=False))
-        self.keys_hand = view.hand_number
+        self.keys = hand_letters(view)
 
     def _announce_knocks(self, view: SeatView) -> None:
         """A player newly knocking (host only): said once, in the log and a
@@ -509,6 +527,8 @@ class TableModel:
         }.get(msg.change)
         if key is not None:
             where = Term(place_key(view, info.seat))
+            if key == "log.back" and self.log.withdraw_away(name or where):
+                return  # dropped and back with us: a server restart, not their line
             self._log(Msg(key, {"name": name or where, "where": where}))
 
     def _on_bot_covered(self, msg: sm.BotCovered) -> None:

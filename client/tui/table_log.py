@@ -24,6 +24,10 @@ from protocol import server_messages as sm
 from .i18n import Msg
 
 KEEP: Final = 200
+# The lines ``withdraw_away`` looks at: a seat away, back, and our own return.
+AWAY: Final = "log.away"
+BACK: Final = "log.back"
+RECONNECTED: Final = "log.reconnected"
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,26 @@ class TableLog:
         self.saw(seq)
         self._lines.append(LogLine(msg, seq=self.last_seq if seq is None else seq))
         self._trim()
+
+    def withdraw_away(self, name: object) -> bool:
+        """``name`` came back right after our own reconnection (a server
+        restart drops everyone at once): take back the "lost the
+        connection" said of them since, and say nothing of their return.
+        True when it was withdrawn; only while the lines since our
+        reconnection are such comings and goings."""
+        for index in range(len(self._lines) - 1, -1, -1):
+            line = self._lines[index]
+            if line.chat or line.msg.key not in (AWAY, BACK):
+                return False
+            if line.msg.key == AWAY and line.msg.params.get("name") == name:
+                before = self._lines[:index]
+                earlier = [li for li in before if li.chat or li.msg.key not in (AWAY, BACK)]
+                if not earlier or earlier[-1].msg.key != RECONNECTED:
+                    return False
+                del self._lines[index]
+                self.revision += 1
+                return True
+        return False
 
     def chat(self, line: sm.ChatMessage) -> bool:
         """A live chat line; False when it is already shown."""

@@ -66,6 +66,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "trick.your_turn": "Your turn",
         "trick.pass": "Pass {dir}",
         "trick.moon": "☾ {name} shot the moon!",
+        "trick.moon_short": "☾ {name}",
         "trick.hand_over": "Hand {n} is over",
         # prompts
         "prompt.connecting": "Connecting…",
@@ -163,6 +164,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "error.not_now.knock_not_needed": "This table lets anyone with the code sit: join it, no need to knock.",
         "error.not_now.replay_not_finished": "That hand is not finished yet: it can be replayed once it is over.",
         "error.not_now.replay_unavailable": "That hand cannot be replayed.",
+        "error.not_now.records_not_finished": "That game is not over yet: its hand records come once it has ended.",
         "error.not_now.undo_face_down_seen": "You have seen cards that lay face down since then: they cannot go back. Play on.",
         "error.not_now.claim_paused": "The game is paused until a player comes back: claim then.",
         "error.not_now.hint_widow": "There are no hints for the widow discard.",
@@ -201,7 +203,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "claim.top": "{name} claimed every trick left: they hold the top cards of every suit left to them.",
         "log.moon_you": "You shot the moon!",
         "log.moon": "{name} shot the moon!",
-        "log.hand_scored": "Hand {n} is over: you took {points}.",
+        "log.hand_scored": "Hand {n} is over, your points: {points}.",
         "log.hand_scored_watch": "Hand {n} is over.",
         "log.game_over": "Game over: {name} wins.",
         "log.game_over_you": "Game over: you win!",
@@ -269,9 +271,9 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "host.title": "New table",
         "host.name": "Table name",
         "host.name_hint": "optional",
-        "host.seat_left": "Left (West)",
-        "host.seat_across": "Across (North)",
-        "host.seat_right": "Right (East)",
+        "host.seat_left": "Left (plays after you)",
+        "host.seat_across": "Across",
+        "host.seat_right": "Right (plays before you)",
         "spec.open": "Open for a player",
         "spec.easy": "Easy bot",
         "spec.medium": "Medium bot",
@@ -332,6 +334,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "list.not_let_in": "The host of table {code} did not let you in. Join or watch another table, or press n to host one.",
         "list.stopped_knocking": "You stopped waiting for the host of table {code}: type its code to knock again, or pick another table.",
         "list.bad_code": "That is neither an invite code nor a table link.",
+        "list.no_such_code": "No table has the code {code}: type it again below (Enter joins), or pick a public table.",
         # dialogs
         "help.title": "Keys",
         "help.card": "pick a card to pass, or play it",
@@ -357,7 +360,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "settings.title": "Settings",
         "settings.fast": "Fast play (shorter pauses)",
         "settings.language": "Language",
-        "settings.close": "Esc closes",
+        "settings.close": "↑↓ Tab move · Space toggles · Enter or Space picks a language · Esc closes",
         "moon.title": "☾ You shot the moon!",
         "moon.body": "You took {cards}. How should it score?",
         "moon.add": "1 · Everyone else +{n}",
@@ -377,6 +380,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "continue.body": "You left this game against bots unfinished, in hand {hand}. The table is as you left it.",
         "continue.yes": "Continue (Enter)",
         "continue.new": "New game (n)",
+        "continue.options": "{options}: only a new game takes them. Press n to start one with them; Enter continues this game with its own.",
         "quit.body_watch": "You can watch again any time with `hearts watch CODE`.",
         "quit.yes": "Leave (y)",
         "quit.give_up": "Give up my seat (g)",
@@ -395,6 +399,13 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "fatal.no_seat": "There is no saved seat to resume. Start with `hearts host` or `hearts join CODE`.",
         "fatal.resume_refused": "{server} refused your saved seat: {reason}. Your session file is unchanged; if you played on another server, run `hearts resume --server URL`.",
         "fatal.unreachable": "Cannot reach the server at {url} ({error}). Start one with `hearts serve`, or play alone with `hearts play`.",
+        "why_unreachable.refused": "nothing answers at that address and port",
+        "why_unreachable.unknown_host": "that host name is unknown",
+        "why_unreachable.timeout": "it did not answer in time",
+        "why_unreachable.not_hearts": "it answers, but not as a Hearts server (HTTP {status})",
+        "why_unreachable.not_hearts_other": "it answers, but not as a Hearts server",
+        "why_unreachable.other": "{error}",
+        "why_unreachable.closed": "the connection closed at once",
         # the title bar: our points this hand
         "top.mine": "Your points: {n}",
         # the terminal is too small
@@ -402,10 +413,11 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "small.body": "Hearts needs at least {width}×{height}. Make the window larger to go on.",
         "small.keys": "Ctrl+Q quits",
         # the key line: the keys that work now
-        "key.cards_pick": "a–m pick",
-        "key.cards_play": "a–m play",
+        "key.cards_pick": "{keys} pick",
+        "key.cards_play": "{keys} play",
         "key.cursor": "←→ Space",
         "key.pass": "p pass",
+        "key.discard": "p discard",
         "key.hint": "H hint",
         "key.undo": "u undo",
         "key.claim": "C claim",
@@ -452,7 +464,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "Take as few points as you can. Each heart you take is 1 point, the queen of spades (Q♠) 13: 26 in every hand. When someone reaches 100 points the game ends after that hand and the lowest total wins.\n"
             "\n"
             "# The deal\n"
-            "Four players, 52 cards, 13 each. Aces are high, twos low, and there are no trumps. You sit South; West is on your left and plays after you, North across, East on your right.\n"
+            "Four players, 52 cards, 13 each. Aces are high, twos low, and there are no trumps. The player on your left plays after you, then the one across, then the one on your right.\n"
             "\n"
             "# Passing\n"
             "Before the play everyone passes three cards at once: hand 1 to the left, hand 2 to the right, hand 3 across, and hand 4 nobody passes; then it repeats. You choose yours before you see what you get. The cards passed to you are marked ● until the first trick ends.\n"
@@ -603,6 +615,6 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "variant.domino": "Domino Hearts",
         "variant.widow": "Hearts with a widow",
         "variant.cancellation": "Cancellation Hearts",
-        "rules.variants": "# 3 to 10 players, and other games of Hearts\nThe host may pick another seat count or another game. With other than four players the deck loses its lowest clubs and diamonds until it deals out evenly (hearts and Q♠ always stay), the lowest club left leads the first trick, and with an odd count nobody passes across. Players beyond four are called by their seat number.\n\nEach game below changes only what it says; every other rule is the usual one. In the host's form an option a game fixes is shown but cannot be changed.\n\n• Omnibus Hearts (3–10 players): the J♦ (or the 10♦, as the host chooses) is worth −10 to whoever takes it. Passing is to the right by default. Taking every heart, the Q♠ and the bonus card is the jackpot: −26 for the taker and 0 for everyone else; all hearts and the Q♠ without the bonus card is no moon and scores 26.\n\n• Spot Hearts (3–10): each heart costs its rank: 2 to 10 at face value, jack 11, queen 12, king 13, ace 14 (104 in all). The Q♠ costs nothing. Taking all 13 hearts shoots the moon, worth 104.\n\n• Greek Hearts (3–10): everyone passes 3 cards to the right every hand. A player who shoots the moon takes 26 from each other player: they each get +26 and the shooter −26 for each of them.\n\n• Black Maria (3 players): the 2♦ is out and everyone gets 17 cards. The Q♠ is worth 13, the K♠ 10, the A♠ 7 and each heart 1 (43 in all); none of them may be played on the first trick. The host may turn the moon off.\n\n• Domino Hearts (3–7): 6 cards each; the rest is a face-down stock. Nobody passes; the first trick is led, with any card, by seat 1 in the first hand, the next seat on the left in the next hand, and so on. If you cannot follow suit you draw from the stock, one card at a time, until you draw one of the led suit, which you then play (an empty stock lets you play anything). Only hearts score, 1 each, and there is no moon. A player whose last card is played drops out; the last one holding cards takes them and what is left of the stock.\n\n• Hearts with a widow (3–6): a few cards are dealt face down as the widow (3 with three or four players, 2 with five, 4 with six). Whoever wins the first trick takes the widow into their hand, unseen by the others, and puts as many cards face down on their pile before leading the next trick; those cards count for them when the hand is scored. The others see only how many.\n\n• Cancellation Hearts (7–10): two full decks are shuffled together; the second deck's copy of a card is marked with a small ² (Q♠²). Two identical cards in one trick cancel each other: neither can win it, and they are shown struck through. The highest card of the led suit left standing wins. If nothing of the led suit is left, the trick is carried: it goes, with the next trick, to that trick's winner, and its leader leads again. The cards the deal leaves over lie face down and join the pile of the first player to win a trick. Both queens of spades count 13 and every heart 1, 52 in all; nobody passes, and only hearts are banned on the first trick.",
+        "rules.variants": "# 3 to 10 players, and other games of Hearts\nThe host may pick another seat count or another game. With other than four players the deck loses its lowest clubs and diamonds until it deals out evenly (hearts and Q♠ always stay), the lowest club left leads the first trick, and with an odd count nobody passes across. Every seat is called by its name, the same on every screen.\n\nEach game below changes only what it says; every other rule is the usual one. In the host's form an option a game fixes is shown but cannot be changed.\n\n• Omnibus Hearts (3–10 players): the J♦ (or the 10♦, as the host chooses) is worth −10 to whoever takes it. Passing is to the right by default. Taking every heart, the Q♠ and the bonus card is the jackpot: −26 for the taker and 0 for everyone else; all hearts and the Q♠ without the bonus card is no moon and scores 26.\n\n• Spot Hearts (3–10): each heart costs its rank: 2 to 10 at face value, jack 11, queen 12, king 13, ace 14 (104 in all). The Q♠ costs nothing. Taking all 13 hearts shoots the moon, worth 104.\n\n• Greek Hearts (3–10): everyone passes 3 cards to the right every hand. A player who shoots the moon takes 26 from each other player: they each get +26 and the shooter −26 for each of them.\n\n• Black Maria (3 players): the 2♦ is out and everyone gets 17 cards. The Q♠ is worth 13, the K♠ 10, the A♠ 7 and each heart 1 (43 in all); none of them may be played on the first trick. The host may turn the moon off.\n\n• Domino Hearts (3–7): 6 cards each; the rest is a face-down stock. Nobody passes; the first trick is led, with any card, by seat 1 in the first hand, the next seat on the left in the next hand, and so on. If you cannot follow suit you draw from the stock, one card at a time, until you draw one of the led suit, which you then play (an empty stock lets you play anything). Only hearts score, 1 each, and there is no moon. A player whose last card is played drops out; the last one holding cards takes them and what is left of the stock.\n\n• Hearts with a widow (3–6): a few cards are dealt face down as the widow (3 with three or four players, 2 with five, 4 with six). Whoever wins the first trick takes the widow into their hand, unseen by the others, and puts as many cards face down on their pile before leading the next trick; those cards count for them when the hand is scored. The others see only how many.\n\n• Cancellation Hearts (7–10): two full decks are shuffled together; the second deck's copy of a card is marked with a small ² (Q♠²). Two identical cards in one trick cancel each other: neither can win it, and they are shown struck through. The highest card of the led suit left standing wins. If nothing of the led suit is left, the trick is carried: it goes, with the next trick, to that trick's winner, and its leader leads again. The cards the deal leaves over lie face down and join the pile of the first player to win a trick. Both queens of spades count 13 and every heart 1, 52 in all; nobody passes, and only hearts are banned on the first trick.",
     }
 )

@@ -107,7 +107,15 @@ SETTING_BOXES: Final = (
 
 class SettingsScreen(Dialog):
     """Fast play, auto-play of a single legal card, the bell on your turn,
-    and the language; changes apply at once."""
+    and the language; changes apply at once. ↑↓ (or Tab) move between
+    them, Space toggles the one in focus (in the language list ↑↓ move
+    among the languages, Space or Enter picks one)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+    ]
 
     def __init__(self, t: Translator, settings: Settings, on_change: Callable[[], None]) -> None:
         super().__init__(t)
@@ -131,6 +139,14 @@ class SettingsScreen(Dialog):
                         compact=True,
                     )
             yield Static(Text(t("settings.close"), style=Style(dim=True)))
+
+    def action_move(self, step: int) -> None:
+        """↑↓: the previous or next setting (the language list keeps its
+        own arrows while it has the focus)."""
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """A setting on or off."""
@@ -317,13 +333,17 @@ class ContinueGameScreen(ModalScreen[bool]):
         Binding("n", "answer(False)", show=False),
     ]
 
-    def __init__(self, t: Translator, model: TableModel) -> None:
+    def __init__(
+        self, t: Translator, model: TableModel, new_game_options: tuple[str, ...] = ()
+    ) -> None:
         super().__init__()
         self.t = t
         self.model = model
+        self.new_game_options = new_game_options  # given, and only a new game takes them
 
     def compose(self) -> ComposeResult:
-        """Where the game was, the scores, two buttons."""
+        """Where the game was, the scores, what the options given apply to,
+        two buttons."""
         t = self.t
         view = self.model.view
         with Vertical():
@@ -331,6 +351,11 @@ class ContinueGameScreen(ModalScreen[bool]):
             if view is not None:
                 yield Static(t("continue.body", hand=view.hand_number))
                 yield Static(scores_text(t, view))
+            if self.new_game_options:
+                options = " ".join(self.new_game_options)
+                yield Static(
+                    Text(t("continue.options", options=options), style=Style(color="yellow"))
+                )
             with Horizontal(classes="buttons"):
                 yield Button(t("continue.yes"), id="continue", variant="primary")
                 yield Button(t("continue.new"), id="new")

@@ -59,6 +59,9 @@ from .rules import RulesScreen
 from .seat_menu import SeatChoice, SeatMenu, run_seat_choice
 from .stats import StatsScreen
 
+LARGE_ROWS = 34  # a terminal this tall and wide gets larger cards and a longer log
+LARGE_COLUMNS = 100
+
 
 class TableScreen(Screen[None]):
     """Where the game is played."""
@@ -110,7 +113,11 @@ class TableScreen(Screen[None]):
         self._phase_key: tuple[str, int] = ("", 0)
         self._ready = False
         self._chatting = False  # the chat line has the focus: the chat view shows
-        self._auto_played: tuple[int, int] | None = None  # (hand, cards left) played by itself
+        # (hand, cards left) of each turn whose card played by itself: never
+        # again for that turn, not after a refusal, nor after an undo took
+        # the card back (the player wants to choose it themselves).
+        self._auto_played: set[tuple[int, int]] = set()
+        self._rows: tuple[int, int] = (4, 2)  # the hand's and the log's rows (``_fit_rows``)
 
     def compose(self) -> ComposeResult:
         """The layout (see hearts.tcss)."""
@@ -148,6 +155,7 @@ class TableScreen(Screen[None]):
         """Draw what there is (changes before this waited for it)."""
         self._ready = True
         self.sync()
+        self.call_after_refresh(self.sync)  # what depends on the laid-out sizes
 
     # -- drawing -------------------------------------------------------------
 
@@ -155,7 +163,13 @@ class TableScreen(Screen[None]):
         """Refit the key line to the new width at once (not at the next key)."""
         if self._ready:
             with contextlib.suppress(NoMatches):
+                # The rows first: a hand and log sized for a larger terminal
+                # would overflow a smaller one until the next redraw.
+                self._fit_rows(event.size.width, event.size.height)
                 self._sync_keys(event.size.width)
+            # Once laid out again: the sizes of the hand, the log and the
+            # middle of the table follow the terminal's.
+            self.call_after_refresh(self.sync)
 
     def _sync_keys(self, width: int) -> None:
         """The key line: what works now, as much as ``width`` columns hold."""
@@ -179,10 +193,22 @@ class TableScreen(Screen[None]):
         self._over = None
         self._over_closed = False
         self._phase_key = ("", 0)
-        self._auto_played = None
+        self._auto_played = set()
+
+    def _fit_rows(self, width: int, height: int) -> None:
+        """A larger terminal (34 rows or more, 100 columns or more) gives the
+        hand six rows for larger cards and the log the rows the table does
+        not need (seven at 40 rows, twelve at 50); 80×24 keeps four and two."""
+        large = height >= LARGE_ROWS and width >= LARGE_COLUMNS
+        rows = (6, 2 + (height - 30) // 2) if large else (4, 2)
+        if rows != self._rows:
+            self._rows = rows
+            self.query_one(HandView).styles.height = rows[0]
+            self.query_one(ChatLog).styles.height = rows[1]
 
     def _sync(self) -> None:
         model, view, t = self.model, self.model.view, self.t
+        self._fit_rows(self.size.width, self.size.height)
         phase_key = (view.status, view.hand_number) if view else ("", 0)
         if phase_key != self._phase_key:
             if view is not None and view.status in ("between_hands", "game_over"):
@@ -228,10 +254,10 @@ class TableScreen(Screen[None]):
     def _auto_play(self) -> None:
         """Play a forced card by itself: always the last card of the hand,
         and any card that is the only legal one when the player asked for
-        it (settings). Once per turn: a refused card is not sent again."""
+        it (settings). Once per turn: a refused card is not sent again, and a
+        card taken back by an undo is left for the player to play."""
         model, view = self.model, self.model.view
         if view is None or not model.my_turn():
-            self._auto_played = None
             return
         if model.busy or model.lingering() or len(view.legal) != 1:
             return
@@ -239,9 +265,9 @@ class TableScreen(Screen[None]):
             return
         turn = (view.hand_number, len(view.hand))
         client = self.hearts.table
-        if turn == self._auto_played or client is None:
+        if turn in self._auto_played or client is None:
             return
-        self._auto_played = turn
+        self._auto_played = {t for t in self._auto_played if t[0] == view.hand_number} | {turn}
         card = view.legal[0]
 
         async def play() -> None:
@@ -328,6 +354,9 @@ class TableScreen(Screen[None]):
         notice = model.notice
         if notice is None and model.connection == "lost":
             return Text(" " + t("notice.lost") + " ", style=Style(bgcolor="red", color="white"))
+        moon = self.query_one(TrickView).moon_cut() if notice is None else None
+        if moon is not None:  # the middle of the table is too narrow for it
+            return Text(t.text(moon[0]), style=Style(color="yellow", bold=True))
         if notice is None:
             return Text()
         sentence = t.text(notice.msg)

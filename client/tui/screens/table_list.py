@@ -130,8 +130,10 @@ class TableListScreen(Screen[ListAnswer]):
         reason: Msg | None = None,
         code: str = "",
         throttled: Throttled | None = None,
+        retype: bool = False,
     ) -> None:
         super().__init__()
+        self.retype = retype  # the code field takes the focus, its text selected
         self.t = t
         self.fetch = fetch
         self.choose_table = choose
@@ -186,6 +188,10 @@ class TableListScreen(Screen[ListAnswer]):
             table.add_column(t(key), width=max(width, cell_len(t(key))), key=key)
         for button in self.query(Button):
             button.can_focus = True
+        if self.retype:  # a code that failed: typing replaces it at once
+            field = self.query_one("#code", Input)
+            field.focus()
+            field.select_all()
         self.action_refresh()
         if self.throttled is not None:
             self.throttle(self.throttled)

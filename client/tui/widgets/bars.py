@@ -29,14 +29,20 @@ CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
 )
 
 
-def title_parts(t: Translator, view: SeatView | None) -> list[str]:
+PASS_ARROWS: Final[Mapping[str, str]] = MappingProxyType({"left": "←", "right": "→", "across": "↑"})
+
+
+def title_parts(t: Translator, view: SeatView | None, compact: int = 0) -> list[str]:
     """Table code (and that we only watch), who knocks (the host: early,
     so a long title does not cut it off), paused, hand number, pass
-    direction, hearts broken."""
-    parts = [t("app.title")]
+    direction, hearts broken. ``compact`` 1 leaves the game's name at its
+    ♥, 2 also the table at its code, 3 also the pass direction at its
+    arrow: what lets 80 columns hold the rest in every language."""
+    parts = [t("app.title") if compact < 1 else t("app.title").split()[0]]
     if view is None:
         return parts
-    parts.append(t("top.table", code=format_code(view.code)))
+    code = format_code(view.code)
+    parts.append(t("top.table", code=code) if compact < 2 else code)
     if view.knocks and view.seat is not None and view.seat == view.host_seat:
         parts.append(t("top.knock", name=view.knocks[0].name))
     if view.seat is None:
@@ -48,18 +54,26 @@ def title_parts(t: Translator, view: SeatView | None) -> list[str]:
         if view.pass_direction == "hold":
             parts.append(t("dir.hold"))
         elif view.pass_direction:
-            parts.append(t("top.pass", dir=t("dir." + view.pass_direction)))
+            way = t("dir." + view.pass_direction)
+            if compact >= 3:  # the direction as an arrow, as on the table
+                way = PASS_ARROWS.get(view.pass_direction, way)
+            parts.append(t("top.pass", dir=way))
         if view.hearts_broken:
             parts.append(t("top.hearts_broken"))
     return parts
 
 
 def my_points(t: Translator, view: SeatView | None) -> Text:
-    """Our points taken this hand, while a hand is played or just over
-    (nothing for a spectator or before the game)."""
+    """Our points this hand: taken so far while it is played, and once it is
+    over what it scored for us (a moon moves them: the log and the middle
+    of the table say the same figure); nothing for a spectator or before
+    the game."""
     if view is None or view.seat is None or view.status not in ("playing", "between_hands"):
         return Text()
     points = view.seats[view.seat].points_hand
+    last = view.hands[-1] if view.hands else None
+    if view.status == "between_hands" and last is not None and view.seat < len(last.points):
+        points = last.points[view.seat]
     return Text(f" {t('top.mine', n=points)} ", style=Style(bold=True, color="yellow"))
 
 
@@ -79,11 +93,16 @@ class TopBar(Widget):
     def render(self) -> Text:
         """Title on the left, our points and the connection on the right."""
         t = self.t
-        left = Text(" " + " · ".join(title_parts(t, self.model.view)), style=Style(bold=True))
         state = self.model.connection
         right = my_points(t, self.model.view)
         right.append_text(Text(f" {t('conn.' + state)} ", style=CONNECTION_STYLES[state]))
         room = self.size.width - right.cell_len
+        for compact in range(4):  # the longest that fits, else cut below
+            left = Text(
+                " " + " · ".join(title_parts(t, self.model.view, compact)), style=Style(bold=True)
+            )
+            if left.cell_len <= room:
+                break
         if left.cell_len > room:
             left.truncate(max(0, room), overflow="ellipsis")
         return left + Text(" " * max(0, room - left.cell_len)) + right

@@ -10,6 +10,8 @@ in, ``x`` refuses); everybody else sees that the host will start.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
@@ -47,6 +49,41 @@ def seat_columns(lines: list[Text], width: int) -> list[Text]:
             line += right
         rows.append(line)
     return rows
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat of the waiting room: where it is, its name (★ the host), and
+    its badges (the kind, and a person's presence)."""
+
+    place: Text
+    name: Text
+    kind: str
+    presence: str
+    human: bool
+
+    def fit(self, width: int | None) -> Text:
+        """The line, in ``width`` columns when given: a person's "human"
+        goes first (their presence says enough), then the name is cut, so
+        the badges (a bot's level, online or away) stay whole."""
+        kinds = [self.kind, self.presence]
+        if width is not None and self.human and self._text(kinds).cell_len > width:
+            kinds = [self.presence]
+        line = self._text(kinds)
+        if width is not None and line.cell_len > width:
+            room = self.name.cell_len - (line.cell_len - width)
+            line = self._text(kinds, max(4, room))
+        return line
+
+    def _text(self, kinds: list[str], name_width: int | None = None) -> Text:
+        name = self.name.copy()
+        if name_width is not None:
+            name.truncate(name_width, overflow="ellipsis")
+        line = self.place + name
+        badges = " · ".join(k for k in kinds if k)
+        if badges:
+            line.append("  " + badges, style=Style(dim=True))
+        return line
 
 
 def rules_text(t: Translator, rules: RulesModel) -> str:
@@ -113,7 +150,7 @@ class LobbyPanel(Static):
             Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
             Text(),
         ]
-        seats = []
+        seats: list[SeatLine] = []
         # Where each seat is, in a column as wide as the longest says it.
         places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
         width = max(9, *(len(where) + 1 for where in places.values()))
@@ -123,15 +160,13 @@ class LobbyPanel(Static):
             key = f"[{index}] " if index and view.seat == view.host_seat else "    "
             line = Text(key, style=Style(dim=True)) + Text(f"{where:<{width}}", style=bold)
             if info.kind == "open":
-                line.append(t("lobby.open_seat"), style=Style(italic=True))
+                name = Text(t("lobby.open_seat"), style=Style(italic=True))
             else:
-                line.append(seat_name(t, view, info), style=bold)
-            extra = [kind_text(t, info), presence(t, info).plain]
-            if any(extra):
-                line.append("  " + " · ".join(p for p in extra if p), style=Style(dim=True))
+                name = Text(seat_name(t, view, info), style=bold)
             if info.host:
-                line.append(" ★", style=Style(color="yellow"))
-            seats.append(line)
+                name.append(" ★", style=Style(color="yellow"))
+            kind = kind_text(t, info)
+            seats.append(SeatLine(line, name, kind, presence(t, info).plain, info.kind == "human"))
         tail = self._tail(view, is_host)
         # The rows the panel shows inside its border (none before the first
         # layout: then one column, redrawn on the resize that follows).
@@ -141,8 +176,10 @@ class LobbyPanel(Static):
             for line in [*lines, *tail]
         )
         if room and wrapped + len(seats) > room and len(seats) > 4:
-            seats = seat_columns(seats, self.content_region.width)
-        lines += seats
+            column = max(1, (self.content_region.width - GUTTER) // 2)
+            lines += seat_columns([seat.fit(column) for seat in seats], self.content_region.width)
+        else:
+            lines += [seat.fit(None) for seat in seats]
         lines += tail
         self.update(Text("\n").join(lines))
 

@@ -49,40 +49,68 @@ def face_down_text(t: Translator, view: SeatView) -> Text:
 HISTORY_ROW = 25  # columns of a history row: the panel's 26, less the scroll bar
 
 
-def history_text(t: Translator, view: SeatView) -> Text:
-    """Every finished trick of the hand."""
+def history_text(t: Translator, view: SeatView, width: int = HISTORY_ROW) -> Text:
+    """Every finished trick of the hand, a row each; a trick too long for
+    ``width`` columns (seven to ten seats) goes on under its own cards,
+    indented past its number and leader, never back at the left edge."""
     lines = [Text(t("side.legend"), style=Style(dim=True))]
     short = short_names(view, 2)
     for i, trick in enumerate(view.tricks, start=1):
-        line = Text(f"{i:>2} ")
-        line.append(f"{short[trick.leader]:<2}", style=Style(bold=True))
-        line.append("▸")
+        head = Text(f"{i:>2} ")
+        head.append(f"{short[trick.leader]:<2}", style=Style(bold=True))
+        head.append("▸")
         # A carried trick (Cancellation Hearts) has no winner.
         winner = t("side.carried") if trick.winner is None else short[trick.winner]
         # Five cards fit the row with the winner when the cards close up,
         # which keeps them apart only while each is padded (no 10, no ²).
         widths = [max(3, cell_len(label(p.card))) for p in trick.cards]
-        spaced = line.cell_len + 2 + len(winner) + sum(1 + w for w in widths)
-        tight = spaced - len(widths) <= HISTORY_ROW and all(w == 3 for w in widths)
+        spaced = head.cell_len + 2 + len(winner) + sum(1 + w for w in widths)
+        if trick.cards and cell_len(label(trick.cards[0].card)) < 3:
+            spaced -= 1  # no gap before a padded first card (below)
+        tight = spaced - len(widths) <= width and all(w == 3 for w in widths)
         padded = all(cell_len(label(p.card)) < 3 for p in trick.cards[1:])
-        gap = "" if spaced > HISTORY_ROW and tight and padded else " "
-        for played in trick.cards:
-            line.append(gap)
+        gap = "" if spaced > width and tight and padded else " "
+        pieces: list[Text] = []
+        for n, played in enumerate(trick.cards):
             gone = played.card in trick.cancelled
-            line.append_text(card_text(played.card, played.seat == trick.winner, gone))
-        line.append(" ★")
-        line.append(winner, style=Style(bold=True))
+            # The first card's own padding parts it from the ▸ (a column
+            # saved: four cards with a 10 and the winner fit one row).
+            first_padded = n == 0 and cell_len(label(played.card)) < 3
+            space = "" if first_padded else gap
+            pieces.append(Text(space) + card_text(played.card, played.seat == trick.winner, gone))
+        end = Text(" ★") + Text(winner, style=Style(bold=True))
         if trick.carried_in:
-            line.append(f" +{len(trick.carried_in)}", style=Style(dim=True))
+            end.append(f" +{len(trick.carried_in)}", style=Style(dim=True))
+        # Continued rows keep the first row's card columns.
+        indent = head.cell_len
+        if len(pieces) > 1:
+            indent += pieces[0].cell_len - pieces[1].cell_len
+        pieces.append(end)
         if trick.cancelled:
-            # Said in words too: the strike-through is a style a terminal
-            # may not draw.
+            # Said in words too (the strike-through is a style a terminal
+            # may not draw), word by word on the trick's rows.
             cancelled = " ".join(label(c) for c in trick.cancelled)
-            line.append(" " + t("side.cancelled", cards=cancelled), style=Style(dim=True))
-        lines.append(line)
+            words = t("side.cancelled", cards=cancelled).split()
+            words[:2] = [" ".join(words[:2])]  # "✕ cancelled:" stays together
+            for word in words:
+                pieces.append(Text(" " + word, style=Style(dim=True)))
+        lines += _indented_rows(head, pieces, width, indent)
     if not view.tricks:
         lines.append(Text(t("side.no_tricks"), style=Style(dim=True)))
     return Text("\n").join(lines)
+
+
+def _indented_rows(head: Text, pieces: list[Text], width: int, indent: int) -> list[Text]:
+    """``head`` then the pieces, as many to a row as ``width`` holds; the
+    rows after the first start ``indent`` columns in."""
+    rows = [head.copy()]
+    for piece in pieces:
+        row = rows[-1]
+        if row.cell_len + piece.cell_len > width and row.cell_len > head.cell_len:
+            rows.append(Text(" " * indent))
+            row = rows[-1]
+        row.append_text(piece)
+    return rows
 
 
 WIDE_SCORES = 6  # seats beyond which the score table turns: a row per seat
@@ -192,6 +220,15 @@ class SidePanel(VerticalScroll, can_focus=False):
             self.body.update(scores_text(t, view))
         else:
             self.border_title = t("side.tricks")
-            self.body.update(history_text(t, view))
+            # The body's columns, less the scroll bar's (none before the
+            # first layout: the usual row).
+            room = self.body.content_region.width - 1
+            self.body.update(history_text(t, view, room if room > 0 else HISTORY_ROW))
         self.border_subtitle = t("side.toggle")
-        self.call_after_refresh(self.scroll_end, animate=False)
+        self.call_after_refresh(self._show_end)
+
+    def _show_end(self) -> None:
+        """The newest lines in sight, painted again: a shorter text (the
+        scores after a long history) must not leave the old lines drawn."""
+        self.scroll_end(animate=False)
+        self.refresh()

@@ -25,7 +25,7 @@ from ..model import TableModel, seat_label
 from ..moon import hand_moon
 from ..seats import POSITIONS, Position, position_of, seat_at
 from .canvas import Canvas
-from .card_art import CardLook, card_rows
+from .card_art import CARD_WIDTH, LARGE_HEIGHT, LARGE_WIDTH, CardLook, card_face
 from .seat_ring import draw_ring
 
 ARROWS: Final[Mapping[str, str]] = MappingProxyType(
@@ -49,13 +49,21 @@ class TrickView(Widget):
         self.t = t
 
     @staticmethod
-    def _steps(width: int, height: int) -> tuple[int, int]:
+    def large(width: int, height: int) -> bool:
+        """Room for the larger cards (four rows of six columns): the middle
+        of a table in a terminal of about 120×40 or more."""
+        return width >= 60 and height >= 3 * LARGE_HEIGHT + 5
+
+    @classmethod
+    def _steps(cls, width: int, height: int) -> tuple[int, int]:
         """Columns from the centre to a side card, rows between card rows:
         tight at 80×24, roomier on a larger table."""
+        if cls.large(width, height):
+            return max(10, min(width // 4, 18)), max(5, min((height - 5) // 3, 7))
         return max(7, min(width // 4, 14)), max(3, min((height - 3) // 3, 5))
 
     def _spots(self, width: int, height: int, top: int) -> dict[Position, tuple[int, int]]:
-        cx = width // 2 - 2
+        cx = width // 2 - (LARGE_WIDTH if self.large(width, height) else CARD_WIDTH) // 2
         dx, dy = self._steps(width, height)
         return {
             "across": (cx, top),
@@ -74,7 +82,9 @@ class TrickView(Widget):
         if len(view.seats) != 4:  # the opponents on a ring around the trick
             draw_ring(canvas, self.t, self.model, view, self._status(view))
             return canvas.text()
-        block = 2 * self._steps(width, height)[1] + 3  # three card rows and the status
+        # three card rows and the status
+        card_rows_drawn = LARGE_HEIGHT if self.large(width, height) else 2
+        block = 2 * self._steps(width, height)[1] + card_rows_drawn + 1
         top = max(0, (height - block) // 2)
         spots = self._spots(width, height, top)
         if self.model.lingering():
@@ -92,16 +102,18 @@ class TrickView(Widget):
         self, canvas: Canvas, view: SeatView, spots: dict[Position, tuple[int, int]]
     ) -> None:
         winner = self.model.trick_winner
+        large = self.large(canvas.width, canvas.height)
         for played in self.model.trick:
             x, y = spots[position_of(view, played.seat)]
-            top, bottom = card_rows(played.card, CardLook(winner=played.seat == winner))
-            canvas.put(x, y, top)
-            canvas.put(x, y + 1, bottom)
+            look = CardLook(winner=played.seat == winner)
+            for row, piece in enumerate(card_face(played.card, look, large)):
+                canvas.put(x, y + row, piece)
         waiting = view.phase == "play" and view.turn is not None and winner is None
         if waiting and all(p.seat != view.turn for p in self.model.trick):
             assert view.turn is not None  # part of ``waiting``
             x, y = spots[position_of(view, view.turn)]
-            canvas.put(x, y, Text(" ▪▪ ", style=Style(dim=True)))
+            marker = "  ▪▪  " if large else " ▪▪ "
+            canvas.put(x, y + (1 if large else 0), Text(marker, style=Style(dim=True)))
 
     def _draw_pass(
         self, canvas: Canvas, view: SeatView, spots: dict[Position, tuple[int, int]]
@@ -139,7 +151,10 @@ class TrickView(Widget):
             msg = Msg("trick.carried")
         elif view.status in ("between_hands", "game_over") and view.hands:
             last = view.hands[-1]
-            if last.shooter is not None:
+            moon = self.moon_cut()
+            if moon is not None:  # too long for the middle: the notice line says it whole
+                msg = Msg("trick.moon_short", {"name": seat_label(view, moon[1])})
+            elif last.shooter is not None:
                 msg = hand_moon(view.rules, last, seat_label(view, last.shooter))
             else:
                 msg = Msg("trick.hand_over", {"n": last.hand_number})
@@ -154,6 +169,22 @@ class TrickView(Widget):
             else:
                 msg = Msg("trick.turn", {"name": seat_label(view, view.turn)})
         return Text(t.text(msg), style=style) if msg is not None else Text()
+
+    def moon_cut(self) -> tuple[Msg, int] | None:
+        """The hand just over had a moon whose sentence is wider than the
+        middle of the table (80×24, in Ukrainian or Russian): the sentence
+        and the shooter, for the notice line to say it whole; the middle
+        then shows "☾ NAME" only."""
+        view = self.model.view
+        if view is None or view.status not in ("between_hands", "game_over") or not view.hands:
+            return None
+        last = view.hands[-1]
+        if last.shooter is None:
+            return None
+        msg = hand_moon(view.rules, last, seat_label(view, last.shooter))
+        if msg is None or Text(self.t.text(msg)).cell_len <= self.size.width:
+            return None
+        return msg, last.shooter
 
     def on_click(self, event: events.Click) -> None:
         """Ask to cut the pause short."""

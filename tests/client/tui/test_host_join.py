@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Checkbox, Select
+from textual.widgets import Checkbox, Input, Select
 
 from client.session import ClientSession
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import FatalScreen
+from client.tui.screens.table_list import TableListScreen
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from server.app import RunningServer, start_server
@@ -30,8 +31,10 @@ async def test_host_creates_a_table_shows_code_and_link_and_starts(
         await wait_for(pilot, lambda: "New table" in screen_text(app), "the form")
         text = save_svg(app, "host-form-80x24")
         assert text.count("Open for a player") == 3  # the seat choices are visible
-        for label in ("Table name", "Left (West)", "Across (North)", "Right (East)", "Passing"):
+        for label in ("Table name", "Left (plays after you)", "Across", "Right", "Passing"):
             assert label in text
+        # Seats are places from you, never compass points (issue #28).
+        assert not any(word in text for word in ("West", "North", "East", "South")), text
         app.screen.query_one("#spec-across", Select).value = "easy"
         app.screen.query_one("#queen", Checkbox).value = True
         await pilot.press("ctrl+s")
@@ -105,13 +108,38 @@ async def test_join_by_code_waits_for_the_host(server: RunningServer) -> None:
         await host.close()
 
 
-async def test_a_bad_code_is_a_readable_error(server: RunningServer) -> None:
-    app = make_app(Launch(mode="join", server=server.url, code="ZZZ-ZZZ"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
-        assert "no table has the code ZZZ-ZZZ" in screen_text(app)
-        await pilot.press("enter")
-    assert app.return_code == 1
+async def test_a_mistyped_code_can_be_typed_again_without_restarting(
+    server: RunningServer,
+) -> None:
+    """``hearts join`` with a wrong code: the public tables, the reason above
+    them and the code in its field, with the focus and selected; typing the
+    right one over it and Enter sits at that table."""
+    host = ClientSession(server.url, "Hostess")
+    await host.connect()
+    try:
+        seated = await host.request(cm.CreateTable(id=host.next_id()))
+        assert isinstance(seated, sm.Seated)
+        app = make_app(Launch(mode="join", server=server.url, code="ZZZ-ZZZ", name="Guest"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot, lambda: "No table has the code ZZZ-ZZZ" in screen_text(app), "the reason"
+            )
+            text = save_svg(app, "wrong-code-80x24")
+            assert "type it again below" in text
+            assert isinstance(app.screen, TableListScreen)
+            field = app.screen.query_one("#code", Input)
+            assert app.screen.focused is field and field.value == "ZZZ-ZZZ"
+            assert field.selected_text == "ZZZ-ZZZ"  # typing replaces it
+            await pilot.press(*seated.code.lower(), "enter")
+            await wait_for(
+                pilot,
+                lambda: app.model.view is not None and app.model.view.code == seated.code,
+                "the table of the code typed again",
+            )
+            assert app.model.view is not None and app.model.view.seat is not None
+            assert app.is_running and app.return_code is None
+    finally:
+        await host.close()
 
 
 async def test_resume_returns_to_the_same_seat_and_hand(
@@ -205,9 +233,9 @@ async def test_a_failed_join_or_a_cancelled_form_keeps_the_saved_seat(
         Launch(mode="join", server=server.url, code="ZZZ-ZZZ", session_file=session_file)
     )
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
-        await pilot.press("enter")
-    assert app.return_code == 1
+        await wait_for(pilot, lambda: "No table has the code" in screen_text(app), "the reason")
+        await pilot.press("escape", "escape")  # out of the code field, out of the list
+        await wait_for(pilot, lambda: not app.is_running, "the app to end")
     assert session_file.read_bytes() == before
 
     app = make_app(Launch(mode="host", server=server.url, session_file=session_file))
@@ -225,3 +253,35 @@ async def test_a_failed_join_or_a_cancelled_form_keeps_the_saved_seat(
         assert app.model.view is not None
         code = app.model.view.code
     assert json.loads(session_file.read_text())["code"] == code
+
+
+async def test_an_unreachable_server_is_said_in_words_not_errno() -> None:
+    """Nothing listens on the port: the message says so, with no raw
+    ``[Errno 111]``; the other causes have their words too."""
+    import socket
+
+    from client.tui.i18n import Translator
+    from client.tui.unreachable import why_unreachable
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"ws://127.0.0.1:{port}/ws"
+    app = make_app(Launch(mode="join", server=url, code="ABC-DEF"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Cannot play" in screen_text(app), "the error")
+        assert isinstance(app.screen, FatalScreen)
+        message = app.screen.message
+        assert "nothing answers at that address and port" in message and url in message
+        assert "Errno" not in message and "[" not in message
+        await pilot.press("enter")
+    assert app.return_code == 1
+    for language in ("en", "uk", "ru"):
+        t = Translator(language)  # type: ignore[arg-type]
+        for exc in (
+            socket.gaierror(-2, "Name or service not known"),
+            TimeoutError(),
+            ConnectionRefusedError(111, "Connect call failed"),
+        ):
+            said = t.text(why_unreachable(exc))
+            assert said and "Errno" not in said and "Connect call" not in said, said

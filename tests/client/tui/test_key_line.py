@@ -72,7 +72,9 @@ def test_each_state_shows_what_is_due_and_how_to_quit_in_80_columns(language: st
     # The line changes with the screen: what works while passing is not what
     # works while watching or chatting.
     assert len(set(lines.values())) >= 9
-    assert t("key.cards_pick") not in lines["watch"] + lines["others_turn"] + lines["chat"]
+    assert (
+        t("key.cards_pick", keys="a–m") not in lines["watch"] + lines["others_turn"] + lines["chat"]
+    )
     assert t("key.rematch") not in lines["over_guest"]
     assert t("key.start") not in lines["lobby_guest"]
 
@@ -95,3 +97,26 @@ def test_optional_keys_go_last_first_when_the_line_is_narrow() -> None:
     assert fit_keys(t, segments, 80) == "t tricks/score · F2 rules · Ctrl+Q quit"
     assert fit_keys(t, segments, 30) == "t tricks/score · Ctrl+Q quit"
     assert fit_keys(t, segments, 5) == "Ctrl+Q quit"  # the required ones stay, even too wide
+
+
+def test_the_card_keys_name_the_letters_in_use_capitals_past_13_cards() -> None:
+    """A 17-card hand (three seats) has capital letters under its last
+    cards: the key line names them too; a card played takes its letter off."""
+    from client.tui.cards import RANKS
+    from client.tui.key_line import card_keys
+    from client.tui.model import hand_letters
+
+    hand = (*(r + "C" for r in RANKS), "2D", "3D", "4D", "5D")
+    three = tuple(s for s in seats() if s.seat < 3)
+    model = TableModel(view=view(seats=three, hand=hand, legal=hand))
+    model.keys = hand_letters(model.view)  # type: ignore[arg-type]
+    assert card_keys(model) == "a–m A–E"
+    t = Translator("en")
+    line = fit_keys(t, table_keys(model, False), 80)
+    assert line.startswith("a–m A–E play"), line
+    passing = TableModel(view=view(seats=three, hand=hand, phase="pass", turn=None))
+    passing.keys = hand_letters(passing.view)  # type: ignore[arg-type]
+    assert fit_keys(t, table_keys(passing, False), 80).startswith("a–m A–E pick")
+    four = TableModel(view=view(hand=hand[:13], legal=hand[:13]))
+    four.keys = hand_letters(four.view)  # type: ignore[arg-type]
+    assert card_keys(four) == "a–m"

@@ -139,3 +139,85 @@ async def test_a_second_hearts_play_at_once_keeps_its_own_game(tmp_path: Path) -
             await second.close()
     finally:
         await first.close()
+
+
+def _letters(app: HeartsApp) -> dict[str, str]:
+    """The letter drawn under each card of the hand."""
+    from client.tui.widgets.hand import HandView
+
+    return {slot.card: slot.key for slot in app.screen.query_one(HandView).slots()}
+
+
+@pytest.mark.slow
+async def test_card_letters_stay_the_same_after_a_restart(tmp_path: Path) -> None:
+    """Two cards played, quit, `hearts play` again: the cards left keep the
+    letters they had (the played ones' stay gone), not a–k afresh."""
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        model = app.model
+        await wait_for(pilot, model.passing, "the pass")
+        await pass_by_keys(pilot, app)
+        await wait_for(pilot, lambda: bool(model.view and model.view.phase == "play"), "play")
+        dealt = _letters(app)
+        assert sorted(dealt.values()) == list("abcdefghijklm")
+        for _ in range(2):
+            await wait_for(pilot, model.my_turn, "our turn")
+            assert model.view is not None
+            played = hand_below(app, len(model.view.hand))
+            await pilot.press(first_legal_key(app))
+            await wait_for(pilot, played, "our card to be played")
+        before = _letters(app)
+        assert len(before) == 11 and before == {c: k for c, k in dealt.items() if c in before}
+        assert sorted(before.values()) != list("abcdefghijk")  # two letters are gone
+        await _quit(pilot, app)
+
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueGameScreen), "the offer")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ContinueGameScreen), "continue")
+        await wait_for(pilot, lambda: bool(_letters(app)), "the hand")
+        assert _letters(app) == before
+        gone = next(k for k in dealt.values() if k not in before.values())
+        await wait_for(pilot, app.model.my_turn, "our turn")
+        await pilot.press(gone)
+        assert f"No card on key {gone}." in screen_text(app)
+        save_svg(app, "letters-after-restart-80x24")
+        await _quit(pilot, app)
+
+
+@pytest.mark.slow
+async def test_bots_and_rules_given_with_a_kept_game_are_said_to_shape_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """`hearts play --bots hard --rules end_at=50` while a game is kept: the
+    offer says those options only shape a new game, and n starts one with
+    them (they are not silently dropped)."""
+    import dataclasses
+
+    from protocol.common import RulesModel
+
+    app = make_app(_launch(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app.model.passing, "the pass")
+        await _quit(pilot, app)
+
+    given = dataclasses.replace(
+        _launch(tmp_path),
+        seats=("hard", "hard", "hard"),
+        rules=RulesModel(end_at=50),
+        new_game_options=("--bots", "--rules"),
+    )
+    app = make_app(given)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ContinueGameScreen), "the offer")
+        await wait_for(pilot, lambda: "--bots --rules" in screen_text(app), "the options said")
+        text = save_svg(app, "play-continue-options-80x24")
+        assert "only a new game takes them" in text and "Press n" in text, text
+        await pilot.press("n")
+        model = app.model
+        await wait_for(pilot, lambda: bool(model.view and model.view.hand_number), "the new game")
+        view = model.view
+        assert view is not None and view.rules.end_at == 50
+        assert all(s.bot_level == "hard" for s in view.seats if s.seat != view.seat)
+        await _quit(pilot, app)

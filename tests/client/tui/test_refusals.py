@@ -111,4 +111,23 @@ async def test_a_server_refusal_is_shown_as_a_sentence(server: RunningServer) ->
         model.apply(sm.Snapshot(seq=view.seq, view=view))  # the truth again
         await pilot.press("1")
         await wait_for(pilot, lambda: model.notice is not None, "the refusal")
-        assert "✕ There is no moon choice to make" in screen_text(app)
+        await wait_for(
+            pilot, lambda: "✕ There is no moon choice to make" in screen_text(app), "it drawn"
+        )
+
+
+def test_every_not_now_reason_has_its_own_sentence_in_every_language() -> None:
+    """A ``not_now`` the server may send (records_not_finished among them)
+    reads as a sentence of its own, not as the server's English."""
+    from typing import get_args
+
+    from client.tui.i18n import LANGUAGES, Translator
+    from client.tui.model import refusal_msg
+    from protocol.refusals import NotNowReason
+
+    for reason in get_args(NotNowReason):
+        msg = refusal_msg("not_now", "ENGLISH FROM THE SERVER", reason)
+        assert msg.key == f"error.not_now.{reason}", reason
+        for language in LANGUAGES:
+            sentence = Translator(language).text(msg)  # type: ignore[arg-type]
+            assert sentence and "ENGLISH FROM THE SERVER" not in sentence, (language, reason)

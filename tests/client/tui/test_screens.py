@@ -138,8 +138,8 @@ async def test_game_over_names_the_winner_and_offers_a_rematch(server: RunningSe
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
         view = app.model.view
         assert view is not None and view.winner is not None and view.status == "game_over"
+        await wait_for(pilot, lambda: "Game over" in screen_text(app), "the dialog drawn")
         text = save_svg(app, "game-over-80x24")
-        assert "Game over" in text
         assert "You win!" in text or " wins!" in text
         assert "Rematch" in text and " Σ " in text
         await pilot.press("r")

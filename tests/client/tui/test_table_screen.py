@@ -106,15 +106,7 @@ async def test_the_key_line_names_undo_and_claim_and_refits_on_resize(
     and keeps how to leave, and gives them back when it grows."""
     app = make_app(quick(server))
     async with app.run_test(size=(200, 50)) as pilot:
-        model = app.model
-        await wait_for(pilot, model.passing, "the pass")
-        await pass_by_keys(pilot, app)
-        await wait_for(pilot, model.my_turn, "our turn")
-        view = model.view
-        assert view is not None
-        await pilot.press(first_legal_key(app))
-        await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
-        await wait_for(pilot, model.my_turn, "our next turn")
+        await to_our_second_card(pilot, app)
 
         def keys() -> str:
             return screen_text(app).splitlines()[-1]
@@ -128,6 +120,22 @@ async def test_the_key_line_names_undo_and_claim_and_refits_on_resize(
         await pilot.resize_terminal(200, 50)
         await wait_for(pilot, lambda: "o settings" in keys(), "the keys back")
         assert "u undo" in keys()
+
+
+async def to_our_second_card(pilot: object, app: HeartsApp) -> None:
+    """Pass, play our first card, and wait for our next turn."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    model = app.model
+    await wait_for(pilot, model.passing, "the pass")
+    await pass_by_keys(pilot, app)
+    await wait_for(pilot, model.my_turn, "our turn")
+    view = model.view
+    assert view is not None
+    await pilot.press(first_legal_key(app))
+    await wait_for(pilot, hand_below(app, len(view.hand)), "our card")
+    await wait_for(pilot, model.my_turn, "our next turn")
 
 
 def in_dialog(text: str, label: str) -> str:
@@ -162,6 +170,29 @@ async def test_settings_are_drawn_on_and_off_and_saved(
         saved = json.loads(path.read_text(encoding="utf-8"))
         assert saved["auto_single"] is True and saved["bell"] is True and saved["fast"] is False
         assert Settings.load(path).auto_single and Settings.load(path).bell
+
+
+async def test_settings_answer_the_arrows_and_say_which_keys_work(
+    server: RunningServer,
+) -> None:
+    """↓ and ↑ move between the settings, Space toggles the one in focus,
+    and the dialog says so (Tab moves too)."""
+    app = make_app(quick(server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app.model.passing, "the pass")
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "settings")
+        text = screen_text(app)
+        assert "↑↓ Tab move" in text and "Space toggles" in text, text
+        assert app.screen.focused is not None and app.screen.focused.id == "fast"
+        await pilot.press("down")
+        assert app.screen.focused is not None and app.screen.focused.id == "auto_single"
+        await pilot.press("space")
+        await wait_for(pilot, lambda: app.settings.auto_single, "auto-play on")
+        assert "✓" in in_dialog(screen_text(app), "Play a card by itself")
+        await pilot.press("down", "up", "up")
+        assert app.screen.focused is not None and app.screen.focused.id == "fast"
+        assert not app.settings.fast
 
 
 async def test_a_small_terminal_is_told_so_and_the_table_comes_back(
@@ -274,3 +305,48 @@ async def test_a_single_legal_card_plays_itself_when_asked(server: RunningServer
         # (each said once the server took it).
         await wait_for(pilot, lambda: len(auto()) > hands, "the forced cards told")
         assert auto()[0].startswith("You played ")
+
+
+@pytest.mark.parametrize(("size", "log_rows"), [((120, 40), 7), ((200, 50), 12)])
+async def test_a_larger_terminal_gets_larger_cards_and_a_longer_log(
+    server: RunningServer, size: tuple[int, int], log_rows: int
+) -> None:
+    """120×40 and 200×50: the hand's cards and the trick's are six columns
+    by four rows (rank and suit in two corners, the suit in the middle),
+    the log shows more lines; back at 80×24 the small cards return."""
+    from client.tui.cards import label
+    from client.tui.widgets.bars import ChatLog
+    from client.tui.widgets.chat_panel import log_line_text
+    from client.tui.widgets.trick import TrickView
+
+    app = make_app(quick(server))
+    async with app.run_test(size=size) as pilot:
+        model = app.model
+        await to_our_second_card(pilot, app)
+        hand = app.screen.query_one(HandView)
+        log = app.screen.query_one(ChatLog)
+        assert hand.large() and hand.size.height == 6 and log.size.height == log_rows
+        trick = app.screen.query_one(TrickView)
+        assert trick.large(trick.size.width, trick.size.height)
+        text = save_svg(app, f"larger-{size[0]}x{size[1]}")
+        lines = text.splitlines()
+        letters = [app.model.key_of(c) for c in app.model.hand()]
+        keys_row = next(i for i, line in enumerate(lines) if line.split() == letters)
+        # Each card's rank and suit twice (top left, bottom right), the
+        # letters under them.
+        first = label(app.model.hand()[0])
+        assert lines[keys_row - 4].split()[0].startswith(first)
+        assert lines[keys_row - 1].split()[0].strip("░").startswith(first)
+        # Chat lines fill the log: it shows as many as its rows hold.
+        await pilot.press("slash")
+        for n in range(log_rows):
+            await pilot.press(*f"line {n}", "enter")
+        await wait_for(pilot, lambda: len(model.log.tail(log_rows)) == log_rows, "the chat")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: f"line {log_rows - 1}" in screen_text(app), "the log")
+        text = save_svg(app, f"larger-log-{size[0]}x{size[1]}")
+        for entry in model.log.tail(log_rows):
+            assert log_line_text(app.t, entry).plain[:30] in text, text
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not hand.large() and hand.size.height == 4, "small cards")
+        assert log.size.height == 2

@@ -467,3 +467,62 @@ def test_a_refused_table_says_which_budget_and_when(
     assert said(refusal_msg("server_full", "wait", "store_full", 60.0)).startswith(full)
     fallback = refusal_msg("server_full", "wait", "a_future_cap", 60.0)
     assert fallback.key == "error.server_full"
+
+
+def test_hand_letters_come_from_the_snapshot_and_never_move() -> None:
+    """Letters run over the hand as it stood when cards last arrived: a
+    pass sent (its cards gone) or cards played keep the others' letters,
+    and the same snapshot always gives the same letters (a restart)."""
+    from client.tui.model import hand_letters
+
+    dealt = ("2C", "5C", "9C", "3D", "7D", "2H", "8H", "QH", "4S", "QS", "KS", "AS", "TD")
+    letters = hand_letters(view(phase="pass", turn=None, hand=dealt))
+    assert sorted(letters.values()) == list("abcdefghijklm")
+    passed = view(phase="pass", turn=None, hand=dealt[3:], passed=dealt[:3])
+    assert hand_letters(passed) == {c: letters[c] for c in dealt[3:]}
+    # The pass over, the received cards arrive: the new hand is lettered a–m.
+    after = (*dealt[3:], "3C", "JH", "6S")
+    fresh = hand_letters(view(hand=after))
+    assert sorted(fresh.values()) == list("abcdefghijklm")
+    trick = TrickRecord(
+        leader=1,
+        cards=(PlayedCard(seat=1, card="2C"), PlayedCard(seat=0, card="3C")),
+        winner=1,
+        points=0,
+    )
+    played = view(
+        hand=tuple(c for c in after if c not in ("3C", "JH")),
+        tricks=(trick,),
+        trick=(PlayedCard(seat=0, card="JH"),),
+    )
+    assert hand_letters(played) == {c: fresh[c] for c in after if c not in ("3C", "JH")}
+    # Widow cards put face down keep the held cards' letters too.
+    widow = view(hand=dealt[2:], discarded=dealt[:2])
+    assert hand_letters(widow) == {c: letters[c] for c in dealt[2:]}
+    assert hand_letters(view(seat=None)) == {}
+
+
+def test_hand_letters_hold_to_the_last_trick_and_past_the_letters() -> None:
+    """Ten cards played and three held: the three keep the letters they were
+    dealt with (k, l, m); a hand that drew more cards than there are letters
+    keeps its newest plays' places."""
+    from client.tui.cards import KEYS, RANKS
+    from client.tui.model import hand_letters
+
+    dealt = [r + "S" for r in RANKS]
+    tricks = tuple(
+        TrickRecord(leader=0, cards=(PlayedCard(seat=0, card=c),), winner=0, points=0)
+        for c in dealt[:10]
+    )
+    late = hand_letters(view(hand=tuple(dealt[10:]), tricks=tricks))
+    assert late == {"QS": "k", "KS": "l", "AS": "m"}
+    # 30 cards through the hand (a long run of draws): the letters still fit.
+    many = [r + s for s in "CD" for r in RANKS][:26] + dealt[:4]
+    held = tuple(many[-3:])
+    played = tuple(
+        TrickRecord(leader=0, cards=(PlayedCard(seat=0, card=c),), winner=0, points=0)
+        for c in many[:-3]
+    )
+    letters = hand_letters(view(hand=held, tricks=played))
+    assert set(letters) == set(held) and set(letters.values()) <= set(KEYS)
+    assert len(set(letters.values())) == 3

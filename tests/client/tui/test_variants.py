@@ -117,6 +117,15 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         await wait_for(pilot, lambda: not app.model.lingering(), "the last trick to leave")
         view = app.model.view
         assert view is not None and view.status == "between_hands"
+        # The score table replaces a long history: drawn once it is laid out.
+        await wait_for(
+            pilot,
+            lambda: (
+                "Next hand" in screen_text(app)
+                and screen_text(app).split("\n")[2].split("│")[1].split()[:1] == ["#1"]
+            ),
+            "the hand's end drawn",
+        )
         text = save_svg(app, "ten-seats-hand-over-80x24")
         for name in names:
             assert name in text, (name, text)
@@ -177,6 +186,8 @@ async def test_three_seats_hold_seventeen_cards_in_80x24_each_with_its_key(
         assert slots[0].x >= 0 and slots[-1].x + 4 <= 80  # the whole hand in sight
         key_row = next(line for line in text.split("\n") if line.split() == keys)
         assert key_row  # the letters drawn under the cards, in order
+        # The key line names the capitals too (issue #25 item 7, #28).
+        assert text.split("\n")[-1].startswith("a–m A–E play"), text.split("\n")[-1]
         # The hand is played out by those keys (capitals past the 13th card).
         await play_out_hand(pilot, app)
         view = app.model.view
