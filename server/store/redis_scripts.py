@@ -166,7 +166,10 @@ return 1
 # ARGV: table id, the fields counted
 # Forgets statistics once every player has them.
 SETTLE_STATS = """
-redis.call('HDEL', KEYS[1], unpack(ARGV, 2))
+-- With no field left to settle (the pass found the index entry alone, or
+-- another pass settled them first) there is nothing to delete: HDEL needs
+-- at least one field.
+if #ARGV > 1 then redis.call('HDEL', KEYS[1], unpack(ARGV, 2)) end
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
 return 1
 """

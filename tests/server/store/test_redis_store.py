@@ -201,6 +201,19 @@ async def test_statistics_a_crash_left_noted_are_counted_once_by_the_next_pass(
     assert await raw.smembers(store.keys.table_set("t1", "owing")) == set()
 
 
+async def test_an_owing_entry_whose_statistics_were_already_counted_is_cleared(
+    redis_case: Harness,
+) -> None:
+    # Two passes met: one counted the noted statistics (the pending hash is
+    # gone) while the other had already read the table from the index.
+    store, raw = _redis(redis_case)
+    await store.create_table("t1", "C1", b"s1")
+    await commit(store, "t1", 1, b"s2", [], running=True)
+    await raw.sadd(store.keys.table_set("t1", "owing"), "t1")
+    assert await store.running_ids() == ["t1"]
+    assert await raw.smembers(store.keys.table_set("t1", "owing")) == set()
+
+
 async def test_a_table_and_its_indexes_share_one_hash_slot(redis_case: Harness) -> None:
     store, _ = _redis(redis_case)
     for table_id in ("t1", "a}b{c", "0123456789abcdef"):
