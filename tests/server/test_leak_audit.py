@@ -161,6 +161,15 @@ class Truth:
             return set()
         return self.leftover.get(number, set())
 
+    def held_face_down(self, number: int, seat: int) -> set[str]:
+        """Every face-down card ``seat`` held at some moment of hand
+        ``number`` (a Domino draw it never played, the widow it took)."""
+        held: set[str] = set()
+        for (hand, _), per_seat in self.face_down.items():
+            if hand == number:
+                held |= per_seat[seat]
+        return held
+
     def deal(self, number: int, seat: int) -> set[str]:
         """What ``seat`` was dealt in hand ``number``."""
         return {card_text(c) for c in cards_of(self.hands[number].dealt[seat])}
@@ -247,7 +256,8 @@ class Knowing:
             set(plays)
             | self.truth.deal(number, self.seat)
             | self.truth.received(number, self.seat)
-            | self.truth.taken_face_down(number, len(plays), self.seat)
+            | self.truth.held_face_down(number, self.seat)
+            | self.truth.shown_leftover(number, len(plays))
         )
 
     def audit(self, raw: bytes, msg: Any) -> None:
