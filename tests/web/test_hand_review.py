@@ -1,9 +1,10 @@
 """The hand review in the browser: after a game, the replay of a hand shows
 "Review my play", which asks the server for the review of our decisions and
 shows the pass and the hand's accuracy at the top and our card beside each
-trick, with the better card, the points lost and the label; the game-over
-score sheet shows every seat's accuracy over the game. A busy server's
-refusal is a sentence saying when to ask again."""
+trick, with the better card, the points lost and the label; on the
+game-over panel "Accuracy of each player" shows every seat's accuracy over
+the game, and the score table a Loss row. A busy server's refusal is a
+sentence saying when to ask again."""
 
 from __future__ import annotations
 
@@ -67,12 +68,14 @@ LABELS = {
 }
 WORDS = {
     "en": {
+        "askGame": "Accuracy of each player",
         "ask": "Review my play",
         "accuracy": "Accuracy: ",
         "played": "You played ",
         "passed": "You passed ",
     },
     "uk": {
+        "askGame": "Точність кожного гравця",
         "ask": "Розбір моєї гри",
         "accuracy": "Точність: ",
         "played": "Ви зіграли ",
@@ -91,7 +94,10 @@ def test_a_finished_hand_is_reviewed_beside_each_trick_and_the_game_shows_accura
     words = WORDS[lang]
     hands = play_short_game(page)
 
-    # The game-over panel: every seat's mean loss and counts.
+    # The game-over panel: asked for, every seat's mean loss and counts.
+    expect(page.locator(".score-table .accuracy-row")).to_have_count(0)
+    expect(page.locator(".over-panel .accuracy-ask")).to_have_text(words["askGame"])
+    page.locator(".over-panel .accuracy-ask").click()
     rows = page.locator(".over-panel .accuracy-table tbody tr")
     expect(rows).to_have_count(4, timeout=REVIEWED)
     for k in range(4):
@@ -150,12 +156,14 @@ def test_a_busy_server_says_when_to_ask_for_a_review_again(
     runner = start_server(0, analysis_max_pending=0, tables_burst_per_address=0)
     page = new_page(viewport=DESKTOP, server_url=runner.url)
     play_short_game(page)
+    page.locator(".over-panel .accuracy-ask").click()
     refused = page.locator('.over-panel .accuracy-state[data-state="refused"]')
     expect(refused).to_have_text(
         "The server is busy with reviews: try again in 5 seconds.", timeout=REVIEWED
     )
     page.click("#tab-scores")
     expect(page.locator(".score-table .accuracy-row")).to_have_count(0)
+    expect(page.locator(".over-panel .accuracy-ask")).to_have_text("Ask again")
     page.click('.replay-link[data-hand="1"]')
     dialog = page.locator("dialog.replay")
     dialog.locator(".review-ask").click()

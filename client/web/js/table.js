@@ -10,7 +10,7 @@ import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
 import { showReplay } from "./replay.js";
-import { accuracyOf, accuracyTable } from "./game_accuracy.js";
+import { accuracyOf, accuracyTable, askAccuracy } from "./game_accuracy.js";
 import { meanLoss, countsText } from "./review.js";
 import { baseOf, cardName, cardTerm, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
@@ -1038,8 +1038,14 @@ function overPanel(kept) {
   return {
     el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, accuracy, h("div", { class: "row" }, rematch, lobby), wait),
     update(v) {
-      const known = accuracyOf(v, actions.accuracy, renderTable);
-      fill(accuracy, known ? accuracyTable(known, inPlayOrder(v), (seat) => seatName(v, seat), v.seat) : null);
+      const known = accuracyOf(v);
+      // A spectator has no accuracy to ask for (get_accuracy is a seat's).
+      const ask = () => askAccuracy(v, actions.accuracy, renderTable);
+      // Redrawn only when what is known changes (the button keeps its focus).
+      const key = `${v.table_id}:${v.hands.length}:${v.totals}:${known ? (known.reply ? "r" : known.error ? "e" : "w") : "-"}`;
+      if (v.seat === null) fill(accuracy);
+      else if (accuracy.dataset.key !== key) fill(accuracy, accuracyTable(known, ask, inPlayOrder(v), (seat) => seatName(v, seat), v.seat));
+      accuracy.dataset.key = v.seat === null ? "" : key;
       const w = v.winner ?? 0;
       winner.textContent = v.seat !== null && w === v.seat ? t("game.youWin") : t("game.winner", { name: seatName(v, w) });
       fill(table, resultRows(v, v.hands[v.hands.length - 1]));
@@ -1453,7 +1459,7 @@ function renderScores(view) {
  * decision (its counts in the cell's title), once the review is in.
  * @param {SeatView} view @param {number[]} order */
 function accuracyRow(view, order) {
-  const reply = accuracyOf(view, actions.accuracy, renderTable)?.reply;
+  const reply = accuracyOf(view)?.reply;
   if (!reply) return null;
   const bySeat = new Map(reply.seats.map((s) => [s.seat, s.accuracy]));
   return h(

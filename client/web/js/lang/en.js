@@ -231,6 +231,7 @@ const strings = {
   "replay.close": "Close",
   "review.ask": "Review my play",
   "review.again": "Ask again",
+  "review.askGame": "Accuracy of each player",
   "review.reviewing": "Reviewing your decisions… this takes a few seconds.",
   "review.later": { one: "The server is busy with reviews: try again in {n} second.", other: "The server is busy with reviews: try again in {n} seconds." },
   "review.pass": "You passed {cards}",
