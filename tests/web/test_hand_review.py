@@ -97,6 +97,7 @@ def test_a_finished_hand_is_reviewed_beside_each_trick_and_the_game_shows_accura
     # The game-over panel: asked for, every seat's mean loss and counts.
     expect(page.locator(".score-table .accuracy-row")).to_have_count(0)
     expect(page.locator(".over-panel .accuracy-ask")).to_have_text(words["askGame"])
+    shoot(page, f"game-over-ask-{lang}")
     page.locator(".over-panel .accuracy-ask").click()
     rows = page.locator(".over-panel .accuracy-table tbody tr")
     expect(rows).to_have_count(4, timeout=REVIEWED)
