@@ -176,3 +176,68 @@ def test_a_busy_server_says_when_to_ask_for_a_review_again(
     expect(dialog.locator(".review-ask")).to_have_text("Ask again")
     expect(dialog.locator(".review-ask")).to_be_enabled()
     expect(dialog.locator(".review-decision")).to_have_count(0)
+
+
+# A widow hand's replay (one trick shown) and its review, drawn in the page
+# from replies as the server sends them: the discard and the moon choice at
+# the top, a blunder in the trick, and a trick with the best card.
+DRAW_WIDOW_REVIEW = """
+async () => {
+  const { showReplay } = await import('/js/replay.js');
+  const play = (seat, card) => ({ seat, card });
+  const trick = (cards, winner, points) => ({ leader: cards[0].seat, cards, winner, points, cancelled: [], carried_in: [] });
+  const replay = { type: 'hand_replay', id: 'x', hand_number: 2, game: 1, seat: 0, direction: 'hold',
+    dealt: ['QS', 'AH'], passed: [], received: [],
+    tricks: [trick([play(0, 'AH'), play(1, '2H'), play(2, '3H')], 0, 3),
+             trick([play(0, 'QS'), play(1, '2S'), play(2, '3S')], 0, 13)],
+    points: [26, 0, 0], shooter: 0 };
+  const analysis = { type: 'analysis', id: 'y', hand_number: 2, game: 1, seat: 0, accuracy:
+      { decisions: 4, mean_loss: 1.5, inaccuracies: 0, mistakes: 0, blunders: 1 },
+    decisions: [
+      { kind: 'discard', chosen: ['KD', 'QD'], best: ['KD', 'QD'], loss: 0, label: null, trick: null },
+      { kind: 'play', chosen: ['AH'], best: ['2C'], loss: 6, label: 'blunder', trick: 0 },
+      { kind: 'play', chosen: ['QS'], best: ['QS'], loss: 0, label: null, trick: 1 },
+      { kind: 'moon_choice', chosen: ['add'], best: ['add'], loss: 0, label: null, trick: null },
+    ] };
+  const names = ['Мия', 'Олег', 'Нина'];
+  showReplay(replay, (seat) => names[seat], async () => analysis, { variant: 'widow', players: 3 });
+}
+"""
+
+
+def test_a_widow_hands_review_names_the_discard_and_the_moon_choice_in_russian(
+    new_page: NewPage,
+) -> None:
+    page = new_page(viewport=DESKTOP, locale="ru-RU")
+    page.goto("/")
+    page.wait_for_selector("#lobby")
+    page.evaluate(DRAW_WIDOW_REVIEW)
+    dialog = page.locator("dialog.replay")
+    dialog.locator(".review-ask").click()
+    head = dialog.locator(".review-head")
+    expect(head.locator('.review-decision[data-kind="discard"] .review-chosen')).to_have_text(
+        "Вы сбросили короля бубен, даму бубен"
+    )
+    expect(head.locator('.review-decision[data-kind="discard"] .review-best')).to_have_text(
+        "лучший выбор"
+    )
+    expect(head.locator('.review-decision[data-kind="moon_choice"] .review-chosen')).to_have_text(
+        "Вы засчитали луну так: остальным по +26"
+    )
+    expect(head.locator(".review-accuracy")).to_have_text(
+        "Точность: в среднем потеряно 1,5 очка за решение (меньше — лучше)."
+        " 0 неточностей · 0 ошибок · 1 грубая ошибка."
+    )
+    trick = dialog.locator('.replay-trick[data-trick="0"] .review-decision')
+    expect(trick.locator(".review-chosen")).to_have_text("Вы сыграли туза черв")
+    expect(trick.locator(".review-better")).to_have_text("лучше: Двойка треф")
+    expect(trick.locator(".review-loss")).to_have_text("потеряно 6 очков")
+    expect(trick.locator(".review-label")).to_have_text("Грубая ошибка")
+    expect(dialog.locator('.review-step[data-trick="0"]')).to_have_attribute(
+        "aria-label", "Взятка 1: Грубая ошибка"
+    )
+    dialog.locator(".replay-next").click()
+    second = dialog.locator('.replay-trick[data-trick="1"] .review-decision')
+    expect(second.locator(".review-chosen")).to_have_text("Вы сыграли даму пик")
+    expect(second.locator(".review-best")).to_have_text("лучший выбор")
+    expect(second.locator(".review-label")).to_have_count(0)
