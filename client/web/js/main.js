@@ -193,6 +193,24 @@ async function attempt(promise) {
   }
 }
 
+/**
+ * The reply of a review request, or a sentence saying why there is none (a
+ * busy server: when to ask again).
+ * @template T
+ * @param {Promise<T>} promise
+ * @returns {Promise<T | string>}
+ */
+async function reviewRequest(promise) {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err.code === "rate_limited" && err.retryAfter !== null) {
+      return t("review.later", { n: Math.max(1, Math.ceil(err.retryAfter)) });
+    }
+    return errorText(err.code, err.message, err.reason, err.retryAfter);
+  }
+}
+
 // -- seats ---------------------------------------------------------------------
 
 /** We sit at (or watch) a table: ``seated`` is the server's reply, and
@@ -694,6 +712,12 @@ const tableActions = {
   claim: () => attempt(net.request({ type: "claim" })),
   /** @param {number} hand */
   replay: (hand) => attempt(net.request({ type: "get_replay", hand })),
+  /** The review of our decisions in hand ``hand`` of game ``game``, or the
+   * refusal's sentence (shown where the review would be).
+   * @param {number} hand @param {number | null} game */
+  review: (hand, game) => reviewRequest(net.request({ type: "get_analysis", hand, game })),
+  /** Every seat's accuracy over the latest finished game, or the refusal's sentence. */
+  accuracy: () => reviewRequest(net.request({ type: "get_accuracy" })),
   rematch() {
     app.finalView = null;
     return attempt(net.request({ type: "rematch" }));

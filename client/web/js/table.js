@@ -10,6 +10,8 @@ import { hintButton, renderAdvice } from "./advice.js";
 import { renderUndo, undoButton } from "./takeback.js";
 import { claimButton, renderClaim } from "./claim.js";
 import { showReplay } from "./replay.js";
+import { accuracyOf, accuracyTable, askAccuracy } from "./game_accuracy.js";
+import { meanLoss, countsText } from "./review.js";
 import { baseOf, cardName, cardTerm, faceHTML, isRed, shortName, sortHand, suitOf } from "./cards.js";
 import { $, announce, fill, h, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -1031,10 +1033,19 @@ function overPanel(kept) {
     ? h("button", { type: "button", class: "btn primary continue", onclick: () => actions.dismissFinal() }, t("game.continue"))
     : h("button", { type: "button", class: "btn primary rematch", onclick: () => actions.rematch() }, t("game.rematch"));
   const wait = h("p", { class: "hint" });
+  const accuracy = h("div", { class: "accuracy-box" });
   const lobby = h("button", { type: "button", class: "btn ghost to-lobby", onclick: () => actions.leave(true) }, t("game.toLobby"));
   return {
-    el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, h("div", { class: "row" }, rematch, lobby), wait),
+    el: h("div", { class: "panel-card over-panel" }, trophy(), title, winner, table, accuracy, h("div", { class: "row" }, rematch, lobby), wait),
     update(v) {
+      const known = accuracyOf(v);
+      // A spectator has no accuracy to ask for (get_accuracy is a seat's).
+      const ask = () => askAccuracy(v, actions.accuracy, renderTable);
+      // Redrawn only when what is known changes (the button keeps its focus).
+      const key = `${v.table_id}:${v.hands.length}:${v.totals}:${known ? (known.reply ? "r" : known.error ? "e" : "w") : "-"}`;
+      if (v.seat === null) fill(accuracy);
+      else if (accuracy.dataset.key !== key) fill(accuracy, accuracyTable(known, ask, inPlayOrder(v), (seat) => seatName(v, seat), v.seat));
+      accuracy.dataset.key = v.seat === null ? "" : key;
       const w = v.winner ?? 0;
       winner.textContent = v.seat !== null && w === v.seat ? t("game.youWin") : t("game.winner", { name: seatName(v, w) });
       fill(table, resultRows(v, v.hands[v.hands.length - 1]));
@@ -1355,7 +1366,10 @@ function renderTricks(view) {
  * @param {number} number */
 async function openReplay(view, number) {
   const replay = await actions.replay(number);
-  if (replay) showReplay(replay, (seat) => seatName(view, seat));
+  if (!replay) return;
+  const game = replay.game ?? null;
+  const askReview = replay.seat === null ? null : () => actions.review(number, game);
+  showReplay(replay, (seat) => seatName(view, seat), askReview, view.rules);
 }
 
 /** @param {SeatView} view */
@@ -1435,8 +1449,27 @@ function renderScores(view) {
           h("th", { scope: "row" }, t("scores.total")),
           order.map((i) => h("td", { class: view.totals[i] === low ? "leader" : "" }, String(view.totals[i]))),
         ),
+        accuracyRow(view, order),
       ),
     ),
+  );
+}
+
+/** At game over, the score sheet's last row: each seat's mean loss per
+ * decision (its counts in the cell's title), once the review is in.
+ * @param {SeatView} view @param {number[]} order */
+function accuracyRow(view, order) {
+  const reply = accuracyOf(view)?.reply;
+  if (!reply) return null;
+  const bySeat = new Map(reply.seats.map((s) => [s.seat, s.accuracy]));
+  return h(
+    "tr",
+    { class: "accuracy-row" },
+    h("th", { scope: "row", title: t("review.meanLossTitle") }, t("review.meanLossShort")),
+    order.map((i) => {
+      const a = bySeat.get(i);
+      return h("td", { dataset: { seat: String(i) }, title: a ? countsText(a) : "" }, a ? meanLoss(a) : "–");
+    }),
   );
 }
 

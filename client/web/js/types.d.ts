@@ -158,9 +158,13 @@ export type ReplyOf<K> = K extends "hello"
           ? P.Records
           : K extends "get_replay"
             ? P.HandReplay
-            : K extends "get_stats"
-              ? P.Stats
-              : P.Ok;
+            : K extends "get_analysis"
+              ? P.Analysis
+              : K extends "get_accuracy"
+                ? P.GameAccuracy
+                : K extends "get_stats"
+                  ? P.Stats
+                  : P.Ok;
 
 /** What the connection lets a handshake send before the queue (hello, resume, watch, knock). */
 export type Send = <R extends Request>(body: R) => Promise<ReplyOf<R["type"]>>;
