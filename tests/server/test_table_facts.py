@@ -122,9 +122,12 @@ async def test_the_facts_hold_nothing_a_spectator_may_not_see(
         facts = await _facts(stranger, seated.code)
         assert _facts_fields(facts) == _seen_by_a_spectator(view)
         raw = _raw_reply(stranger, facts)
-        secrets = [
-            player_id_of(c.player_token) for c in (host, friend, watcher)
-        ] + [host.seat_token, friend.seat_token, host.player_token, seated.table_id]
+        secrets = [player_id_of(c.player_token) for c in (host, friend, watcher)] + [
+            host.seat_token,
+            friend.seat_token,
+            host.player_token,
+            seated.table_id,
+        ]
         assert all(s and s.encode() not in raw for s in secrets)
         assert set(facts.model_dump()) == {"type", "id"} | set(_seen_by_a_spectator(view))
         assert set(facts.seats[0].model_dump()) == {"seat", "kind", "name", "bot_level", "program"}
