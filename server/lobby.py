@@ -330,13 +330,13 @@ class Lobby:
         return table_id
 
     async def peek_table(self, table_id: str) -> TableState:
-        """The table's settings and seats as of now, without taking it: the
-        actor's state when this process runs it, else the last state its
-        owner (whichever process) committed to the store, read without
-        replaying its game (``TableState.peek``). ``NotFound`` if it is gone."""
+        """The table's settings and seats as last stored, without taking it:
+        the state its owner (this process or another) last committed, read
+        without replaying its game (``TableState.peek``); never a change
+        still being stored. ``NotFound`` if the table is gone."""
         actor = self._actors.get(table_id)
         if actor is not None:
-            return actor.state
+            return TableState.peek(actor.committed)
         stored = await self.store.load_table(table_id)
         if stored is None:
             raise NotFound("there is no such table (it may have finished long ago)")
