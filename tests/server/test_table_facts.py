@@ -71,7 +71,7 @@ async def test_a_private_table_is_described_by_its_code_and_by_its_invite_link(
                 approval=True,
             )
         )
-        friend = await WireClient.open(server.url, "Taras")
+        friend = await WireClient.open(server.url, "Taras B.")  # no bot is called that
         assert (await friend.join_with(seated.code, _invite_of(seated))).seat == 1
         view = await host.snapshot_where(lambda v: v.seats[1].kind == "human")
 
@@ -88,7 +88,7 @@ async def test_a_private_table_is_described_by_its_code_and_by_its_invite_link(
             ("bot", "medium"),
             ("bot", "hard"),
         ]
-        assert [s.name for s in by_code.seats][:2] == ["Olena", "Taras"]
+        assert [s.name for s in by_code.seats][:2] == ["Olena", "Taras B."]
         assert by_code.rules.players == 4 and by_code.rules.end == "hands"
         # Asking sat nobody down and took no seat: the table is as it was.
         assert stranger.seat is None
