@@ -110,6 +110,18 @@ class Knock(Request):
     code: InviteCode
 
 
+class GetTableFacts(Request):
+    """What a table is, before you sit at it: its name, host, rules and who
+    sits (answered ``table_facts``). Found like ``join_table`` finds it, by
+    ``code`` or by the invite link's ``invite``, and a code that names no
+    table is refused the same way and counts the same against your
+    address's budget of wrong codes: asking is no cheaper way to guess."""
+
+    type: Literal["get_table_facts"] = "get_table_facts"
+    code: InviteCode
+    invite: InviteSecret | None = None
+
+
 class AnswerKnock(Request):
     """Host: let a knocking player in (``accept``) or send them away."""
 
@@ -331,6 +343,7 @@ ClientMessage = Annotated[
     | ListTables
     | JoinTable
     | Knock
+    | GetTableFacts
     | AnswerKnock
     | TakeSeat
     | LeaveSeat

@@ -41,6 +41,7 @@ EXCHANGES: Mapping[type[cm.Request], Exchange] = MappingProxyType(
         cm.ListTables: Exchange((sm.Tables,)),
         cm.JoinTable: Exchange(_SEATED.reply, _SEATED.then, remembered=True),
         cm.Knock: Exchange((sm.Ok,), (sm.KnockAnswered,)),
+        cm.GetTableFacts: Exchange((sm.TableFacts,)),
         cm.AnswerKnock: _ACTION,
         cm.TakeSeat: _ACTION,
         cm.LeaveSeat: _ACTION,

@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .common import Card, RequestId, WireModel
-from .view import PassDirection, SeatInfo, SeatView, TrickRecord
+from .common import BotLevel, Card, RequestId, RulesModel, WireModel
+from .view import PassDirection, SeatInfo, SeatKind, SeatView, TableStatus, TrickRecord
 
 # -- replies -----------------------------------------------------------------
 
@@ -107,6 +107,39 @@ class Tables(WireModel):
     type: Literal["tables"] = "tables"
     id: RequestId
     tables: tuple[TableSummary, ...]
+
+
+class TableFactsSeat(WireModel):
+    """One seat of a table described by ``table_facts``: who sits there
+    (``kind`` "open" when nobody does), by the seat's one name (as in every
+    view's ``SeatInfo``), a bot's level."""
+
+    seat: int
+    kind: SeatKind
+    name: str
+    bot_level: BotLevel | None = None
+    program: bool = False
+
+
+class TableFacts(WireModel):
+    """Reply to ``get_table_facts``: what anyone holding the table's code may
+    know before sitting, taken from a spectator's view of the table and
+    nothing more (no player ids, no tokens, no cards). ``host`` is the
+    host's seat name; ``approval``: the host lets people sit only after a
+    knock (an invite link's holder sits at once)."""
+
+    type: Literal["table_facts"] = "table_facts"
+    id: RequestId
+    code: str
+    name: str
+    host: str
+    host_seat: int
+    public: bool
+    rules: RulesModel
+    status: TableStatus
+    seats: tuple[TableFactsSeat, ...]
+    approval: bool = False
+    turn_seconds: int | None = None
 
 
 class Records(WireModel):
@@ -594,6 +627,7 @@ ServerMessage = Annotated[
     | Error
     | Seated
     | Tables
+    | TableFacts
     | Records
     | HandReplay
     | Analysis

@@ -27,8 +27,8 @@ import math
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Sequence
-from typing import Literal
+from collections.abc import Awaitable, Coroutine, Sequence
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -66,9 +66,13 @@ from .jobs import Attach, Detach, Knock, Request, TableHandle
 from .lifecycle_log import lifecycle
 from .lobby import Lobby
 from .mailbox import Mailbox
+from .redaction import table_facts_reply
 from .store.base import StoreError
-from .table_state import table_id_of_invite
+from .table_state import TableState, table_id_of_invite
 from .version import package_version
+
+# What a lookup by code finds (a table to call, or its state to describe).
+Found = TypeVar("Found")
 
 log = logging.getLogger("hearts.connection")
 
@@ -426,6 +430,8 @@ class Connection:
             case cm.Knock():
                 table = await self._find_by_code(msg.code)
                 await table.call(Knock(self, msg))
+            case cm.GetTableFacts():
+                self.send(await self._table_facts(msg))
             case cm.Leave():
                 await self._leave_table()
                 self.send(sm.Ok(id=msg.id))
@@ -591,10 +597,19 @@ class Connection:
 
     async def _find_by_code(self, code: str) -> TableHandle:
         """The table an invite code names, within this address's budget of
-        failed lookups (server.address_guard): while the address must wait,
-        every lookup by code is refused, found or not."""
+        failed lookups (``_by_code``)."""
+        return await self._by_code(self.lobby.actor_for_code(code))
+
+    async def _by_code(self, lookup: Coroutine[Any, Any, Found]) -> Found:
+        """What ``lookup`` (of a table by an invite code) finds, within this
+        address's budget of failed lookups (server.address_guard): while the
+        address must wait, every lookup by code is refused, found or not,
+        and a ``NotFound`` counts as a miss. Joining, watching, knocking and
+        asking for a table's facts all look codes up through here, so none
+        of them is a cheaper way to guess codes."""
         wait = self.lobby.guard.lookup_wait(self.address)
         if wait > 0:
+            lookup.close()  # never started: nothing was looked up
             self._count_lookup("refused")
             raise Throttled(
                 f"too many wrong invite codes from your address; try again in {wait:.0f} s",
@@ -603,14 +618,32 @@ class Connection:
         # Counted from now, not from the store's answer: see lookup_wait.
         self.lobby.guard.lookup_started(self.address)
         try:
-            actor = await self.lobby.actor_for_code(code)
+            found = await lookup
         except NotFound:
             self._missed("code")
             raise
         finally:
             self.lobby.guard.lookup_ended(self.address)
         self._count_lookup("found")
-        return actor
+        return found
+
+    async def _table_facts(self, msg: cm.GetTableFacts) -> sm.TableFacts:
+        """Answer ``get_table_facts``: the table found as ``join_table``
+        finds it (by invite link, else by code within the address's
+        budget), read without taking it over (``Lobby.peek_table``)."""
+        if msg.invite is None:
+            state = await self._by_code(self._peek_by_code(msg.code))
+        else:
+            table_id = table_id_of_invite(msg.invite)
+            if table_id is None or not await self.lobby.invite_is_valid(table_id, msg.invite):
+                self._missed("invite")
+                raise NotFound("that invite link is not valid; ask for a new one")
+            state = await self.lobby.peek_table(table_id)
+            self._count_lookup("found")
+        return table_facts_reply(state, msg.id)
+
+    async def _peek_by_code(self, code: str) -> TableState:
+        return await self.lobby.peek_table(await self.lobby.table_id_for_code(code))
 
     def _missed(self, what: str) -> None:
         self.lobby.guard.miss(self.address)

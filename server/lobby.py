@@ -320,10 +320,27 @@ class Lobby:
 
     async def actor_for_code(self, code: str) -> TableActor | RemoteTable:
         """The table an invite code names."""
+        return await self.actor_for_id(await self.table_id_for_code(code))
+
+    async def table_id_for_code(self, code: str) -> str:
+        """The id of the table an invite code names; ``NotFound`` if none."""
         table_id = await self.store.table_id_for_code(normalize_code(code))
         if table_id is None:
             raise NotFound(f"no table has the code {code.upper()}")
-        return await self.actor_for_id(table_id)
+        return table_id
+
+    async def peek_table(self, table_id: str) -> TableState:
+        """The table's settings and seats as last stored, without taking it:
+        the state its owner (this process or another) last committed, read
+        without replaying its game (``TableState.peek``); never a change
+        still being stored. ``NotFound`` if the table is gone."""
+        actor = self._actors.get(table_id)
+        if actor is not None:
+            return TableState.peek(actor.committed)
+        stored = await self.store.load_table(table_id)
+        if stored is None:
+            raise NotFound("there is no such table (it may have finished long ago)")
+        return TableState.peek(stored.state)
 
     async def invite_is_valid(self, table_id: str, link: str) -> bool:
         """Whether ``link`` is the invite-link value of table ``table_id``

@@ -16,6 +16,7 @@ import time
 from typing import Any, cast
 
 from protocol import seat_view as views
+from protocol import server_messages as sm
 from protocol.common import BotLevel
 from protocol.seat_view import SeatFacts, TableFacts
 from protocol.view import SeatView
@@ -77,6 +78,36 @@ def public_view(table: TableState) -> dict[str, Any]:
     """A spectator's view in its wire form (``protocol.seat_view.public_view``):
     build it once when many views of one moment are needed. Never mutate it."""
     return views.public_view(table.game, table_facts(table), table.trick_cache)
+
+
+def table_facts_reply(table: TableState, request_id: int | str) -> sm.TableFacts:
+    """The ``table_facts`` reply about ``table``: picked from a spectator's
+    view (``public_view``), so it can hold nothing a spectator may not see,
+    and less (no kicked players' ids, no scores, no cards)."""
+    view = views.public_view(None, table_facts(table))
+    seats = view["seats"]
+    return sm.TableFacts(
+        id=request_id,
+        code=view["code"],
+        name=view["name"],
+        host=seats[view["host_seat"]]["name"],
+        host_seat=view["host_seat"],
+        public=view["public"],
+        rules=view["rules"],
+        status=view["status"],
+        seats=tuple(
+            sm.TableFactsSeat(
+                seat=s["seat"],
+                kind=s["kind"],
+                name=s["name"],
+                bot_level=s.get("bot_level"),
+                program=s.get("program", False),
+            )
+            for s in seats
+        ),
+        approval=view["approval"],
+        turn_seconds=view["turn_seconds"],
+    )
 
 
 def wire_views(

@@ -138,6 +138,12 @@ class TableActor:
         return self.state.table_id
 
     @property
+    def committed(self) -> bytes:
+        """The table's state blob as last stored: what anyone outside the
+        table may be told (a change is not told before it is stored)."""
+        return self._commits.blob
+
+    @property
     def owner(self) -> str | None:
         """The process under whose lease commits are fenced (None: one process)."""
         return self._commits.owner

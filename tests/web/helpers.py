@@ -21,12 +21,16 @@ def create_table(
     hands: int | None = 1,
     public: bool = False,
     approval: bool = False,
+    table_name: str = "",
 ) -> str:
-    """From the lobby: fill the form and create a table; returns its code
-    (the invite link the page shows is ``/t/CODE#k=SECRET``)."""
+    """From the lobby: fill the form and create a table (named
+    ``table_name``, else as the form suggests); returns its code (the
+    invite link the page shows is ``/t/CODE#k=SECRET``)."""
     page.goto("/")
     page.wait_for_selector("#lobby")
     page.fill("#player-name", name)
+    if table_name:
+        page.fill("#table-name", table_name)
     if public:
         page.check("#vis-public")
     if approval:

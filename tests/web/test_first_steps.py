@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, DESKTOP, PHONE, NewPage
+from .conftest import ARTIFACTS, DESKTOP, PHONE, NewPage, StartServer
 from .helpers import TABLE, create_table
 
 # Each card of the hand: its box, and how much of it shows (up to the next
@@ -77,12 +77,25 @@ def test_play_vs_bots_on_a_phone(new_page: NewPage, locale: str) -> None:
     assert dot["x"] + dot["width"] <= PHONE["width"], dot
 
 
+UNKNOWN_CODE = {
+    "en-GB": "No table has this code",
+    "uk-UA": "Немає столу з таким кодом",
+    "ru-RU": "Нет стола с таким кодом",
+}
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "uk-UA", "ru-RU"])
-def test_the_join_screen_keeps_the_code_whole_on_a_phone(new_page: NewPage, locale: str) -> None:
-    page = new_page(viewport=PHONE, locale=locale)
+def test_the_join_screen_keeps_the_code_whole_on_a_phone_and_says_it_names_no_table(
+    new_page: NewPage, start_server: StartServer, locale: str
+) -> None:
+    # A code that names no table spends this network's budget of wrong
+    # codes: a server of the test's own, not the shared one.
+    server = start_server(0)
+    page = new_page(viewport=PHONE, locale=locale, server_url=server.url)
     page.goto("/t/ABCDEF")
     code = page.locator("#join-form h1 .code-whole")
     expect(code).to_have_text("ABC-DEF")
+    expect(page.locator('#join-facts[data-state="unknown"]')).to_contain_text(UNKNOWN_CODE[locale])
     assert (
         page.evaluate(
             "() => document.querySelector('#join-form h1 .code-whole').getClientRects().length"
@@ -100,7 +113,11 @@ def test_the_join_screen_tells_a_public_tables_facts(new_page: NewPage) -> None:
     facts = guest.locator("#join-facts")
     expect(facts).to_be_visible()
     expect(facts.locator("h2")).to_have_text("Bohdan's table")
-    expect(facts).to_contain_text("host: Bohdan")
-    expect(facts).to_contain_text("1 open seat")
-    expect(facts).to_contain_text("2 bots")
+    expect(facts).to_contain_text("host: Bohdan · Waiting for players")
+    seats = facts.locator(".join-seats li")
+    expect(seats).to_have_count(4)
+    expect(seats.nth(0)).to_have_text("Bohdan")
+    expect(seats.nth(1)).to_have_text("Open seat")
+    expect(seats.nth(2)).to_contain_text(" · Hard")
+    expect(seats.nth(3)).to_contain_text(" · Hard")
     expect(facts).to_contain_text("Left, right, across, hold")

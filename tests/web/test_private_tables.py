@@ -1,6 +1,7 @@
 """Private tables in the browser: the invite link (``/t/CODE#k=SECRET``)
-seats its holder at once and its secret goes nowhere but the join or watch
-frame; a wrong link is said to be not valid; lookups by code from a network
+seats its holder at once and its secret goes nowhere but the frames that
+ask the server about the table, join it or watch it; the join screen tells
+a friend with the link what the private table is; a wrong link is said to be not valid; lookups by code from a network
 that guessed too much wait out a live countdown; and at a table whose host
 approves who sits, a player with only the code knocks, waits (or stops
 waiting), and is let in or refused by the host, by mouse or keyboard."""
@@ -116,11 +117,20 @@ def test_the_invite_link_seats_at_once_and_its_secret_stays_in_the_page(
     watcher.click("#watch-button")
     seated_at(watcher, "")
 
-    # The secret went to the server in the join and watch frames alone...
+    # The secret went to the server in the frames that ask about the table
+    # (its join screen's facts), join it and watch it, alone...
     sent = carrying(frames.sent, secret)
-    assert [(m["type"], m["code"], m["invite"]) for m in sent] == [("join_table", code, secret)]
+    assert [(m["type"], m["code"], m["invite"]) for m in sent] == [
+        ("get_table_facts", code, secret),
+        ("join_table", code, secret),
+    ]
     watched = carrying(watcher_frames.sent, secret)
-    assert [(m["type"], m["invite"]) for m in watched] == [("watch", secret), ("watch", secret)]
+    assert [(m["type"], m["invite"]) for m in watched] == [
+        ("get_table_facts", secret),
+        ("watch", secret),
+        ("get_table_facts", secret),
+        ("watch", secret),
+    ]
     # ...never in an HTTP request (it is a fragment: neither the URL nor a
     # Referer carries it, so no request log can hold it)...
     assert any(r.url == f"{base_url}/t/{code}" for r in requests)
@@ -341,3 +351,72 @@ def test_a_knock_can_be_cancelled_and_spectators_knock_too(new_page: NewPage) ->
     asked = [m for m in frames.sent[mark:] if m["type"] in ("watch", "join_table", "knock")]
     assert [m["type"] for m in asked] == ["watch"]
     assert "invite" not in asked[0]
+
+
+# What a friend's page says on the join screen, in each language.
+JOIN_FACTS_WORDS = {
+    "en-GB": {"host": "host: Hana", "waiting": "Waiting for players", "medium": "Medium"},
+    "uk-UA": {"host": "господар: Hana", "waiting": "Чекає на гравців", "medium": "Середній"},
+    "ru-RU": {"host": "хозяин: Hana", "waiting": "Ждёт игроков", "medium": "Средний"},
+}
+
+
+def test_a_friend_with_the_invite_link_sees_the_private_tables_facts_before_sitting(
+    new_page: NewPage,
+) -> None:
+    """The join screen of a private table, opened by its invite link in en,
+    uk and ru: the table's name, host, who sits at each seat (the names the
+    host's page shows) and its rules, before the friend sits; the link's
+    holder is not told to knock. Someone with only the code is told the
+    host approves who sits."""
+    host = new_page(viewport=DESKTOP)
+    code = create_table(
+        host, "Hana", seats=("open", "medium", "open"), approval=True, table_name="Friday hearts"
+    )
+    link = host.input_value("#invite-link")
+    secret = secret_of(link)
+    fedir = new_page(viewport=DESKTOP)
+    fedir.goto(f"/t/{code}#k={secret}")
+    fedir.fill("#player-name", "Fedir")
+    fedir.click("#join-button")
+    seated_at(fedir, FRIEND)
+    expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Fedir")
+    plates = host.locator(".seat-name").all_inner_texts()
+    host.click("#tab-info")
+    host_rules = host.locator("#panel-info .rules-list li").all_inner_texts()
+    assert host_rules
+
+    for locale, words in JOIN_FACTS_WORDS.items():
+        friend = new_page(viewport=PHONE, locale=locale)
+        frames = FrameLog(friend)
+        friend.goto(f"/t/{code}#k={secret}")
+        facts = friend.locator("#join-facts")
+        expect(facts.locator("h2")).to_have_text("Friday hearts")
+        expect(facts.locator(".join-host")).to_have_text(f"{words['host']} · {words['waiting']}")
+        seats = facts.locator(".join-seats li")
+        expect(seats).to_have_count(4)
+        shown = seats.all_inner_texts()
+        assert shown[:2] == ["Hana", "Fedir"]
+        bot, level = shown[2].split(" · ")
+        assert level == words["medium"]
+        assert bot in plates and bot not in ("Hana", "Fedir")  # the name the host sees
+        expect(seats.nth(3)).to_have_attribute("data-kind", "open")
+        rules = facts.locator(".rules-list li")
+        expect(rules).to_have_count(len(host_rules))
+        if locale == "en-GB":
+            assert rules.all_inner_texts() == host_rules
+        # The link's holder sits at once: no word of knocking.
+        expect(facts.locator(".approval-note")).to_have_count(0)
+        asked = [m for m in frames.sent if m["type"] == "get_table_facts"]
+        assert [(m["code"], m["invite"]) for m in asked] == [(code, secret)]
+        if locale == "en-GB":
+            shoot(friend, "join-private-table-facts")
+        friend.close()
+
+    stranger = new_page(viewport=PHONE)
+    stranger.goto(f"/t/{code}")
+    facts = stranger.locator("#join-facts")
+    expect(facts.locator("h2")).to_have_text("Friday hearts")
+    expect(facts.locator(".approval-note")).to_have_text(
+        "The host approves who sits: players with only the code knock first."
+    )

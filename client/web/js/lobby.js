@@ -316,20 +316,42 @@ export function renderLobby(root, acts, { seated = null, notice = null } = {}) {
   syncThrottle();
 }
 
-/** The join screen's facts of a public table (``summary``: its lobby
- * listing): its name, host, who sits and its rules.
- * @param {import("./protocol").TableSummary | undefined} summary */
-export function showJoinFacts(summary) {
+/** The join screen's facts of a table, public or private (the server's
+ * ``table_facts``): its name, host, whether a game is on, who sits at each
+ * seat, whether the host approves who sits (not for a link's holder, who
+ * sits at once), the turn timer and the rules. ``null``: no table answers
+ * to the code or link, which the screen says at once.
+ * @param {import("./protocol").TableFacts | null} facts
+ * @param {boolean} invite whether we hold the table's invite link */
+export function showJoinFacts(facts, invite) {
   const box = $("#join-facts");
-  if (!box || !summary) return;
+  if (!box) return;
   box.hidden = false;
+  if (!facts) {
+    box.dataset.state = "unknown";
+    fill(box, h("p", { class: "hint join-unknown" }, t("join.unknown")));
+    return;
+  }
+  box.dataset.state = facts.status;
   fill(
     box,
-    h("h2", {}, summary.name),
-    h("p", {}, `${t("lobby.hostedBy", { host: summary.host })} · ${t("lobby.openSeats", { n: summary.open_seats })} · ${t("lobby.bots", { n: summary.bots })}`),
-    // The listing sends the rules whole (Rules.to_json), as a view does.
-    h("ul", { class: "rules-list" }, rulesSummary(/** @type {import("./protocol").ServerRulesModel} */ (summary.rules)).map((r) => h("li", {}, r))),
+    facts.name ? h("h2", {}, facts.name) : null,
+    h("p", { class: "join-host" }, `${t("lobby.hostedBy", { host: facts.host })} · ${t(`join.status.${facts.status}`)}`),
+    h("h3", {}, t("join.seats")),
+    h("ul", { class: "join-seats" }, facts.seats.map((seat) => h("li", { dataset: { kind: seat.kind } }, seatLine(seat)))),
+    facts.approval && !invite ? h("p", { class: "hint approval-note" }, t("info.approval")) : null,
+    facts.turn_seconds ? h("p", { class: "hint turn-timer-note" }, t("info.turnTimer", { n: facts.turn_seconds })) : null,
+    h("h3", {}, t("info.rules")),
+    h("ul", { class: "rules-list" }, rulesSummary(facts.rules).map((r) => h("li", {}, r))),
   );
+}
+
+/** One seat of the join screen's list: its one name and a bot's level,
+ * or that it is open.
+ * @param {import("./protocol").TableFactsSeat} seat */
+function seatLine(seat) {
+  if (seat.kind === "open") return t("seat.openSeat");
+  return seat.kind === "bot" && seat.bot_level ? `${seat.name} · ${t(`bot.${seat.bot_level}`)}` : seat.name;
 }
 
 /** Fill the public tables list (reply to list_tables).

@@ -17,7 +17,7 @@ import { playSound } from "./sound.js";
 import { app, beginReplay, endReplay, receive, resetPresenter, setPresenterHooks } from "./state.js";
 import { loadSeat, savePlayer, saveQuickLevel, saveSeat } from "./storage.js";
 import { botReportText, buildTable, dropTable, focusWhenShown, renderChat, renderTable, seatName } from "./table.js";
-import { waitFor } from "./throttle.js";
+import { throttled, waitFor } from "./throttle.js";
 
 /** @typedef {import("./protocol").SeatView} SeatView @typedef {import("./types").Send} Send
  * @typedef {import("./types").Knock} Knock @typedef {import("./net.js").RequestError} RequestError */
@@ -379,13 +379,25 @@ function showJoin(code, opts = {}) {
   loadJoinFacts(code);
 }
 
-/** A public table's facts on its join screen, from the lobby's listing
- * (the server tells nothing of a private table before one joins it).
+/** The table's facts on its join screen (``get_table_facts``: its name,
+ * host, rules and who sits), public or private, asked with the link's
+ * secret when we hold it. By code alone the question spends the network's
+ * budget of wrong codes as joining does: it is not asked while that budget
+ * makes us wait, and a wait it is told of is kept. A code or link that
+ * names no table is said at once; other refusals leave the facts out.
  * @param {string} code */
 async function loadJoinFacts(code) {
-  const reply = await attempt(net.request({ type: "list_tables" }));
-  if (!reply || app.screen !== "join" || app.linkCode !== code) return;
-  showJoinFacts(reply.tables.find((summary) => codeFrom(summary.code) === code));
+  const invite = app.linkInvite;
+  if (!invite && throttled()) return;
+  const current = () => app.screen === "join" && app.linkCode === code && app.linkInvite === invite;
+  try {
+    const facts = await net.request({ type: "get_table_facts", code, invite });
+    if (current()) showJoinFacts(facts, Boolean(invite));
+  } catch (err) {
+    if (!current()) return;
+    if (err.code === "rate_limited" && err.retryAfter !== null) waitFor(err.retryAfter);
+    else if (err.code === "no_such_table") showJoinFacts(null, Boolean(invite));
+  }
 }
 
 function redraw() {

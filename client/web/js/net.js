@@ -20,7 +20,7 @@ import { decode, encode } from "/vendor/msgpack/index.mjs";
  */
 
 export const PROTOCOL_VERSION = 1;
-const REPLY_TYPES = new Set(["welcome", "ok", "error", "seated", "tables", "records", "advice", "hand_replay", "analysis", "game_accuracy", "stats"]);
+const REPLY_TYPES = new Set(["welcome", "ok", "error", "seated", "tables", "table_facts", "records", "advice", "hand_replay", "analysis", "game_accuracy", "stats"]);
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_EVERY_MS = 20000;
 const PING_TIMEOUT_MS = 10000;

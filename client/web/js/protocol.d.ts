@@ -185,7 +185,7 @@ export type ClaimMade = {
 /**
  * Every message a client sends (a request: it carries `id`).
  */
-export type ClientMessage = Hello | CreateTable | ListTables | JoinTable | Knock | AnswerKnock | TakeSeat | LeaveSeat | AddBot | RemoveBot | Kick | AllowBack | StartGame | PassCards | PlayCard | DiscardWidow | MoonChoice | Hint | Undo | Claim | Ready | Rematch | Chat | Resume | Watch | Leave | GetRecords | GetReplay | GetAnalysis | GetAccuracy | GetStats | Ping;
+export type ClientMessage = Hello | CreateTable | ListTables | JoinTable | Knock | GetTableFacts | AnswerKnock | TakeSeat | LeaveSeat | AddBot | RemoveBot | Kick | AllowBack | StartGame | PassCards | PlayCard | DiscardWidow | MoonChoice | Hint | Undo | Claim | Ready | Rematch | Chat | Resume | Watch | Leave | GetRecords | GetReplay | GetAnalysis | GetAccuracy | GetStats | Ping;
 
 /**
  * One move a bot made in a player's name: in hand ``hand_number``, a
@@ -334,6 +334,20 @@ export type GetReplay = {
 export type GetStats = {
   id: number | string;
   type: "get_stats";
+};
+
+/**
+ * What a table is, before you sit at it: its name, host, rules and who
+ * sits (answered ``table_facts``). Found like ``join_table`` finds it, by
+ * ``code`` or by the invite link's ``invite``, and a code that names no
+ * table is refused the same way and counts the same against your
+ * address's budget of wrong codes: asking is no cheaper way to guess.
+ */
+export type GetTableFacts = {
+  code: string;
+  id: number | string;
+  invite?: string | null;
+  type: "get_table_facts";
 };
 
 /**
@@ -887,7 +901,7 @@ export type Seated = {
 /**
  * Every message a server sends: a reply (with `id`), a table event (with `seq`), or a message of its own. Clients ignore fields and types they do not know.
  */
-export type ServerMessage = Welcome | Ok | Error | Seated | Tables | Records | HandReplay | Analysis | GameAccuracy | Advice | Stats | Snapshot | SeatChanged | GameStarted | HandDealt | PassLocked | CardsReceived | PlayBegins | CardPlayed | HeartsBroken | TrickWon | PlaysUndone | ClaimMade | TrickCarried | WidowTaken | WidowDiscarded | CardsDrawn | SeatOut | LeftoverTaken | RestTaken | MoonChoiceNeeded | HandScored | GameOver | ChatMessage | BotCovered | Kicked | KnockAnswered | ChatHistory | Notice;
+export type ServerMessage = Welcome | Ok | Error | Seated | Tables | TableFacts | Records | HandReplay | Analysis | GameAccuracy | Advice | Stats | Snapshot | SeatChanged | GameStarted | HandDealt | PassLocked | CardsReceived | PlayBegins | CardPlayed | HeartsBroken | TrickWon | PlaysUndone | ClaimMade | TrickCarried | WidowTaken | WidowDiscarded | CardsDrawn | SeatOut | LeftoverTaken | RestTaken | MoonChoiceNeeded | HandScored | GameOver | ChatMessage | BotCovered | Kicked | KnockAnswered | ChatHistory | Notice;
 
 /**
  * A table's rules on the wire; the same fields as a hand record's ``rules``
@@ -939,6 +953,41 @@ export type Stats = {
   queens: number;
   type: "stats";
   wins: number;
+};
+
+/**
+ * Reply to ``get_table_facts``: what anyone holding the table's code may
+ * know before sitting, taken from a spectator's view of the table and
+ * nothing more (no player ids, no tokens, no cards). ``host`` is the
+ * host's seat name; ``approval``: the host lets people sit only after a
+ * knock (an invite link's holder sits at once).
+ */
+export type TableFacts = {
+  approval: boolean;
+  code: string;
+  host: string;
+  host_seat: number;
+  id: number | string;
+  name: string;
+  public: boolean;
+  rules: ServerRulesModel;
+  seats: TableFactsSeat[];
+  status: "waiting" | "playing" | "between_hands" | "game_over";
+  turn_seconds?: number | null;
+  type: "table_facts";
+};
+
+/**
+ * One seat of a table described by ``table_facts``: who sits there
+ * (``kind`` "open" when nobody does), by the seat's one name (as in every
+ * view's ``SeatInfo``), a bot's level.
+ */
+export type TableFactsSeat = {
+  bot_level?: ("easy" | "medium" | "hard") | null;
+  kind: "open" | "human" | "bot";
+  name: string;
+  program: boolean;
+  seat: number;
 };
 
 /**

@@ -152,19 +152,21 @@ export type ReplyOf<K> = K extends "hello"
     ? P.Seated
     : K extends "list_tables"
       ? P.Tables
-      : K extends "hint"
-        ? P.Advice
-        : K extends "get_records"
-          ? P.Records
-          : K extends "get_replay"
-            ? P.HandReplay
-            : K extends "get_analysis"
-              ? P.Analysis
-              : K extends "get_accuracy"
-                ? P.GameAccuracy
-                : K extends "get_stats"
-                  ? P.Stats
-                  : P.Ok;
+      : K extends "get_table_facts"
+        ? P.TableFacts
+        : K extends "hint"
+          ? P.Advice
+          : K extends "get_records"
+            ? P.Records
+            : K extends "get_replay"
+              ? P.HandReplay
+              : K extends "get_analysis"
+                ? P.Analysis
+                : K extends "get_accuracy"
+                  ? P.GameAccuracy
+                  : K extends "get_stats"
+                    ? P.Stats
+                    : P.Ok;
 
 /** What the connection lets a handshake send before the queue (hello, resume, watch, knock). */
 export type Send = <R extends Request>(body: R) => Promise<ReplyOf<R["type"]>>;

@@ -104,6 +104,12 @@ const strings = {
   "join.backToMine": "Back to my table",
   "join.full": "That table is full. You can watch it.",
   "join.kicked": "The host removed you from this table. You can join again once they let you back.",
+  "join.seats": "At the table",
+  "join.status.waiting": "Waiting for players",
+  "join.status.playing": "Game in progress",
+  "join.status.between_hands": "Game in progress (between hands)",
+  "join.status.game_over": "Game over",
+  "join.unknown": "No table has this code, or the link is not valid: check it with whoever sent it.",
 
   "table.code": "Invite code",
   "table.copyLink": "Copy link",
