@@ -18,7 +18,13 @@ from collections.abc import Iterable, Mapping
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidStatus,
+    InvalidURI,
+    WebSocketException,
+)
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
@@ -34,6 +40,7 @@ __all__ = [
     "Response",
     "Server",
     "ServerConnection",
+    "WebSocketException",
     "abort",
     "broadcast",
     "connect",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import socket
 
-from websockets.exceptions import InvalidStatus, InvalidURI, WebSocketException
+from common.ws_adapter import InvalidStatus, InvalidURI, WebSocketException
 
 from .i18n import Msg
 
