@@ -324,7 +324,9 @@ class TableScreen(Screen[None]):
         if view.status != "game_over":
             self._over_closed = False
         if over and self._over is None and not self._over_closed:
-            self._over = GameOverScreen(self.t, self.model, self._game_accuracy)
+            # The server reviews the game for a seated player only.
+            accuracy = None if self.model.spectating() else self._game_accuracy
+            self._over = GameOverScreen(self.t, self.model, accuracy)
             self.app.push_screen(self._over, self._game_over_answer)
         elif not over and self._over is not None and self.app.screen is self._over:
             self._over.dismiss(None)

@@ -24,7 +24,7 @@ from server.app import start_server
 from server.config import ServerConfig
 from tools.local_server import PlayServer, start_resource_tracker
 
-from .conftest import make_app, play_out_hand, save_svg, screen_text, wait_for
+from .conftest import REVIEW_WORLDS, make_app, play_out_hand, save_svg, screen_text, wait_for
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 
@@ -38,7 +38,7 @@ async def start_review_server(launch: Launch) -> PlayServer:
         port=0,
         bot_workers=1,
         bot_budget_ms=launch.bot_budget_ms,
-        analysis_worlds=20,
+        analysis_worlds=REVIEW_WORLDS,
         table_seed=7,
     )
     return PlayServer(await start_server(config))
@@ -202,7 +202,7 @@ async def test_game_over_says_when_to_try_again_when_the_review_budget_is_spent(
             port=0,
             bot_workers=1,
             bot_budget_ms=launch.bot_budget_ms,
-            analysis_worlds=20,
+            analysis_worlds=REVIEW_WORLDS,
             analysis_burst=1,
             analysis_per_minute=0.5,
             table_seed=7,
