@@ -111,8 +111,7 @@ def review_text(t: Translator, analysis: sm.Analysis, trick: int, last_trick: bo
 def game_accuracy_text(t: Translator, reply: sm.GameAccuracy, name: Callable[[int], str]) -> Text:
     """Each seat's accuracy over the game, a line per seat: the mean loss
     per decision, then its mistakes and blunders."""
-    width = max((len(name(s.seat)) for s in reply.seats), default=0)
-    width = min(width, 14)
+    width = min(max((len(name(s.seat)) for s in reply.seats), default=0), 14)
     lines = [Text(t("review.game_title", n=reply.hands), style=Style(bold=True))]
     for seat in reply.seats:
         acc = seat.accuracy
@@ -123,4 +122,26 @@ def game_accuracy_text(t: Translator, reply: sm.GameAccuracy, name: Callable[[in
         line.append(" · ")
         line.append(t("review.blunders", n=acc.blunders), style=LABEL_STYLES["blunder"])
         lines.append(line)
+    return Text("\n").join(lines)
+
+
+def compact_accuracy_text(
+    t: Translator, reply: sm.GameAccuracy, name: Callable[[int], str]
+) -> Text:
+    """The same for many seats, two to a line: ``Name −0.42 1/0`` (the
+    points lost per decision, mistakes/blunders, as the legend says)."""
+    lines = [
+        Text(t("review.game_title", n=reply.hands), style=Style(bold=True)),
+        Text(t("review.compact_legend"), style=Style(dim=True)),
+    ]
+    cells = []
+    for seat in reply.seats:
+        acc = seat.accuracy
+        cell = Text(f"{name(seat.seat)[:10]:<10} −{acc.mean_loss:.2f} ")
+        counts = f"{acc.mistakes}/{acc.blunders}"
+        style = LABEL_STYLES["blunder"] if acc.blunders else None
+        cell.append(f"{counts:<5}", style=style)
+        cells.append(cell)
+    for at in range(0, len(cells), 2):
+        lines.append(Text(" │ ", style=Style(dim=True)).join(cells[at : at + 2]))
     return Text("\n").join(lines)

@@ -155,6 +155,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "one": "Accuracy over the game ({n} hand)",
             "other": "Accuracy over the game ({n} hands)",
         },
+        "review.compact_legend": "points lost per decision, then mistakes/blunders",
         "review.game_title_short": "Accuracy over the game",
         "review.per_decision": "−{loss} points per decision",
         "error.not_now.analysis_not_finished": "That hand is not finished yet: it can be reviewed once it is over.",

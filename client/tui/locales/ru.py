@@ -169,6 +169,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "few": "Точность за игру ({n} раздачи)",
             "many": "Точность за игру ({n} раздач)",
         },
+        "review.compact_legend": "потеря очков за решение, затем ошибки/грубые ошибки",
         "review.game_title_short": "Точность за игру",
         "review.per_decision": "−{loss} очка за решение",
         "error.not_now.analysis_not_finished": "Эта раздача ещё не закончена: разобрать её можно, когда она завершится.",

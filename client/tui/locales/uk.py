@@ -169,6 +169,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
             "few": "Точність за гру ({n} роздачі)",
             "many": "Точність за гру ({n} роздач)",
         },
+        "review.compact_legend": "втрата очок за рішення, далі помилки/грубі помилки",
         "review.game_title_short": "Точність за гру",
         "review.per_decision": "−{loss} очка за рішення",
         "error.not_now.analysis_not_finished": "Ця роздача ще не завершена: розібрати її можна, коли вона скінчиться.",

@@ -22,9 +22,9 @@ from protocol.common import RulesModel
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Msg, Translator
 from ..model import TableModel, seat_label
 from ..moon import moon_cards, table_moon_value
-from ..review import AccuracyFetch, game_accuracy_text
+from ..review import AccuracyFetch, compact_accuracy_text, game_accuracy_text
 from ..settings import Settings
-from ..widgets.side import scores_text
+from ..widgets.side import WIDE_SCORES, scores_text
 from ..widgets.toggles import Choice, OnOff
 
 HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
@@ -223,6 +223,8 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
         Binding("enter,r", "answer('rematch')", show=False),
         Binding("q", "answer('quit')", show=False),
         Binding("escape", "answer(None)", show=False),
+        Binding("pageup", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(1)", show=False),
     ]
 
     def __init__(
@@ -249,7 +251,9 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
                     yield Static(Text(t("over.winner", name=name), style=Style(bold=True)))
                 with VerticalScroll(id="over-scores"):
                     yield Static(scores_text(t, view))
-            if self.accuracy is not None:
+                    if self.accuracy is not None and self._many_seats():
+                        yield Static(self._accuracy_text(), id="over-accuracy")
+            if self.accuracy is not None and not self._many_seats():
                 yield Static(self._accuracy_text(), id="over-accuracy")
             yield Static(Text(t("over.host" if host else "over.guest"), style=Style(dim=True)))
             with Horizontal(classes="buttons"):
@@ -272,10 +276,27 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
         seats = len(view.seats) if view is not None else 4
         # border 2, title, winner, accuracy (a head and a line per seat),
         # the key line (up to 2), the buttons 3
-        other = 2 + 1 + 1 + (1 + seats if self.accuracy is not None else 0) + 2 + 3
+        shown = self.accuracy is not None and not self._many_seats()
+        other = 2 + 1 + 1 + (1 + seats if shown else 0) + 2 + 3
         with contextlib.suppress(NoMatches):
             scores = self.query_one("#over-scores", VerticalScroll)
             scores.styles.max_height = max(3, self.size.height - other)
+
+    def _many_seats(self) -> bool:
+        """Past six seats the accuracy goes two seats to a line under the
+        score table, in its scrolling part (the table has a row per seat
+        then, and both would not fit 80x24)."""
+        view = self.model.view
+        return view is not None and len(view.seats) > WIDE_SCORES
+
+    def action_scroll(self, step: int) -> None:
+        """Scroll the score table (and, past six seats, the accuracy)."""
+        with contextlib.suppress(NoMatches):
+            scores = self.query_one("#over-scores", VerticalScroll)
+            if step > 0:
+                scores.scroll_page_down()
+            else:
+                scores.scroll_page_up()
 
     async def _load(self, fetch: AccuracyFetch) -> None:
         self.answer = await fetch()
@@ -290,6 +311,8 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
         if isinstance(answer, Msg):
             head = Text(t("review.game_title_short"), style=Style(bold=True))
             return head + Text("\n" + t.text(answer), style=Style(color="red"))
+        if self._many_seats():
+            return compact_accuracy_text(t, answer, self._seat_name)
         return game_accuracy_text(t, answer, self._seat_name)
 
     def _seat_name(self, seat: int) -> str:
