@@ -13,7 +13,7 @@ import pytest
 
 from client.tui.app import HeartsApp
 from client.tui.i18n import Msg, Translator
-from client.tui.launch import Launch
+from client.tui.launch import Launch, StartServer
 from client.tui.model import seat_label
 from client.tui.review import review_refusal
 from client.tui.screens.dialogs import GameOverScreen
@@ -29,19 +29,25 @@ from .conftest import REVIEW_WORLDS, make_app, play_out_hand, save_svg, screen_t
 LABELS = ("inaccuracy", "mistake", "blunder")
 
 
-async def start_review_server(launch: Launch) -> PlayServer:
+def review_server(**settings: float) -> StartServer:
     """``hearts play``'s server with a quick evaluator (20 deals a decision)
-    and a fixed seed: the same deals, bot plays and review every run."""
-    start_resource_tracker()
-    config = ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        bot_workers=1,
-        bot_budget_ms=launch.bot_budget_ms,
-        analysis_worlds=REVIEW_WORLDS,
-        table_seed=7,
-    )
-    return PlayServer(await start_server(config))
+    and a fixed seed (the same deals, bot plays and review every run), and
+    ``settings`` for the rest."""
+
+    async def start(launch: Launch) -> PlayServer:
+        start_resource_tracker()
+        config = ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            bot_workers=1,
+            bot_budget_ms=launch.bot_budget_ms,
+            analysis_worlds=REVIEW_WORLDS,
+            table_seed=7,
+            **settings,  # type: ignore[arg-type]
+        )
+        return PlayServer(await start_server(config))
+
+    return start
 
 
 def one_hand_game() -> Launch:
@@ -51,7 +57,7 @@ def one_hand_game() -> Launch:
         seats=("easy", "easy", "easy"),
         rules=RulesModel(end="hands", end_at=1),
         bot_budget_ms=20,
-        local_server=start_review_server,
+        local_server=review_server(),
     )
 
 
@@ -193,22 +199,9 @@ async def test_game_over_says_reviewing_until_the_accuracy_comes() -> None:
 
 @pytest.mark.slow
 async def test_game_over_says_when_to_try_again_when_the_review_budget_is_spent() -> None:
-    async def stingy_server(launch: Launch) -> PlayServer:
-        # One seat-hand at once, refilled at one every two minutes: the
-        # game's four seat-hands are over the budget.
-        start_resource_tracker()
-        config = ServerConfig(
-            host="127.0.0.1",
-            port=0,
-            bot_workers=1,
-            bot_budget_ms=launch.bot_budget_ms,
-            analysis_worlds=REVIEW_WORLDS,
-            analysis_burst=1,
-            analysis_per_minute=0.5,
-            table_seed=7,
-        )
-        return PlayServer(await start_server(config))
-
+    # One seat-hand at once, refilled at one every two minutes: the game's
+    # four seat-hands are over the budget.
+    stingy_server = review_server(analysis_burst=1, analysis_per_minute=0.5)
     launch = dataclasses.replace(one_hand_game(), local_server=stingy_server)
     app = make_app(launch, language="uk")
     async with app.run_test(size=(80, 24)) as pilot:
