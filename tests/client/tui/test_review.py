@@ -154,6 +154,31 @@ async def test_replay_shows_the_review_of_each_trick_at_80x24() -> None:
             await pilot.pause()
         assert seen and all(label in LABELS for label in seen)
 
+        # The same hand again, its review held back: "Reviewing…" under the
+        # hand until the answer comes, then the refusal's sentence.
+        hand = replay.replay
+        assert hand is not None
+        answered = asyncio.Event()
+
+        async def same_hand(number: int) -> sm.HandReplay:
+            return hand
+
+        async def held_review(number: int) -> sm.Analysis | Msg:
+            await answered.wait()
+            return review_refusal("rate_limited", "busy", None, 4.5)
+
+        await pilot.press("escape")
+        again = ReplayScreen(Translator("en"), same_hand, 1, str, held_review)
+        await app.push_screen(again)
+        await wait_for(pilot, lambda: "Reviewing…" in screen_text(app), "the reviewing state")
+        assert "Trick 1 of 13" in screen_text(app)  # the hand is shown meanwhile
+        answered.set()
+        await wait_for(pilot, lambda: 1 in again.reviews, "the answer")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Reviewing…" not in text
+        assert "Many hands are being reviewed just now: try again in 5 s." in text
+
 
 def _labels(cards: tuple[str, ...] | None) -> list[str]:
     from client.tui.cards import label
