@@ -3,6 +3,7 @@ over, leaving, and a fatal error before any table was reached."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar, Final, Literal
 
@@ -11,16 +12,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, RadioSet, Static
 
+from protocol import server_messages as sm
 from protocol.common import RulesModel
 
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Language, Msg, Translator
 from ..model import TableModel, seat_label
 from ..moon import moon_cards, table_moon_value
+from ..review import AccuracyFetch, compact_accuracy_text, game_accuracy_text
 from ..settings import Settings
-from ..widgets.side import scores_text
+from ..widgets.side import WIDE_SCORES, scores_text
 from ..widgets.toggles import Choice, OnOff
 
 HELP_KEYS: Final[tuple[tuple[str, str], ...]] = (
@@ -201,22 +205,39 @@ class MoonScreen(ModalScreen[Literal["add", "subtract"] | None]):
 
 
 class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
-    """The winner, the final score and a rematch."""
+    """The winner, the final score, each seat's accuracy and a rematch.
 
-    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "GameOverScreen")
+    The accuracy (``get_accuracy``, client.tui.review) takes the server
+    seconds, so it is asked for in a worker when the screen opens and the
+    screen says "reviewing…" meanwhile. The score sheet scrolls when a long
+    game's hands would push the rest off a small terminal."""
+
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS.replace("Dialog", "GameOverScreen")
+        + """
+    GameOverScreen #over-scores { height: auto; max-height: 14; }
+    GameOverScreen #over-accuracy { height: auto; }
+    """
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,r", "answer('rematch')", show=False),
         Binding("q", "answer('quit')", show=False),
         Binding("escape", "answer(None)", show=False),
+        Binding("pageup", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(1)", show=False),
     ]
 
-    def __init__(self, t: Translator, model: TableModel) -> None:
+    def __init__(
+        self, t: Translator, model: TableModel, accuracy: AccuracyFetch | None = None
+    ) -> None:
         super().__init__()
         self.t = t
         self.model = model
+        self.accuracy = accuracy
+        self.answer: sm.GameAccuracy | Msg | None = None
 
     def compose(self) -> ComposeResult:
-        """Winner, scores, buttons."""
+        """Winner, scores, accuracy, buttons."""
         t = self.t
         view = self.model.view
         host = view is not None and view.seat == view.host_seat
@@ -228,12 +249,77 @@ class GameOverScreen(ModalScreen[Literal["rematch", "quit"] | None]):
                 else:
                     name = t.term(seat_label(view, view.winner))
                     yield Static(Text(t("over.winner", name=name), style=Style(bold=True)))
-                yield Static(scores_text(t, view))
+                with VerticalScroll(id="over-scores"):
+                    yield Static(scores_text(t, view))
+                    if self.accuracy is not None and self._many_seats():
+                        yield Static(self._accuracy_text(), id="over-accuracy")
+            if self.accuracy is not None and not self._many_seats():
+                yield Static(self._accuracy_text(), id="over-accuracy")
             yield Static(Text(t("over.host" if host else "over.guest"), style=Style(dim=True)))
             with Horizontal(classes="buttons"):
                 if host:
                     yield Button(t("btn.rematch"), id="rematch", variant="primary")
                 yield Button(t("btn.quit"), id="quit")
+
+    def on_mount(self) -> None:
+        """Ask for the game's accuracy."""
+        if self.accuracy is not None:
+            self.run_worker(self._load(self.accuracy), exclusive=True)
+
+    def on_resize(self) -> None:
+        """Keep the accuracy and the buttons on a small terminal: the score
+        sheet gets the rows left over (and scrolls)."""
+        self._fit_scores()
+
+    def _fit_scores(self) -> None:
+        view = self.model.view
+        seats = len(view.seats) if view is not None else 4
+        # border 2, title, winner, accuracy (a head and a line per seat),
+        # the key line (up to 2), the buttons 3
+        shown = self.accuracy is not None and not self._many_seats()
+        other = 2 + 1 + 1 + (1 + seats if shown else 0) + 2 + 3
+        with contextlib.suppress(NoMatches):
+            scores = self.query_one("#over-scores", VerticalScroll)
+            scores.styles.max_height = max(3, self.size.height - other)
+
+    def _many_seats(self) -> bool:
+        """Past six seats the accuracy goes two seats to a line under the
+        score table, in its scrolling part (the table has a row per seat
+        then, and both would not fit 80x24)."""
+        view = self.model.view
+        return view is not None and len(view.seats) > WIDE_SCORES
+
+    def action_scroll(self, step: int) -> None:
+        """Scroll the score table (and, past six seats, the accuracy)."""
+        with contextlib.suppress(NoMatches):
+            scores = self.query_one("#over-scores", VerticalScroll)
+            if step > 0:
+                scores.scroll_page_down()
+            else:
+                scores.scroll_page_up()
+
+    async def _load(self, fetch: AccuracyFetch) -> None:
+        self.answer = await fetch()
+        with contextlib.suppress(NoMatches):  # closed meanwhile
+            self.query_one("#over-accuracy", Static).update(self._accuracy_text())
+
+    def _accuracy_text(self) -> Text:
+        t, answer = self.t, self.answer
+        if answer is None:
+            head = Text(t("review.game_title_short"), style=Style(bold=True))
+            return head + Text("\n" + t("review.running"), style=Style(italic=True))
+        if isinstance(answer, Msg):
+            head = Text(t("review.game_title_short"), style=Style(bold=True))
+            return head + Text("\n" + t.text(answer), style=Style(color="red"))
+        if self._many_seats():
+            return compact_accuracy_text(t, answer, self._seat_name)
+        return game_accuracy_text(t, answer, self._seat_name)
+
+    def _seat_name(self, seat: int) -> str:
+        view = self.model.view
+        if view is None or not 0 <= seat < len(view.seats):
+            return str(seat)
+        return self.t.term(seat_label(view, seat))
 
     def action_answer(self, answer: Literal["rematch", "quit"] | None) -> None:
         """Close with the answer."""

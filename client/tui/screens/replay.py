@@ -2,7 +2,14 @@
 latest finished hand of the game; ← → step through its tricks, ↑ ↓ go to
 the hand before or after, Esc closes. What is shown comes from the server's
 ``hand_replay``, redacted for our seat: every trick, our own deal, pass and
-the cards we received, nothing of another seat's deal or pass."""
+the cards we received, nothing of another seat's deal or pass.
+
+A seated player also gets the review of their own decisions in the hand
+(``get_analysis``, client.tui.review): under each trick their play in it,
+the better card when there was one, the points lost and the label, with
+the pass, the widow discard and the moon choice where the hand had them,
+and the hand's accuracy. The review takes the server seconds, so it is
+asked for in a worker of its own and the screen says "reviewing…"."""
 
 from __future__ import annotations
 
@@ -13,14 +20,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol import server_messages as sm
 
 from ..cards import label, labels
-from ..i18n import Translator
+from ..i18n import Msg, Translator
+from ..review import ReviewFetch, review_text
 
 Fetch = Callable[[int], Awaitable[sm.HandReplay | None]]
 
@@ -61,6 +69,7 @@ class ReplayScreen(ModalScreen[None]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     ReplayScreen .title { text-style: bold; width: 1fr; content-align: center middle; }
+    ReplayScreen #replay-scroll { height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,v", "close", show=False),
@@ -70,7 +79,14 @@ class ReplayScreen(ModalScreen[None]):
         Binding("down", "hand(1)", show=False),
     ]
 
-    def __init__(self, t: Translator, fetch: Fetch, hands: int, name: Callable[[int], str]) -> None:
+    def __init__(
+        self,
+        t: Translator,
+        fetch: Fetch,
+        hands: int,
+        name: Callable[[int], str],
+        review: ReviewFetch | None = None,
+    ) -> None:
         super().__init__()
         self.t = t
         self.fetch = fetch
@@ -78,23 +94,42 @@ class ReplayScreen(ModalScreen[None]):
         self.seat_name = name
         self.replay: sm.HandReplay | None = None
         self.trick = 0
+        self.review = review  # None: not seated, no review
+        # Each hand's review (or why there is none), once it came.
+        self.reviews: dict[int, sm.Analysis | Msg] = {}
 
     def compose(self) -> ComposeResult:
         """Title, the hand, the keys."""
         with Vertical():
             yield Static("", id="replay-title", classes="title")
-            yield Static(self.t("replay.loading"), id="replay-body")
+            # Tall tricks (many seats) and the review scroll on a small
+            # terminal; the title and the keys stay.
+            with VerticalScroll(id="replay-scroll"):
+                yield Static(self.t("replay.loading"), id="replay-body")
+                yield Static("", id="replay-review")
             yield Static(Text(self.t("replay.keys"), style=Style(dim=True)))
 
     def on_mount(self) -> None:
         """Load the latest finished hand."""
         self.run_worker(self._load(self.hands), exclusive=True)
 
+    def on_resize(self) -> None:
+        """The hand and its review get the rows the border, the title and
+        the keys leave."""
+        scroll = self.query_one("#replay-scroll", VerticalScroll)
+        scroll.styles.max_height = max(3, self.size.height - 4)
+
     async def _load(self, number: int) -> None:
         replay = await self.fetch(number)
         if replay is None:
             return
         self.replay, self.trick = replay, 0
+        self._draw()
+        if self.review is not None and number not in self.reviews:
+            self.run_worker(self._load_review(self.review, number), group="review")
+
+    async def _load_review(self, review: ReviewFetch, number: int) -> None:
+        self.reviews[number] = await review(number)
         self._draw()
 
     def _draw(self) -> None:
@@ -105,6 +140,19 @@ class ReplayScreen(ModalScreen[None]):
         self.query_one("#replay-title", Static).update(title)
         body = replay_text(self.t, replay, self.trick, self.seat_name)
         self.query_one("#replay-body", Static).update(body)
+        self.query_one("#replay-review", Static).update(self._review_text(replay))
+
+    def _review_text(self, replay: sm.HandReplay) -> Text:
+        if self.review is None:
+            return Text()
+        head = Text(self.t("review.title"), style=Style(bold=True, underline=True))
+        got = self.reviews.get(replay.hand_number)
+        if got is None:
+            return head + Text("\n" + self.t("review.running"), style=Style(italic=True))
+        if isinstance(got, Msg):
+            return head + Text("\n" + self.t.text(got), style=Style(color="red"))
+        last = self.trick == len(replay.tricks) - 1
+        return head + Text("\n") + review_text(self.t, got, self.trick, last)
 
     def action_trick(self, step: int) -> None:
         """The trick before or after."""

@@ -35,6 +35,7 @@ from ..i18n import Msg, Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel, seat_label
 from ..prompts import prompt_msg
+from ..review import REVIEW_TIMEOUT, review_refusal
 from ..seats import my_seat, place_key
 from ..table_client import TableClient
 from ..table_host import TableHost
@@ -323,7 +324,9 @@ class TableScreen(Screen[None]):
         if view.status != "game_over":
             self._over_closed = False
         if over and self._over is None and not self._over_closed:
-            self._over = GameOverScreen(self.t, self.model)
+            # The server reviews the game for a seated player only.
+            accuracy = None if self.model.spectating() else self._game_accuracy
+            self._over = GameOverScreen(self.t, self.model, accuracy)
             self.app.push_screen(self._over, self._game_over_answer)
         elif not over and self._over is not None and self.app.screen is self._over:
             self._over.dismiss(None)
@@ -539,7 +542,39 @@ class TableScreen(Screen[None]):
                 return t("replay.you")
             return seat_name(t, current, current.seats[seat])
 
-        self.app.push_screen(ReplayScreen(t, fetch, len(view.hands), name))
+        async def review(number: int) -> sm.Analysis | Msg:
+            # A review takes the server seconds (longer when its workers are
+            # busy): a long wait, and a budget refusal told, not waited out.
+            try:
+                reply = await session.request_once(
+                    cm.GetAnalysis(id=session.next_id(), hand=number), timeout=REVIEW_TIMEOUT
+                )
+            except RequestFailed as exc:
+                return review_refusal(exc.code, exc.message, exc.reason, exc.retry_after)
+            except (SessionClosed, TimeoutError):
+                return Msg("error.no_reply")
+            return reply if isinstance(reply, sm.Analysis) else Msg("error.no_reply")
+
+        seated = view.seat is not None and not model.spectating()
+        screen = ReplayScreen(t, fetch, len(view.hands), name, review if seated else None)
+        self.app.push_screen(screen)
+
+    async def _game_accuracy(self) -> sm.GameAccuracy | Msg:
+        """Every seat's accuracy over the game just finished (for the
+        game-over screen): the reply, or why there is none."""
+        client = self.hearts.table
+        if client is None:
+            return Msg("error.no_reply")
+        session = client.session
+        try:
+            reply = await session.request_once(
+                cm.GetAccuracy(id=session.next_id()), timeout=REVIEW_TIMEOUT * 4
+            )
+        except RequestFailed as exc:
+            return review_refusal(exc.code, exc.message, exc.reason, exc.retry_after)
+        except (SessionClosed, TimeoutError):
+            return Msg("error.no_reply")
+        return reply if isinstance(reply, sm.GameAccuracy) else Msg("error.no_reply")
 
     def action_next_hand(self) -> None:
         """Ready for the next hand."""

@@ -27,6 +27,9 @@ from ..proxy import Proxy
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "tui"
 TIMEOUT = 20.0
+# The game-over screen asks for the game's review: a few deals per decision
+# keep it to a fraction of a second of the workers' time.
+REVIEW_WORLDS = 20
 
 
 class ThreadBots(BotRunner):
@@ -41,7 +44,9 @@ class ThreadBots(BotRunner):
 @pytest.fixture
 async def server() -> AsyncIterator[RunningServer]:
     """A server on a free port, in the test's event loop."""
-    config = ServerConfig(port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0)
+    config = ServerConfig(
+        port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0, analysis_worlds=REVIEW_WORLDS
+    )
     running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
     try:
         yield running
@@ -55,7 +60,12 @@ async def seeded_server(seed: int) -> AsyncIterator[RunningServer]:
     same deals (and bot draws) every run, so a test can pick one where what
     it checks happens."""
     config = ServerConfig(
-        port=0, bot_budget_ms=20, bot_workers=1, grace_seconds=30.0, table_seed=seed
+        port=0,
+        bot_budget_ms=20,
+        bot_workers=1,
+        grace_seconds=30.0,
+        table_seed=seed,
+        analysis_worlds=REVIEW_WORLDS,
     )
     running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
     try:

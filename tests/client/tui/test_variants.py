@@ -15,6 +15,7 @@ from client.tui.launch import Launch
 from client.tui.screens.dialogs import GameOverScreen
 from client.tui.screens.host_setup import HostSetupScreen
 from client.tui.seats import short_names
+from protocol import server_messages as sm
 from server.app import RunningServer
 
 from .conftest import make_app, play_out_hand, save_svg, screen_text, seeded_server, under, wait_for
@@ -158,6 +159,20 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         for seat in range(10):
             hands = [str(result.points[seat]) for result in view.hands]
             assert rows.get(short[seat]) == [*hands, str(view.totals[seat])], (seat, text)
+        # Under the score table, in its scrolling part (PgDn), each seat's
+        # accuracy over the game, two seats to a line.
+        over = app.screen
+        assert isinstance(over, GameOverScreen)
+        await wait_for(pilot, lambda: over.answer is not None, "the game's accuracy")
+        assert isinstance(over.answer, sm.GameAccuracy), over.answer
+        await pilot.press("pagedown")
+        await pilot.pause()
+        text = save_svg(app, "ten-seats-accuracy-80x24")
+        assert "points lost per decision, then mistakes/blunders" in text
+        assert "Enter or r: rematch" in text and "Quit" in text
+        for seat in over.answer.seats:
+            acc = seat.accuracy
+            assert f"−{acc.mean_loss:.2f} {acc.mistakes}/{acc.blunders}" in text, (seat, text)
 
 
 @pytest.mark.slow
