@@ -29,7 +29,6 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App
-from websockets.exceptions import WebSocketException
 
 from client.invite import TableRef, share_link
 from client.session import (
@@ -41,6 +40,7 @@ from client.session import (
     SessionClosed,
     resume_target,
 )
+from common.ws_adapter import WebSocketException
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import SeatSpec
