@@ -203,7 +203,8 @@ async def test_a_small_terminal_is_told_so_and_the_table_comes_back(
         model = app.model
         await wait_for(pilot, model.passing, "the pass")
         await pilot.resize_terminal(70, 20)
-        await wait_for(pilot, lambda: bool(app.screen.query(TooSmall)), "the cover")
+        # Mounted is not yet drawn: wait for its sentence on the screen.
+        await wait_for(pilot, lambda: "too small" in screen_text(app), "the cover")
         text = save_svg(app, "too-small-70x20")
         assert "The terminal is 70×20: too small for the table." in text
         assert "at least 80×24" in text and "Ctrl+Q" in text
