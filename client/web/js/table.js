@@ -437,8 +437,13 @@ function restoreFocus() {
   if (active && active !== document.body && active !== $("#app")) return;
   // Nothing yet (a finished trick still on show): the page's main region
   // holds the focus (not the body), and the next drawing looks again.
+  // The panel's main button first (Rematch, not the accuracy button above it).
+  const buttons = [...els.centerPanel.querySelectorAll("button")].filter(usable);
   const target =
-    [...els.centerPanel.querySelectorAll("button")].find(usable) || /** @type {HTMLElement | null} */ (els.hand.querySelector('.card[tabindex="0"]')) || $("#app");
+    buttons.find((b) => b.classList.contains("primary")) ||
+    buttons[0] ||
+    /** @type {HTMLElement | null} */ (els.hand.querySelector('.card[tabindex="0"]')) ||
+    $("#app");
   if (target !== active) target.focus({ preventScroll: true });
 }
 
