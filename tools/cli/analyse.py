@@ -139,8 +139,9 @@ def _write_summary(out: TextIO, reviews: list[HandReview], seat: int, as_json: b
     out.write(
         f"Seat {seat}, {len(reviews)} hands, {acc.decisions} decisions: "
         f"mean loss {acc.mean_loss:.2f} points per decision; "
-        f"{acc.inaccuracies} inaccuracies, {acc.mistakes} mistakes, "
-        f"{acc.blunders} blunders\n"
+        f"{_count(acc.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+        f"{_count(acc.mistakes, 'mistake', 'mistakes')}, "
+        f"{_count(acc.blunders, 'blunder', 'blunders')}\n"
     )
 
 
@@ -173,3 +174,7 @@ def _write_hand(out: TextIO, review: HandReview, as_json: bool) -> None:
     acc = review.accuracy
     out.write(f"  mean loss {acc.mean_loss:.2f} over {acc.decisions} decisions\n")
     out.flush()
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
