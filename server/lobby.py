@@ -101,9 +101,11 @@ class Lobby:
         self.capacity = TableCapacity(store, config, lambda: len(self._actors))
         self.analyses = Analyses(
             bots,
+            store,
             worlds=config.analysis_worlds,
             player_rule=BudgetRule(config.analysis_burst, config.analysis_per_minute),
             max_pending=config.analysis_max_pending,
+            metrics=metrics,
         )
         self._lock = asyncio.Lock()
         # Scale-out: this process's end of the bus (None: one process).

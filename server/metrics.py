@@ -17,6 +17,7 @@ else may count here.
 | ``hearts_tables_refused_total`` | counter | ``reason`` (player_budget, address_budget, …) |
 | ``hearts_bot_think_seconds`` | histogram | ``level`` |
 | ``hearts_store_commit_seconds`` | histogram | — a commit's round trip |
+| ``hearts_reviews_total`` | counter | ``source`` (computed, memory, store): seat-hand reviews answered |
 | ``hearts_store_commits_waiting_replicas`` | gauge | — Redis commits waiting for their replicas now |
 | ``hearts_store_replica_timeouts_total`` | counter | — Redis commits not confirmed by their replicas in time (retried) |
 | ``hearts_build_info`` | gauge (1) | ``version`` |
@@ -176,6 +177,15 @@ class Metrics:
             "hearts_store_commit_seconds",
             "Time a table commit took",
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.0),
+            registry=self.registry,
+        )
+
+        self.reviews = Counter(
+            "hearts_reviews",
+            "Seat-hand reviews answered (get_analysis, get_accuracy) by where they came "
+            "from: computed (the evaluator ran), memory (this process had it), store "
+            "(kept with the table by any process, before any restart)",
+            ["source"],
             registry=self.registry,
         )
 

@@ -60,6 +60,15 @@ DEFAULT_WORLDS = 1000
 (``bots.budget.Budget``), without the 0.9 s cap that usually stops Hard
 short of it on a busy server (docs/bots.md "Hand review")."""
 
+REVIEW_FORMAT = 1
+"""The version of what a review says for a given record, seat, budget and
+seed. A server keeps the reviews it made with their table
+(``server.stored_reviews``) under a key that holds this number: raise it
+whenever a change (here, in the searches this module calls, in the labels
+or in a decision's wire form) could make the same inputs give another
+review, and the reviews kept by earlier releases are made afresh instead
+of served."""
+
 
 class ReviewError(ValueError):
     """A hand that cannot be reviewed (said in a sentence for the user)."""

@@ -6,8 +6,8 @@ new state and the events of one accepted intent together, and only if the
 stored version is still the one the writer read (compare-and-set): two
 writers can never both win, and an intent is acknowledged only after
 ``commit`` returned. Beside the tables, a store keeps the invite-code index,
-the list of public tables waiting for players, per-player statistics and the
-finished hands' records.
+the list of public tables waiting for players, per-player statistics, the
+finished hands' records and the reviews made of them (``save_review``).
 """
 
 from __future__ import annotations
@@ -141,11 +141,25 @@ class TableStore(Protocol):
         """Public tables waiting for players, newest first."""
 
     async def expire_table(self, table_id: str, seconds: int) -> None:
-        """Let the table (state, log, code, records) vanish after ``seconds``
+        """Let the table (state, log, code, records, reviews) vanish after ``seconds``
         (finished or abandoned tables)."""
 
     async def hand_records(self, table_id: str) -> list[bytes]:
         """The table's finished hand records, oldest first."""
+
+    async def save_review(self, table_id: str, key: str, review: bytes) -> None:
+        """Keep ``review`` (a hand review, ``server.stored_reviews``) with
+        the table under ``key``, replacing what was kept there. It lives as
+        long as the table's hand records: it vanishes when the table expires
+        (even when the table was set to expire before the review was kept)
+        and a new table given the same id starts without it. For a table
+        that is unknown or expired nothing is kept, and no error is raised:
+        a review can always be made again from the records."""
+
+    async def load_reviews(self, table_id: str, keys: Sequence[str]) -> list[bytes | None]:
+        """The reviews kept with the table under ``keys``, in their order:
+        None for each key nothing is kept under (every one for a table that
+        is unknown or expired)."""
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """A player's statistics (zeros for an unknown player)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 
 from server.store.base import (
@@ -43,6 +43,7 @@ class _Table:
     version: int = 1
     last_seq: int = 0
     records: list[bytes] = field(default_factory=list)
+    reviews: dict[str, bytes] = field(default_factory=dict)
     listing: PublicTable | None = None
     deadline: float | None = None
     token: str | None = None  # names the last applied commit (retry detection)
@@ -190,6 +191,19 @@ class MemoryStore:
         """The table's hand records, oldest first ([] for an unknown table)."""
         table = self._live(table_id)
         return [] if table is None else list(table.records)
+
+    async def save_review(self, table_id: str, key: str, review: bytes) -> None:
+        """Keep the review with the live table (it goes with the table);
+        for an unknown or expired table, nothing."""
+        table = self._live(table_id)
+        if table is not None:
+            table.reviews[key] = review
+
+    async def load_reviews(self, table_id: str, keys: Sequence[str]) -> list[bytes | None]:
+        """The reviews kept under ``keys`` (None where none is)."""
+        table = self._live(table_id)
+        kept = {} if table is None else table.reviews
+        return [kept.get(key) for key in keys]
 
     def _add_stats(self, player_id: str, delta: StatsDelta) -> None:
         totals = self._stats.setdefault(player_id, {})

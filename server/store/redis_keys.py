@@ -10,6 +10,8 @@ slot (``P`` is the store's prefix, ``hearts:`` by default)::
                                token
     P{<bucket>}:events:<id>    stream, entry id ``<seq>-0``, field ``b`` = body
     P{<bucket>}:records:<id>   list of hand records, oldest first
+    P{<bucket>}:reviews:<id>   hash: hand reviews, ``<review key>`` -> review
+                               (server.stored_reviews); expires with the table
     P{<bucket>}:lease:<id>     the table's owner (server.cluster)
     P{<bucket>}:pending:<id>   hash: statistics a commit owes its players,
                                ``<version>|<player id>`` -> six numbers
@@ -102,6 +104,10 @@ class Keyspace:
     def records(self, table_id: str) -> str:
         """The table's hand records."""
         return self._table_key("records", table_id)
+
+    def reviews(self, table_id: str) -> str:
+        """The table's kept hand reviews."""
+        return self._table_key("reviews", table_id)
 
     def lease(self, table_id: str) -> str:
         """The table's lease (its owner's process id)."""

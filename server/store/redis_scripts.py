@@ -58,7 +58,7 @@ return redis.call('DEL', KEYS[1])
 """
 
 # KEYS: hash, events stream, records list, bucket tables set, bucket running
-#       set, pending stats hash, bucket owing set
+#       set, pending stats hash, bucket owing set, reviews hash
 # ARGV: table id, code, state, token, creation number
 # The token makes a retry of the same call safe: if the hash already carries
 # it, this very call created the table and its reply was lost.
@@ -71,10 +71,10 @@ if existing then
   end
   return -3
 end
--- A dead table with the same id may have left a log, records or pending
--- statistics whose expiry lags its hash by a moment; a new table must not
--- inherit them.
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[6])
+-- A dead table with the same id may have left a log, records, pending
+-- statistics or reviews whose expiry lags its hash by a moment; a new
+-- table must not inherit them.
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[6], KEYS[8])
 redis.call('SREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'version', 1, 'last_seq', 0,
@@ -203,15 +203,36 @@ end
 return out
 """
 
-# KEYS: hash, events stream, records list, pending stats hash
+# KEYS: hash, events stream, records list, pending stats hash, reviews hash
 # ARGV: seconds
 # Returns the table's code (the caller expires it and unlists the table:
 # other slots), or 0 for an unknown table.
 EXPIRE = """
 local code = redis.call('HGET', KEYS[1], 'code')
 if not code then return 0 end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
 return code
+"""
+
+# KEYS: hash, reviews hash
+# ARGV: review key, review
+# Keeps a review with a live table (nothing for one that is gone); a table
+# already set to expire passes its expiry on, so the review goes with it.
+SAVE_REVIEW = """
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1
+"""
+
+# KEYS: hash, reviews hash
+# ARGV: review keys
+# The reviews under those keys (false where none is), none for a table
+# that is gone.
+LOAD_REVIEWS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+return redis.call('HMGET', KEYS[2], unpack(ARGV))
 """
 
 # KEYS: hash, records list

@@ -216,6 +216,8 @@ class RedisStore:
         self._public_script = register(lua.LIST_PUBLIC)
         self._expire_script = register(lua.EXPIRE)
         self._read_events_script = register(lua.READ_EVENTS)
+        self._save_review_script = register(lua.SAVE_REVIEW)
+        self._load_reviews_script = register(lua.LOAD_REVIEWS)
 
     async def _run_commit(self, keys: list[str], args: list[ScriptArg]) -> Any:
         """The commit script on the lane, followed by a ``WAIT`` for the
@@ -338,6 +340,7 @@ class RedisStore:
             keys.table_set(table_id, "running"),
             keys.pending(table_id),
             keys.table_set(table_id, "owing"),
+            keys.reviews(table_id),
         ]
         args: list[ScriptArg] = [table_id, code, state, secrets.token_hex(16), int(created)]
         status = await self._idempotent(lambda: self._run_create(table_keys, args))
@@ -593,6 +596,7 @@ class RedisStore:
             self.keys.events(table_id),
             self.keys.records(table_id),
             self.keys.pending(table_id),
+            self.keys.reviews(table_id),
         ]
         code = await self._idempotent(lambda: self._expire_script(keys, [seconds]))
         if not isinstance(code, bytes | str):
@@ -608,6 +612,29 @@ class RedisStore:
         key = self.keys.records(table_id)
         records = await self._idempotent(lambda: self._redis.lrange(key, 0, -1))
         return [_as_bytes(record) for record in records]
+
+    async def save_review(self, table_id: str, key: str, review: bytes) -> None:
+        """Keep the review in the table's reviews hash (its slot), expiring
+        with the table; for a table that is gone, nothing. Safe to repeat,
+        so retried; written by whichever process made the review, lease or
+        not (a review is the same whoever makes it)."""
+        keys = [self.keys.table(table_id), self.keys.reviews(table_id)]
+        args: list[ScriptArg] = [key, review]
+        await self._idempotent(lambda: self._save_review_script(keys, args))
+
+    async def load_reviews(self, table_id: str, keys: Sequence[str]) -> list[bytes | None]:
+        """The reviews kept under ``keys`` (None where none is), a slice of
+        keys per script (Lua's ``unpack`` takes a few thousand at most)."""
+        wanted = list(keys)
+        script_keys = [self.keys.table(table_id), self.keys.reviews(table_id)]
+        found: list[bytes | None] = []
+        for start in range(0, len(wanted), 500):
+            part: list[ScriptArg] = list(wanted[start : start + 500])
+            replies = await self._idempotent(partial(self._load_reviews_script, script_keys, part))
+            if not replies:  # the table is gone
+                replies = [None] * len(part)
+            found += [None if r is None else _as_bytes(r) for r in replies]
+        return found
 
     async def get_stats(self, player_id: str) -> PlayerStats:
         """The player's totals (zeros if unknown)."""

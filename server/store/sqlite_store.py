@@ -28,8 +28,8 @@ Layout and the guarantees it rests on:
   finds a stale one.
 * Expiry. Deadlines are wall-clock seconds (they must survive a restart);
   the clock is injectable so tests move time instead of sleeping. Expired
-  tables are invisible at once and deleted (with their events and records)
-  by the next ``create_table`` or ``expire_table``.
+  tables are invisible at once and deleted (with their events, records
+  and reviews) by the next ``create_table`` or ``expire_table``.
 * Schema. ``PRAGMA user_version`` holds the schema's version; opening a file
   migrates it forward step by step (``_MIGRATIONS``) and refuses a file
   written by a newer release.
@@ -49,7 +49,7 @@ import fcntl
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
 from pathlib import Path
@@ -118,6 +118,16 @@ _MIGRATIONS: tuple[str, ...] = (
         points INTEGER NOT NULL DEFAULT 0,
         moons INTEGER NOT NULL DEFAULT 0,
         queens INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    """,
+    # 2: hand reviews kept with their table (``save_review``), keyed by what
+    # they were made from (server.stored_reviews).
+    """
+    CREATE TABLE reviews (
+        table_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (table_id, key)
     ) WITHOUT ROWID;
     """,
 )
@@ -270,10 +280,12 @@ class SqliteStore:
 
     @staticmethod
     def _purge(db: sqlite3.Connection, now: float) -> None:
-        """Delete the tables whose deadline has come, with their logs and records."""
+        """Delete the tables whose deadline has come, with their logs,
+        records and reviews."""
         dead = "SELECT id FROM tables WHERE deadline IS NOT NULL AND deadline <= ?"
         db.execute(f"DELETE FROM events WHERE table_id IN ({dead})", (now,))
         db.execute(f"DELETE FROM records WHERE table_id IN ({dead})", (now,))
+        db.execute(f"DELETE FROM reviews WHERE table_id IN ({dead})", (now,))
         db.execute("DELETE FROM tables WHERE deadline IS NOT NULL AND deadline <= ?", (now,))
 
     async def _run(self, work: Callable[[], T]) -> T:
@@ -477,6 +489,43 @@ class SqliteStore:
                 (table_id, now),
             ).fetchall()
             return [bytes(body) for (body,) in rows]
+
+        return await self._run(read)
+
+    async def save_review(self, table_id: str, key: str, review: bytes) -> None:
+        """Keep the review with the live table, replacing one under the same
+        key (purged with the table); for an unknown or expired table, nothing."""
+        now = self._clock()
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR REPLACE INTO reviews (table_id, key, body)"
+                f" SELECT id, ?, ? FROM tables WHERE id = ? AND {_LIVE}",
+                (key, review, table_id, now),
+            )
+
+        await self._run(lambda: self._transaction(work))
+
+    async def load_reviews(self, table_id: str, keys: Sequence[str]) -> list[bytes | None]:
+        """The reviews kept under ``keys`` (None where none is)."""
+        now = self._clock()
+        wanted = list(keys)
+
+        def read() -> list[bytes | None]:
+            found: dict[str, bytes] = {}
+            # SQLite takes at most 32766 parameters: a game's seat-hands
+            # are far fewer, but a long list is read in slices anyway.
+            for start in range(0, len(wanted), 500):
+                part = wanted[start : start + 500]
+                rows = self._db.execute(
+                    "SELECT reviews.key, reviews.body FROM reviews"
+                    " JOIN tables ON tables.id = reviews.table_id"
+                    f" WHERE reviews.table_id = ? AND {_LIVE}"
+                    f" AND reviews.key IN ({', '.join('?' for _ in part)})",
+                    (table_id, now, *part),
+                ).fetchall()
+                found.update((str(key), bytes(body)) for key, body in rows)
+            return [found.get(key) for key in wanted]
 
         return await self._run(read)
 

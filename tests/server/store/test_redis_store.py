@@ -224,6 +224,7 @@ async def test_a_table_and_its_indexes_share_one_hash_slot(redis_case: Harness) 
                 keys.table(table_id),
                 keys.events(table_id),
                 keys.records(table_id),
+                keys.reviews(table_id),
                 keys.lease(table_id),
                 keys.pending(table_id),
                 keys.table_set(table_id, "tables"),
@@ -242,11 +243,16 @@ async def test_new_table_does_not_inherit_a_dead_tables_leftovers(redis_case: Ha
     await store.create_table("t1", "C1", b"old")
     await commit(store, "t1", 1, b"old", [b"old-event"])
     await add_hand_record(store, "t1", b"old-record")
-    # Expiry removed the hash and code first; the log and records linger.
+    await store.save_review("t1", "1:1:0", b"old-review")
+    # Expiry removed the hash and code first; the log, records and reviews
+    # linger.
     await raw.delete(store.keys.table("t1"), store.keys.code("C1"))
+    assert await raw.hget(store.keys.reviews("t1"), "1:1:0") == b"old-review"
     await store.create_table("t1", "C1", b"new")
     assert await store.events_since("t1", 0) == []
     assert await store.hand_records("t1") == []
+    assert await store.load_reviews("t1", ["1:1:0"]) == [None]
+    assert await raw.exists(store.keys.reviews("t1")) == 0
     assert await commit(store, "t1", 1, b"new2", [b"new-event"]) == (2, 1)
 
 
