@@ -1,21 +1,26 @@
 """Hand reviews over the wire (``get_analysis``, ``get_accuracy``;
 server.hand_analyses): a seat gets its own decisions only, judged in the
 bot workers; a spectator none; an unfinished hand or game is refused; a
-review made once is kept; the budgets refuse with ``rate_limited``."""
+review made once is kept, in the store too (a restarted server or another
+process answers it without the evaluator); the budgets refuse with
+``rate_limited``."""
 
 from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from bots.review.evaluator import ReviewBudget, review_hand
 from bots.review.labels import accuracy_of
 from engine.record import replay
 from protocol import client_messages as cm
 from protocol import server_messages as sm
+from server.app import RunningServer
 
 from .conftest import ServerFactory
 from .harness import SHORT_RULES, TWO_HANDS, WireClient, play_until
+from .test_rate_limits import metric
 
 WORLDS = 12
 
@@ -132,3 +137,98 @@ async def test_game_accuracy_covers_every_seat_once_the_game_is_over(
         if len(records) == 1:
             assert mine.accuracy == reply.seats[0].accuracy
         await host.close()
+
+
+async def reviews_by_source(server: RunningServer) -> dict[str, float]:
+    """``hearts_reviews_total`` of the server's /metrics, by source."""
+    return {
+        source: await metric(server, "hearts_reviews_total", source=source)
+        for source in ("computed", "memory", "store")
+    }
+
+
+async def test_reviews_are_answered_from_the_sqlite_store_after_a_restart(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    """Reviews made before a restart are read from the SQLite file: the
+    restarted server, which may make no review at all, answers the hand and
+    the game's accuracy without running the evaluator."""
+    store_url = f"sqlite://{tmp_path / 'hearts.sqlite3'}"
+    async with make_server(store_url=store_url, analysis_worlds=WORLDS) as first:
+        host = await WireClient.open(first.url, "Rita")
+        await host.create(seats=("easy", "medium", "easy"), rules=SHORT_RULES)
+        await host.start()
+        await play_until(host, random.Random(8), lambda v: v.status == "game_over")
+        hands = len(await host.records())
+        made = await host.call(cm.GetAnalysis(id=host.next_id(), hand=1))
+        accuracy = await host.call(cm.GetAccuracy(id=host.next_id()))
+        assert isinstance(made, sm.Analysis) and isinstance(accuracy, sm.GameAccuracy)
+        # Every seat-hand was made once; seat 0's hand 1 was then known here.
+        assert await reviews_by_source(first) == {
+            "computed": 4 * hands,
+            "memory": 1,
+            "store": 0,
+        }
+        await host.close()
+    # No review may be made (the process budget is 0): only kept ones answer.
+    async with make_server(
+        store_url=store_url, analysis_worlds=WORLDS, analysis_max_pending=0
+    ) as second:
+        back = await WireClient.open(second.url, "Rita", player_token=host.player_token)
+        await back.call(
+            cm.Resume(id=back.next_id(), table_id=host.table_id, seat_token=host.seat_token)
+        )
+        again = await back.call(cm.GetAnalysis(id=back.next_id(), hand=1))
+        assert isinstance(again, sm.Analysis)
+        assert (again.decisions, again.accuracy) == (made.decisions, made.accuracy)
+        assert await reviews_by_source(second) == {"computed": 0, "memory": 0, "store": 1}
+        total = await back.call(cm.GetAccuracy(id=back.next_id()))
+        assert isinstance(total, sm.GameAccuracy)
+        assert total.seats == accuracy.seats and total.hands == accuracy.hands == hands
+        # The one seat-hand read before was known here; the rest were read.
+        assert await reviews_by_source(second) == {
+            "computed": 0,
+            "memory": 1,
+            "store": 4 * hands,
+        }
+        await back.close()
+
+
+async def test_a_review_made_by_one_process_is_answered_by_another_on_redis(
+    make_server: ServerFactory, redis_db: str
+) -> None:
+    """Two servers on one Redis: a review made through the first is read
+    from the store by the second, which makes none (its budget is 0) and
+    spends nothing of the player's (a budget of one review)."""
+    async with (
+        make_server(redis_url=redis_db, analysis_worlds=WORLDS) as first,
+        make_server(
+            redis_url=redis_db,
+            analysis_worlds=WORLDS,
+            analysis_max_pending=0,
+            analysis_burst=1,
+            analysis_per_minute=0.01,
+        ) as second,
+    ):
+        host = await WireClient.open(first.url, "Rita")
+        await host.create(seats=("easy", "easy", "easy"), rules=TWO_HANDS)
+        await host.start()
+        await play_until(host, random.Random(9), lambda v: v.status == "game_over")
+        made = await host.call(cm.GetAnalysis(id=host.next_id(), hand=2))
+        assert isinstance(made, sm.Analysis)
+        assert await reviews_by_source(first) == {"computed": 1, "memory": 0, "store": 0}
+        other = await WireClient.open(second.url, "Rita", player_token=host.player_token)
+        await other.call(
+            cm.Resume(id=other.next_id(), table_id=host.table_id, seat_token=host.seat_token)
+        )
+        for _ in range(3):
+            again = await other.call(cm.GetAnalysis(id=other.next_id(), hand=2))
+            assert isinstance(again, sm.Analysis)
+            assert (again.decisions, again.accuracy) == (made.decisions, made.accuracy)
+        assert await reviews_by_source(second) == {"computed": 0, "memory": 2, "store": 1}
+        # Hand 1 was never reviewed: the second process would have to make
+        # it, and may not.
+        busy = await other.error(cm.GetAnalysis(id=other.next_id(), hand=1))
+        assert busy.code == "rate_limited"
+        await host.close()
+        await other.close()
