@@ -11,7 +11,9 @@ else it depends on::
 
     <game>:<hand>:<seat>:w<worlds>:s<seed>:v<REVIEW_FORMAT>
 
-(``REVIEW_FORMAT``: ``bots.review.evaluator``). A server set to other
+(``REVIEW_FORMAT``: ``bots.review.evaluator``; the server's reviews have
+no time cap, so the machine's speed is not among the inputs, and the
+table is the scope the key is kept in). A server set to other
 worlds, or a release whose evaluator judges otherwise (it raises
 ``REVIEW_FORMAT``), asks for other keys and makes its own reviews; the ones
 nobody asks for any more go with the table when it expires, like its
@@ -19,7 +21,10 @@ records. The value is the review's wire form as JSON (``Review``).
 
 What is stored is a copy of what the records give, never the only one: a
 store that cannot keep or read a review is logged, and the review is
-answered all the same (made again when it could not be read).
+answered all the same (made again when it could not be read). So a review
+is kept without the care a commit gets: any process writes it, lease or
+not (two writing at once write the same), and Redis does not wait for
+replicas to hold it (a failover may lose one; it is made again).
 """
 
 from __future__ import annotations
