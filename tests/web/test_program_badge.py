@@ -29,7 +29,9 @@ def test_a_program_seat_has_a_badge(new_page: NewPage, server: ServerThread) -> 
     )
     try:
         left = host.locator('.seat[data-pos="left"]')
-        expect(left).to_contain_text("Robo")
+        # A new Python process imports the client before it joins: under a
+        # loaded machine that alone took longer than Playwright's default 5 s.
+        expect(left).to_contain_text("Robo", timeout=60_000)
         expect(left.locator(".badge.program")).to_have_text("⚙ program")
         expect(host.locator('.seat[data-pos="bottom"] .badge.program')).to_have_count(0)
         expect(host.locator('.seat[data-pos="top"] .badge.program')).to_have_count(0)
