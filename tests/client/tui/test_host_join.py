@@ -102,8 +102,9 @@ async def test_join_by_code_waits_for_the_host(server: RunningServer) -> None:
             assert "Hostess" in text and "★" in text
             await host.request(cm.StartGame(id=host.next_id()))
             await wait_for(pilot, model.passing, "the deal")
-            # the host sits on our right (seat 0 = seat 1 - 1)
-            assert "Hostess" in screen_text(app)
+            # the host sits on our right (seat 0 = seat 1 - 1); the table
+            # screen is drawn after the model turns to passing, so wait for it
+            await wait_for(pilot, lambda: "Hostess" in screen_text(app), "the host's seat")
     finally:
         await host.close()
 
