@@ -95,8 +95,9 @@ dist: setup
 
 # After changing a wire model, the refusal catalogue or a limit: docs/protocol.md's
 # reference tables, docs/protocol-schema.json and docs/asyncapi.yaml, generated
-# from the models, the browser's wire types (client/web/js/protocol.d.ts, from
-# the schema: needs Node), and docs/protocol-transcript.md, a hand played on a server
+# from the models, the browser's table of what answers each request
+# (client/web/js/exchanges.js, from protocol/exchanges.py), the browser's wire
+# types (client/web/js/protocol.d.ts, from the schema: needs Node), and docs/protocol-transcript.md, a hand played on a server
 # started for it (tests fail while the committed ones differ).
 docs: setup
 	$(BIN)/python -m tools.maintenance.protocol_docs

@@ -369,14 +369,12 @@ class _Judge:
         k = self._view_of(before)
         hands_played = len(self.history)
         best = choose_moon(k, hands_played)
-        if best == chosen:
-            return Judged("moon_choice", (chosen,), (best,), 0.0)
-        return Judged(
-            "moon_choice",
-            (chosen,),
-            (best,),
-            _moon_value(k, best, hands_played) - _moon_value(k, chosen, hands_played),
-        )
+        loss = _moon_value(k, best, hands_played) - _moon_value(k, chosen, hands_played)
+        # A choice as good as Hard's (a tie included: both choices leave the
+        # game going, or both end it) is the best, as for a play.
+        if best == chosen or loss <= 0:
+            return Judged("moon_choice", (chosen,), (chosen,), 0.0)
+        return Judged("moon_choice", (chosen,), (best,), loss)
 
 
 def _best_and_loss(

@@ -143,6 +143,18 @@ def test_review_judges_the_moon_choice_by_the_game() -> None:
     )
 
 
+def test_a_moon_choice_that_ties_the_other_is_the_best() -> None:
+    # Early in a game to 100 neither choice ends it: they are worth the
+    # same, so the one made is the best (as for a play), whichever Hard
+    # would have made.
+    rules = Rules(moon="choice")
+    for choice in ("add", "subtract"):
+        review = review_hand(_moon_record(rules, choice), 0, SMALL)
+        moon = review.decisions[-1]
+        assert moon.kind == "moon_choice"
+        assert (moon.chosen, moon.best, moon.loss, moon.label) == ((choice,), (choice,), 0.0, None)
+
+
 def _moon_record(rules: Rules, choice: str) -> dict[str, Any]:
     from engine.cards import card, card_text
     from engine.dealing import new_hand

@@ -307,6 +307,10 @@ def needs_action(view: SeatView) -> bool:
     return needs_move(view)
 
 
+Chooser = Callable[[SeatView, random.Random, int | str], cm.Request]
+"""Picks the request for what a view asks of its seat (``choose``'s shape)."""
+
+
 def choose(view: SeatView, rng: random.Random, rid: int | str) -> cm.Request:
     """A legal request for what ``view`` asks of its seat."""
     if view.status == "between_hands":
@@ -328,8 +332,10 @@ async def play_until(
     done: Callable[[SeatView], bool] = lambda v: v.status == "game_over",
     on_action: Callable[[SeatView, cm.Request], None] | None = None,
     timeout: float = 30.0,
+    chooser: Chooser = choose,
 ) -> SeatView:
-    """Play ``client``'s seat with legal random moves until ``done(view)``.
+    """Play ``client``'s seat with legal random moves (or ``chooser``'s)
+    until ``done(view)``.
 
     Acts on each new snapshot that asks something of the seat, at most once
     per snapshot seq; returns the view that satisfied ``done``.
@@ -350,7 +356,7 @@ async def play_until(
                 return view
             if needs_action(view) and view.seq != acted_at:
                 acted_at = view.seq
-                req = choose(view, rng, client.next_id())
+                req = chooser(view, rng, client.next_id())
                 if on_action is not None:
                     on_action(view, req)
                 start = len(client.frames)

@@ -61,11 +61,19 @@ def test_modules_load_by_hashed_names_and_come_from_cache_next_time(
     play_legal(page)
     expect(page.locator(".hand .card")).to_have_count(12)
     # Every script and stylesheet, the lazily imported language and the
-    # msgpack modules that net.js imports included, by its hashed name.
+    # modules that net.js imports (msgpack, the generated exchanges.js)
+    # included, by its hashed name.
     assert requested, "the page loaded no script"
     assert [path for path in requested if not HASHED.search(path)] == []
     stems = {HASHED.sub("", path) for path in requested}
-    for stem in ("/js/main", "/js/state", "/js/lang/en", "/vendor/msgpack/index", "/css/style"):
+    for stem in (
+        "/js/main",
+        "/js/state",
+        "/js/exchanges",
+        "/js/lang/en",
+        "/vendor/msgpack/index",
+        "/css/style",
+    ):
         assert stem in stems, (stem, sorted(stems))
     first_visit = [path for path in served.paths if HASHED.search(path)]
     assert set(first_visit) >= set(requested)

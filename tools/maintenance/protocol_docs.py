@@ -1,5 +1,7 @@
-"""docs/protocol.md's reference tables, docs/protocol-schema.json and
-docs/asyncapi.yaml, generated from the protocol's models (``make docs``).
+"""docs/protocol.md's reference tables, docs/protocol-schema.json,
+docs/asyncapi.yaml and the browser's client/web/js/exchanges.js
+(``tools.maintenance.browser_exchanges``), generated from the protocol's
+models (``make docs``).
 
 One source: the message unions (``protocol.client_messages.ClientMessage``,
 ``protocol.server_messages.ServerMessage``), what answers each request
@@ -44,6 +46,8 @@ from server.created_tables import CREATED_REMEMBERED_SECONDS
 from server.table_requests import RECENT_REQUESTS
 from server.table_state import CHAT_HISTORY
 from server.version import package_version
+
+from .browser_exchanges import EXCHANGES_JS, exchanges_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
@@ -570,6 +574,7 @@ def generated_files() -> dict[Path, str]:
         PROTOCOL_MD: fill(PROTOCOL_MD.read_text(), blocks()),
         SCHEMA_JSON: schema_text(),
         ASYNCAPI_YAML: asyncapi_text(),
+        EXCHANGES_JS: exchanges_module(),
     }
 
 

@@ -10,7 +10,8 @@ import { detectLanguage, hasString, LANGUAGES, language, onLanguageChange, setLa
 import { codeFrom, inviteFromHash, linkHash } from "./invite.js";
 import { noticeLines, renderJoin, renderLobby, showJoinFacts, showStats, showTables } from "./lobby.js";
 import { recordGame, renderStatsPage, showServerStats } from "./mystats.js";
-import { Net, PROTOCOL_VERSION } from "./net.js";
+import { PROTOCOL_VERSION } from "./exchanges.js";
+import { Net } from "./net.js";
 import { showOperatorNotice } from "./operator_notice.js";
 import { renderRules } from "./rules.js";
 import { playSound } from "./sound.js";

@@ -5,8 +5,10 @@
 // yet answered when the connection drops is sent again, under the same id,
 // after the next hello (+ resume): the server never applies an id twice.
 // Table events and snapshots (everything without a reply type) go to onEvent.
+// Which types are replies: exchanges.js, generated from protocol/exchanges.py.
 
 import { decode, encode } from "/vendor/msgpack/index.mjs";
+import { REPLY_TYPES } from "./exchanges.js";
 
 /** @typedef {import("./types").Request} Request @typedef {import("./types").Send} Send */
 /**
@@ -19,8 +21,6 @@ import { decode, encode } from "/vendor/msgpack/index.mjs";
  * @property {number} tries times sent again after a flood refusal
  */
 
-export const PROTOCOL_VERSION = 1;
-const REPLY_TYPES = new Set(["welcome", "ok", "error", "seated", "tables", "table_facts", "records", "advice", "hand_replay", "analysis", "game_accuracy", "stats"]);
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_EVERY_MS = 20000;
 const PING_TIMEOUT_MS = 10000;

@@ -145,28 +145,14 @@ export type Stats = { rows: { [key: string]: StatsRow }; seen: string[] };
 /** A request as the page writes it: the connection adds the ``id``. */
 export type Request = P.ClientMessage extends infer M ? (M extends P.ClientMessage ? Omit<M, "id"> : never) : never;
 
-/** The reply a request of type ``K`` resolves with (protocol/exchanges.py). */
-export type ReplyOf<K> = K extends "hello"
-  ? P.Welcome
-  : K extends "create_table" | "join_table" | "resume" | "watch"
-    ? P.Seated
-    : K extends "list_tables"
-      ? P.Tables
-      : K extends "get_table_facts"
-        ? P.TableFacts
-        : K extends "hint"
-          ? P.Advice
-          : K extends "get_records"
-            ? P.Records
-            : K extends "get_replay"
-              ? P.HandReplay
-              : K extends "get_analysis"
-                ? P.Analysis
-                : K extends "get_accuracy"
-                  ? P.GameAccuracy
-                  : K extends "get_stats"
-                    ? P.Stats
-                    : P.Ok;
+/** Each request type's reply types (exchanges.js, generated from protocol/exchanges.py). */
+type Replies = typeof import("./exchanges.js").REPLY_OF;
+/** The message types that answer a request of type ``K``. (Named apart:
+ * indexed inside ``Extract`` below, tsc took every request's.) */
+type ReplyTypeOf<K> = K extends keyof Replies ? Replies[K][number] : never;
+
+/** The reply a request of type ``K`` resolves with. */
+export type ReplyOf<K> = Extract<P.ServerMessage, { type: ReplyTypeOf<K> }>;
 
 /** What the connection lets a handshake send before the queue (hello, resume, watch, knock). */
 export type Send = <R extends Request>(body: R) => Promise<ReplyOf<R["type"]>>;
