@@ -125,27 +125,30 @@ def _hearts_broken(e: ev.HeartsBroken, table: _Table) -> LoggedEvent:
 
 def _variant_trick_won(e: ev.VariantTrickWon, table: _Table) -> LoggedEvent:
     """A variant's trick: its own seats, cancelled and carried cards."""
-    return logged.TrickWon(
-        trick=e.trick,
-        leader=e.leader,
-        winner=e.winner,
-        cards=_texts(e.cards),
-        points=e.points,
-        seats=e.seats,
-        cancelled=_texts(e.cancelled),
-        carried=_texts(e.carried),
-    )
+    return _won_trick(e, e.seats, _texts(e.cancelled), _texts(e.carried))
 
 
 def _trick_won(e: ev.TrickWon, table: _Table) -> LoggedEvent:
     """A standard trick: its seats follow round from the leader."""
+    return _won_trick(e, tuple((e.leader + k) % table.players for k in range(len(e.cards))))
+
+
+def _won_trick(
+    e: ev.TrickWon,
+    seats: tuple[int, ...],
+    cancelled: tuple[str, ...] = (),
+    carried: tuple[str, ...] = (),
+) -> LoggedEvent:
+    """The logged trick of ``e`` played by ``seats``."""
     return logged.TrickWon(
         trick=e.trick,
         leader=e.leader,
         winner=e.winner,
         cards=_texts(e.cards),
         points=e.points,
-        seats=tuple((e.leader + k) % table.players for k in range(len(e.cards))),
+        seats=seats,
+        cancelled=cancelled,
+        carried=carried,
     )
 
 
