@@ -255,22 +255,37 @@ def decide(
     bot = make_bot(level, budget, _hands_played(view))
     k = knowledge_of(view)
     if kind == "discard":
-        count = view.discard_count
-        chosen = bot.choose_discard(k, count, rng)
-        if len(set(chosen)) != count or any(not k.hand >> c & 1 for c in chosen):
-            raise RuntimeError(f"{level} bot chose an impossible discard")
-        return Decision.discard(chosen)
+        return _discard(bot, k, view.discard_count, rng)
     if kind == "pass":
-        chosen = bot.choose_pass(k, rng)
-        if len(chosen) != k.rules.pass_count or any(not k.hand >> c & 1 for c in chosen):
-            raise RuntimeError(f"{level} bot chose an impossible pass")
-        return Decision.pass_cards(chosen)
+        return _pass(bot, k, rng)
     if kind == "play":
-        c = bot.choose_play(k, rng)
-        if not k.legal >> c & 1:
-            raise RuntimeError(f"{level} bot chose an illegal card {card_text(c)}")
-        return Decision.play(c)
+        return _play(bot, k, rng)
     return Decision.moon_choice(bot.choose_moon(k, rng))
+
+
+def _discard(bot: LevelPolicy, k: Knowledge, count: int, rng: random.Random) -> Decision:
+    """The bot's widow discard, checked: ``count`` different cards of the
+    hand (``RuntimeError`` otherwise: a bug of ours)."""
+    chosen = bot.choose_discard(k, count, rng)
+    if len(set(chosen)) != count or any(not k.hand >> c & 1 for c in chosen):
+        raise RuntimeError(f"{bot.level} bot chose an impossible discard")
+    return Decision.discard(chosen)
+
+
+def _pass(bot: LevelPolicy, k: Knowledge, rng: random.Random) -> Decision:
+    """The bot's pass, checked: the rules' count of cards of the hand."""
+    chosen = bot.choose_pass(k, rng)
+    if len(chosen) != k.rules.pass_count or any(not k.hand >> c & 1 for c in chosen):
+        raise RuntimeError(f"{bot.level} bot chose an impossible pass")
+    return Decision.pass_cards(chosen)
+
+
+def _play(bot: LevelPolicy, k: Knowledge, rng: random.Random) -> Decision:
+    """The bot's card, checked: a legal one."""
+    c = bot.choose_play(k, rng)
+    if not k.legal >> c & 1:
+        raise RuntimeError(f"{bot.level} bot chose an illegal card {card_text(c)}")
+    return Decision.play(c)
 
 
 @dataclass(frozen=True, slots=True)

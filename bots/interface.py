@@ -203,27 +203,28 @@ def decision_problem(view: SeatView, decision: object) -> str | None:
     if decision.kind != asked:
         return f"the view asks for a {asked}, not a {decision.kind}"
     if asked == "pass":
-        cards = decision.cards
-        if len(cards) != view.rules.pass_count or len(set(cards)) != len(cards):
-            return f"a pass is {view.rules.pass_count} different cards, not {list(cards)}"
-        missing = [c for c in cards if c not in view.hand]
-        if missing:
-            return f"cannot pass {missing}: not in the hand"
-        return None
+        return _cards_problem("pass", decision.cards, view.rules.pass_count, view.hand)
     if asked == "play":
         if decision.card not in view.legal:
             return f"{decision.card} is not a legal card now (legal: {list(view.legal)})"
         return None
     if asked == "discard":
-        cards = decision.cards
-        if len(cards) != view.discard_count or len(set(cards)) != len(cards):
-            return f"a discard is {view.discard_count} different cards, not {list(cards)}"
-        missing = [c for c in cards if c not in view.hand]
-        if missing:
-            return f"cannot discard {missing}: not in the hand"
-        return None
+        return _cards_problem("discard", decision.cards, view.discard_count, view.hand)
     if decision.moon not in ("add", "subtract"):
         return f"the moon choice is add or subtract, not {decision.moon!r}"
+    return None
+
+
+def _cards_problem(
+    what: str, cards: tuple[str, ...], count: int, hand: tuple[str, ...]
+) -> str | None:
+    """What is wrong with ``cards`` as a ``what`` ("pass" or "discard") of
+    ``count`` different cards of ``hand``, or None."""
+    if len(cards) != count or len(set(cards)) != len(cards):
+        return f"a {what} is {count} different cards, not {list(cards)}"
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        return f"cannot {what} {missing}: not in the hand"
     return None
 
 

@@ -200,6 +200,23 @@ class _Reading:
             self.likely[s] &= ~QS_BIT  # it would have dumped the queen
 
 
+def _read_tricks(reading: _Reading, view: SeatView) -> list[tuple[int, int]]:
+    """Read the hand's finished tricks and the current one into
+    ``reading``; the current trick's plays (seat, card)."""
+    for index, trick in enumerate(view.tricks):
+        plays = [(p.seat, card(p.card)) for p in trick.cards]
+        reading.read_trick(index, plays, trick.winner, mask_of_texts(trick.carried_in))
+    current = [(p.seat, card(p.card)) for p in view.trick]
+    if current or view.trick_leader is not None:
+        reading.read_trick(len(view.tricks), current, None, 0)
+    return current
+
+
+def _per_seat(values: tuple[int, ...], players: int) -> list[int]:
+    """A view's per-seat figures, or a zero per seat when it has none yet."""
+    return list(values) if values else [0] * players
+
+
 def knowledge_of(view: SeatView) -> Knowledge:
     """Turn a seat's view into bitmasks and inferences (see the module doc).
 
@@ -214,12 +231,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     hand = mask_of_texts(view.hand)
     own_hidden = mask_of_texts(view.hidden_taken)
     reading = _Reading(t, seat, hand, own_hidden)
-    for index, trick in enumerate(view.tricks):
-        plays = [(p.seat, card(p.card)) for p in trick.cards]
-        reading.read_trick(index, plays, trick.winner, mask_of_texts(trick.carried_in))
-    current = [(p.seat, card(p.card)) for p in view.trick]
-    if current or view.trick_leader is not None:
-        reading.read_trick(len(view.tricks), current, None, 0)
+    current = _read_tricks(reading, view)
     passed = mask_of_texts(view.passed)
     received = mask_of_texts(view.received)
     known = reading.read_pass(view, passed)
@@ -251,11 +263,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
         trick_index=len(view.tricks),
         broken=view.hearts_broken or broken,
         taken=taken,
-        points=list(view.points_hand) if view.points_hand else [0] * n,
+        points=_per_seat(view.points_hand, n),
         cards_left=cards_left,
         known=known,
         allowed=allowed,
         likely=likely,
-        totals=list(view.totals) if view.totals else [0] * n,
+        totals=_per_seat(view.totals, n),
         moon_shooter=view.moon_shooter,
     )

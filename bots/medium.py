@@ -71,14 +71,9 @@ def medium_play(k: Knowledge) -> int:
 def lead(k: Knowledge) -> int:
     """A lead likely to lose the trick; low spades to smoke out Q♠."""
     legal = k.legal
-    hand = k.hand
-    unseen = k.unseen
-    queen_out = bool(unseen & QS_BIT)
-    low = legal & LOW_SPADES
-    if queen_out and low:
-        high = (hand & HIGH_SPADES).bit_count()
-        if not high or (hand & LOW_SPADES).bit_count() >= high + 3:
-            return lowest(low)
+    smoke = _smoke_out_queen(k)
+    if smoke is not None:
+        return smoke
     best_card = -1
     best_key: tuple[int, int, int] = (1 << 30, 0, 0)
     for suit in range(4):
@@ -86,41 +81,82 @@ def lead(k: Knowledge) -> int:
         if not m:
             continue
         c = lowest(m & NOT_QS or m)
-        out = unseen & SUIT_MASKS[suit]
-        lower_out = (out & below(c)).bit_count()
-        penalty = 0
-        if not out:
-            penalty += 100  # nobody can follow: we win and eat the discards
-        if suit == 3 and hand & QS_BIT:
-            penalty += 50  # never invite the spade that drops Q♠ on us
-        if c == QUEEN_SPADES:
-            penalty += 200
-        if suit == 3 and queen_out and c > QUEEN_SPADES:
-            penalty += 60  # leading A♠/K♠ while Q♠ is out
-        key = (lower_out * 4 + penalty, m.bit_count(), c)
+        key = (_lead_risk(k, suit, c), m.bit_count(), c)
         if key < best_key:
             best_key, best_card = key, c
     return best_card if best_card >= 0 else lowest(legal)
 
 
+def _smoke_out_queen(k: Knowledge) -> int | None:
+    """The lowest low spade to lead while Q♠ is out and our own high spades
+    are none or well covered by low ones; None when that lead does not fit."""
+    low = k.legal & LOW_SPADES
+    if not (k.unseen & QS_BIT and low):
+        return None
+    high = (k.hand & HIGH_SPADES).bit_count()
+    if not high or (k.hand & LOW_SPADES).bit_count() >= high + 3:
+        return lowest(low)
+    return None
+
+
+def _lead_risk(k: Knowledge, suit: int, c: int) -> int:
+    """How likely leading ``c`` (our lowest of ``suit``) wins the trick and
+    what that costs: four per lower card still out, plus the penalties of
+    the leads that invite Q♠ or the discards."""
+    out = k.unseen & SUIT_MASKS[suit]
+    lower_out = (out & below(c)).bit_count()
+    penalty = 0
+    if not out:
+        penalty += 100  # nobody can follow: we win and eat the discards
+    if suit == 3 and k.hand & QS_BIT:
+        penalty += 50  # never invite the spade that drops Q♠ on us
+    if c == QUEEN_SPADES:
+        penalty += 200
+    if suit == 3 and k.unseen & QS_BIT and c > QUEEN_SPADES:
+        penalty += 60  # leading A♠/K♠ while Q♠ is out
+    return lower_out * 4 + penalty
+
+
 def follow(k: Knowledge, f: int) -> int:
     """Follow suit with ``f`` (the legal cards of the led suit)."""
     best, winner, trick_mask = trick_state(k)
-    last = len(k.trick) == k.players - 1
-    points = bool(trick_mask & k.rules.point_cards)
-    under = f & below(best)
-    threat = moon_threat(k)
-    if threat is not None and winner == threat and (points or trick_mask & HEARTS_MASK):
-        over = f & ~below(best)
-        if over:
-            return highest(over & NOT_QS or over)  # take a point to stop the moon
+    stop = _take_from_moon(k, f, best, winner, trick_mask)
+    if stop is not None:
+        return stop
     if k.trick_index == 0 and k.rules.first_trick_banned & HEARTS_MASK:
         return highest(f)  # the first trick carries no points: shed a high club
     if SUIT_OF[best] == 3 and f & QS_BIT and best > QUEEN_SPADES:
         return QUEEN_SPADES  # A♠ or K♠ is winning: drop the queen under it
+    points = bool(trick_mask & k.rules.point_cards)
+    return _duck(f, best, len(k.trick) == k.players - 1, points)
+
+
+def _take_from_moon(k: Knowledge, f: int, best: int, winner: int, trick_mask: int) -> int | None:
+    """The card of ``f`` that takes this trick's points (or hearts) from the
+    seat winning it when that seat is shooting the moon, Q♠ only when
+    nothing else wins; None when there is no moon to stop here."""
+    if not trick_mask & (k.rules.point_cards | HEARTS_MASK) or not _feeding_moon(k, winner):
+        return None
+    over = f & ~below(best)
+    if not over:
+        return None
+    return highest(over & NOT_QS or over)  # take a point to stop the moon
+
+
+def _feeding_moon(k: Knowledge, winner: int) -> bool:
+    """Whether the seat winning the trick is the one shooting the moon."""
+    threat = moon_threat(k)
+    return threat is not None and winner == threat
+
+
+def _duck(f: int, best: int, last: bool, points: bool) -> int:
+    """The highest card of ``f`` that still loses to ``best``; when each
+    wins, the lowest, or the highest when ``last`` (never Q♠ if another
+    will do)."""
     if last and not points:
         # Winning costs nothing: shed the highest card (never the queen).
         return highest(f & NOT_QS or f)
+    under = f & below(best)
     if under:
         return highest(under)
     safe = f & NOT_QS or f
@@ -132,9 +168,7 @@ def follow(k: Knowledge, f: int) -> int:
 def discard(k: Knowledge, legal: int) -> int:
     """Throw away a card when void in the led suit."""
     _best, winner, _ = trick_state(k)
-    threat = moon_threat(k)
-    feeding = threat is not None and winner == threat
-    if not feeding:
+    if not _feeding_moon(k, winner):
         if legal & QS_BIT:
             return QUEEN_SPADES
         if k.unseen & QS_BIT and legal & HIGH_SPADES:
@@ -202,40 +236,60 @@ def penalty_play(k: Knowledge) -> int:
       (``SPOT_MOON_ALERT`` or more) and is winning a trick with one, take
       it from it if we can, and never throw it a point.
     """
+    if not k.trick:
+        return _penalty_lead(k)
+    return _penalty_follow(k)
+
+
+def _penalty_lead(k: Knowledge) -> int:
+    """``penalty_play``'s lead: a costly sure loser, else the free card
+    likeliest to lose, side suits ranked by ``_suit_tier``."""
+    pen = k.rules.penalty
+    unseen = k.unseen
+    # Hearts are no side suit: their tier is always 1.
+    tier = [1 if suit == 2 else _suit_tier(k, suit) for suit in range(4)]
+    return min(cards_of(k.legal), key=lambda c: _penalty_lead_key(c, pen, unseen, tier))
+
+
+def _suit_tier(k: Knowledge, suit: int) -> int:
+    """How a lead of side suit ``suit`` fares: 0 when its costly cards are
+    all out (smoke them out), 2 when we hold one (do not invite), else 1."""
+    pen = k.rules.penalty
+    costly = sum(1 << c for c in range(k.rules.deck_limit) if SUIT_OF[c] == suit and pen[c] > 0)
+    if not costly:
+        return 1
+    if k.hand & costly:
+        return 2
+    return 0 if k.unseen & costly else 1
+
+
+def _penalty_lead_key(
+    c: int, pen: tuple[int, ...], unseen: int, tier: list[int]
+) -> tuple[bool, int, int, int, int, int]:
+    """How bad a lead ``c`` is, the smallest best: a costly card that may
+    win last, then by its suit's tier, the unseen cards that undercut it
+    and its rank."""
+    lower = sum(1 for u in cards_of(unseen) if SUIT_OF[u] == SUIT_OF[c] and RANK_OF[u] < RANK_OF[c])
+    # A costly card none of the unseen cards of its suit can
+    # undercut loses for sure and makes the others follow with
+    # theirs: the best lead of all.
+    suit = SUIT_MASKS[SUIT_OF[c]] * (1 | 1 << 52)
+    sure_loser = pen[c] > 0 and not lower and bool(unseen & suit)
+    return (
+        pen[c] > 0 and not sure_loser,
+        -sure_loser,
+        tier[SUIT_OF[c]],
+        lower,
+        RANK_OF[c],
+        c,
+    )
+
+
+def _penalty_follow(k: Knowledge) -> int:
+    """``penalty_play``'s card to a trick already led: stop a moon, else
+    shed the costliest card when void, else duck (``_penalty_duck``)."""
     pen = k.rules.penalty
     cards = cards_of(k.legal)
-    unseen = k.unseen
-    if not k.trick:
-        # Per suit other than hearts: 0 when its costly cards are all out
-        # (smoke them out), 2 when we hold one (do not invite), else 1.
-        tier = [1, 1, 1, 1]
-        for suit in (0, 1, 3):
-            costly = [c for c in range(k.rules.deck_limit) if SUIT_OF[c] == suit and pen[c] > 0]
-            if not costly:
-                continue
-            mine = sum(1 for c in costly if k.hand >> c & 1)
-            out = sum(1 for c in costly if unseen >> c & 1)
-            tier[suit] = 2 if mine else 0 if out else 1
-
-        def lead_key(c: int) -> tuple[bool, int, int, int, int, int]:
-            lower = sum(
-                1 for u in cards_of(unseen) if SUIT_OF[u] == SUIT_OF[c] and RANK_OF[u] < RANK_OF[c]
-            )
-            # A costly card none of the unseen cards of its suit can
-            # undercut loses for sure and makes the others follow with
-            # theirs: the best lead of all.
-            suit = SUIT_MASKS[SUIT_OF[c]] * (1 | 1 << 52)
-            sure_loser = pen[c] > 0 and not lower and bool(unseen & suit)
-            return (
-                pen[c] > 0 and not sure_loser,
-                -sure_loser,
-                tier[SUIT_OF[c]],
-                lower,
-                RANK_OF[c],
-                c,
-            )
-
-        return min(cards, key=lead_key)
     led = SUIT_OF[k.trick[0]]
     follow = [c for c in cards if SUIT_OF[c] == led]
     best = max(RANK_OF[c] for c in k.trick if SUIT_OF[c] == led)
@@ -244,6 +298,14 @@ def penalty_play(k: Knowledge) -> int:
         return stop
     if not follow:
         return max(cards, key=lambda c: (pen[c], RANK_OF[c], c))
+    return _penalty_duck(k, follow, best)
+
+
+def _penalty_duck(k: Knowledge, follow: list[int], best: int) -> int:
+    """The costliest, highest card of ``follow`` that loses to rank
+    ``best``; when each wins, the lowest free card, or the highest when
+    last to a trick worth nothing."""
+    pen = k.rules.penalty
     under = [c for c in follow if RANK_OF[c] < best]
     if under:
         return max(under, key=lambda c: (pen[c], RANK_OF[c], c))
@@ -275,33 +337,45 @@ def domino_play(k: Knowledge) -> int:
     and with hearts in play or the stock empty it plays the penalty habits
     (``penalty_play``).
     """
-    pen = k.rules.penalty
     if not k.stock:
         return penalty_play(k)
+    if not k.trick:
+        return _domino_lead(k)
+    return _domino_follow(k)
+
+
+def _domino_lead(k: Knowledge) -> int:
+    """``domino_play``'s lead: the highest card of the free suit the others
+    are likeliest to lack (the penalty habits when no suit is free)."""
+    pen = k.rules.penalty
     unseen = k.unseen
     legal = k.legal
-    if not k.trick:
-        free = [
-            s for s in range(4) if legal & SUIT_MASKS[s] and not pen[lowest(legal & SUIT_MASKS[s])]
-        ]
-        if not free:
-            return penalty_play(k)
+    free = [s for s in range(4) if legal & SUIT_MASKS[s] and not pen[lowest(legal & SUIT_MASKS[s])]]
+    if not free:
+        return penalty_play(k)
 
-        def scarce(s: int) -> tuple[int, int, int]:
-            return ((unseen & SUIT_MASKS[s]).bit_count(), -(k.hand & SUIT_MASKS[s]).bit_count(), s)
+    def scarce(s: int) -> tuple[int, int, int]:
+        return ((unseen & SUIT_MASKS[s]).bit_count(), -(k.hand & SUIT_MASKS[s]).bit_count(), s)
 
-        suit = min(free, key=scarce)
-        return highest(legal & SUIT_MASKS[suit])
+    suit = min(free, key=scarce)
+    return highest(legal & SUIT_MASKS[suit])
+
+
+def _domino_follow(k: Knowledge) -> int:
+    """``domino_play``'s card to a free trick of a side suit: the lowest
+    card that surely wins it, else the highest that may, else the highest
+    that loses (the penalty habits when the trick or our cards cost)."""
+    pen = k.rules.penalty
     led = SUIT_OF[k.trick[0]]
     worth = sum(pen[c] for c in k.trick)
-    f = legal & SUIT_MASKS[led]
+    f = k.legal & SUIT_MASKS[led]
     if not f or worth > 0 or any(pen[c] for c in cards_of(f)):
         return penalty_play(k)
     best, _, _ = trick_state(k)
     over = f & ~below(best)
     if over:
         # The lowest card above every unseen card of the suit wins surely.
-        out = unseen & SUIT_MASKS[led]
+        out = k.unseen & SUIT_MASKS[led]
         sure = over & ~below(highest(out)) if out else over
         return lowest(sure) if sure else highest(over)
     return highest(f)
@@ -320,16 +394,29 @@ def _stop_moon(k: Knowledge, follow: list[int], best: int) -> int | None:
     threat = moon_threat(k, SPOT_MOON_ALERT)
     if threat is None or trick_state(k)[1] != threat:
         return None
-    pen = k.rules.penalty
     if follow:
-        if not any(k.rules.moon_cards >> c & 1 for c in k.trick):
-            return None
-        over = [c for c in follow if RANK_OF[c] > best]
-        if not over:
-            return None
-        last = len(k.trick) == k.players - 1
-        # Last to play, the lowest winner will do; otherwise make sure.
-        return min(over, key=lambda c: (RANK_OF[c], c)) if last else max(over)
+        return _overtake_moon(k, follow, best)
+    return _moon_free_discard(k)
+
+
+def _overtake_moon(k: Knowledge, follow: list[int], best: int) -> int | None:
+    """The card of ``follow`` that takes a trick holding a moon card from
+    the seat shooting, or None (no moon card in it, or nothing higher)."""
+    if not any(k.rules.moon_cards >> c & 1 for c in k.trick):
+        return None
+    over = [c for c in follow if RANK_OF[c] > best]
+    if not over:
+        return None
+    last = len(k.trick) == k.players - 1
+    # Last to play, the lowest winner will do; otherwise make sure.
+    return min(over, key=lambda c: (RANK_OF[c], c)) if last else max(over)
+
+
+def _moon_free_discard(k: Knowledge) -> int | None:
+    """Void in the led suit: the highest card that is no moon card (a free
+    one first), so the seat shooting gets no point; None when every card is
+    a moon card."""
+    pen = k.rules.penalty
     free = [c for c in cards_of(k.legal) if not k.rules.moon_cards >> c & 1]
     if not free:
         return None

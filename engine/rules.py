@@ -306,20 +306,31 @@ class Rules:
         kwargs: dict[str, Any] = {
             k: v for k, v in data.items() if not (v is None and k in _VARIANT_DEFAULTED)
         }
-        if "variant" in kwargs and not isinstance(kwargs["variant"], str):
-            raise RulesError("variant must be a name")
-        if kwargs.get("pass_cycle") is not None:
-            kwargs["pass_cycle"] = _pass_cycle_of(kwargs["pass_cycle"])
-        for name in ("players", "pass_count", "end_at"):
-            if name in kwargs and (
-                not isinstance(kwargs[name], int) or isinstance(kwargs[name], bool)
-            ):
-                raise RulesError(f"{name} must be an integer")
-        if "queen_breaks_hearts" in kwargs and not isinstance(kwargs["queen_breaks_hearts"], bool):
-            raise RulesError("queen_breaks_hearts must be true or false")
-        if isinstance(kwargs.get("bonus_card"), str):
-            kwargs["bonus_card"] = _bonus_card_of(kwargs["bonus_card"])
+        _read_json_fields(kwargs)
         return cls(**kwargs)
+
+
+def _read_json_fields(kwargs: dict[str, Any]) -> None:
+    """Check the JSON types of the rules fields in ``kwargs`` and turn them
+    into the fields' own (a named pass cycle, a bonus card's canonical
+    spelling), in place; ``RulesError`` names the first field that is wrong."""
+    if "variant" in kwargs and not isinstance(kwargs["variant"], str):
+        raise RulesError("variant must be a name")
+    if kwargs.get("pass_cycle") is not None:
+        kwargs["pass_cycle"] = _pass_cycle_of(kwargs["pass_cycle"])
+    _check_json_integers(kwargs)
+    if "queen_breaks_hearts" in kwargs and not isinstance(kwargs["queen_breaks_hearts"], bool):
+        raise RulesError("queen_breaks_hearts must be true or false")
+    if isinstance(kwargs.get("bonus_card"), str):
+        kwargs["bonus_card"] = _bonus_card_of(kwargs["bonus_card"])
+
+
+def _check_json_integers(kwargs: dict[str, Any]) -> None:
+    """``RulesError`` when a count in ``kwargs`` is no JSON integer (a JSON
+    ``true`` is no count, though Python calls it an int)."""
+    for name in ("players", "pass_count", "end_at"):
+        if name in kwargs and (not isinstance(kwargs[name], int) or isinstance(kwargs[name], bool)):
+            raise RulesError(f"{name} must be an integer")
 
 
 def _pass_cycle_of(cycle: object) -> tuple[str, ...]:
@@ -416,14 +427,23 @@ def _default_pass_cycle(v: Variant, players: int) -> tuple[str, ...]:
 def _pass_cycle_problem(v: Variant, cycle: tuple[str, ...], players: int, count: int) -> str:
     """Why ``cycle`` is no pass cycle of the variant at ``players`` seats
     ("" when it is one)."""
-    if not cycle or any(d not in PASS_DIRECTIONS for d in cycle):
-        return "pass_cycle must list left, right, across or hold"
-    if "across" in cycle and players % 2:
-        return "passing across needs an even number of players"
+    problem = _directions_problem(cycle, players)
+    if problem:
+        return problem
     if not v.passing and set(cycle) != {"hold"}:
         return f"{v.title} has no passing"
     if v.name == "greek" and (cycle != ("right",) or count != 3):
         return "Greek Hearts passes 3 cards to the right every hand"
+    return ""
+
+
+def _directions_problem(cycle: tuple[str, ...], players: int) -> str:
+    """Why ``cycle`` is no list of pass directions at ``players`` seats, in
+    any variant ("" when it is one)."""
+    if not cycle or any(d not in PASS_DIRECTIONS for d in cycle):
+        return "pass_cycle must list left, right, across or hold"
+    if "across" in cycle and players % 2:
+        return "passing across needs an even number of players"
     return ""
 
 
@@ -495,6 +515,32 @@ def _deal_steps(players: int, size: int) -> tuple[tuple[int, tuple[tuple[int, fl
     return tuple((seat, steps(seat)) for seat in range(players - 1, 0, -1))
 
 
+def _penalty_cards(deck: int, penalty: list[int]) -> int:
+    """The cards of ``deck`` that cost points (the bonus card does not)."""
+    return _mask(c for c, p in enumerate(penalty) if deck >> c & 1 and p > 0)
+
+
+def _first_trick_and_breakers(
+    deck: int, two: bool, first_trick: str, queen_breaks_hearts: bool, positive: int
+) -> tuple[int, int]:
+    """(the cards of ``deck`` banned on the first trick, the cards that
+    break hearts) under the first-trick rule and the Q♠ option; ``positive``
+    are the deck's penalty cards, ``two``: a second deck (a second Q♠)."""
+    hearts = (SUIT_MASKS2 if two else SUIT_MASKS)[HEARTS]
+    queens = 1 << QUEEN_SPADES | (1 << QUEEN_SPADES + 52 if two else 0)
+    banned = {
+        "no_points": positive,
+        "no_queen": queens & deck,
+        "no_hearts": hearts & deck,
+    }.get(first_trick, 0)
+    return banned, hearts | (queens if queen_breaks_hearts else 0)
+
+
+def _followers(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per leading seat, the seats that play after it, in play order."""
+    return tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
+
+
 @functools.cache
 def _build_tables(
     variant: str,
@@ -516,18 +562,14 @@ def _build_tables(
     clubs = deck & SUIT_MASK13
     first_lead = (clubs & -clubs).bit_length() - 1  # 2♣, or 3♣ when 2♣ is out
     penalty, bonus, bonus_points = _penalties(v, limit, bonus_card)
-    positive = _mask(c for c in range(limit) if deck >> c & 1 and penalty[c] > 0)
+    positive = _penalty_cards(deck, penalty)
     moon_value = _points(penalty, positive)
     moon_cards = _moon_cards(moon, positive, bonus)
     suit_masks = SUIT_MASKS2 if two else SUIT_MASKS
     hearts = suit_masks[HEARTS]
-    queens = 1 << QUEEN_SPADES | (1 << QUEEN_SPADES + 52 if two else 0)
-    banned = {
-        "no_points": positive,
-        "no_queen": queens & deck,
-        "no_hearts": hearts & deck,
-    }.get(first_trick, 0)
-    breakers = hearts | (queens if queen_breaks_hearts else 0)
+    banned, breakers = _first_trick_and_breakers(
+        deck, two, first_trick, queen_breaks_hearts, positive
+    )
     offsets = {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}
     deck_cards = tuple(c for c in range(limit) if deck >> c & 1)
     fast = v.deal == "trim"
@@ -563,7 +605,7 @@ def _build_tables(
         fast=fast,
         deck_bits=tuple(1 << c for c in deck_cards),
         deal_steps=_deal_steps(n, size) if fast else (),
-        followers=tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n)),
+        followers=_followers(n),
         play_codes=codes,
         first_trick_allowed=tuple(~banned >> (s * 13) & SUIT_MASK13 for s in range(4)),
     )

@@ -412,6 +412,16 @@ class Connection:
             return
         if not self._said_hello:
             raise HelloRequired("say hello first")
+        if await self._lobby_request(msg) or await self._question(msg):
+            return
+        # Everything else is an action at the table this connection is at.
+        if self.actor is None:
+            raise NotAllowed("join a table first")
+        await self.actor.call(Request(self, msg))
+
+    async def _lobby_request(self, msg: cm.ClientMessage) -> bool:
+        """Answer a request that finds, creates or enters a table (or a
+        ping); whether ``msg`` was one."""
         match msg:
             case cm.Ping():
                 self.send(sm.Ok(id=msg.id))
@@ -430,6 +440,15 @@ class Connection:
             case cm.Knock():
                 table = await self._find_by_code(msg.code)
                 await table.call(Knock(self, msg))
+            case _:
+                return False
+        return True
+
+    async def _question(self, msg: cm.ClientMessage) -> bool:
+        """Answer a question about a table or the player (facts, stats,
+        replays, analyses, records), or leave the table; whether ``msg``
+        was one of those."""
+        match msg:
             case cm.GetTableFacts():
                 self.send(await self._table_facts(msg))
             case cm.Leave():
@@ -446,9 +465,8 @@ class Connection:
                     raise NotAllowed("join a seat at a table to fetch its hand records")
                 self.send(await self._finished_records(self.actor.table_id, msg))
             case _:
-                if self.actor is None:
-                    raise NotAllowed("join a table first")
-                await self.actor.call(Request(self, msg))
+                return False
+        return True
 
     async def _stats(self, msg: cm.GetStats) -> sm.Stats:
         stats = await self.lobby.store.get_stats(self.player_id)

@@ -62,17 +62,8 @@ def hand_replay(
     game (``replay_unavailable``). Only the record asked for is parsed: a
     table keeps every game it played, and a replay is answered on the
     event loop."""
-    games = games_of(records)
-    current = current_game(len(games), state)
-    number = request.game or current
+    number, raw = _stored_record(records, state, request.game, request.hand)
     hand_number = request.hand
-    game = games[number - 1] if 0 < number <= len(games) else ()
-    raw = next((r for r in game if finished_hand_number(r) == hand_number), None)
-    if raw is None:
-        in_play = state is not None and TableState.game_in_play(state)
-        if number == current and in_play and hand_number == len(game) + 1:
-            raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
-        raise NotNow(f"game {number} has no hand {hand_number} to replay", "replay_unavailable")
     record = json.loads(raw)
     try:
         hand = replay(record)
@@ -100,6 +91,25 @@ def hand_replay(
         points=hand.scores,
         shooter=hand.shooter,
     )
+
+
+def _stored_record(
+    records: Sequence[bytes], state: bytes | None, game_number: int | None, hand_number: int
+) -> tuple[int, bytes]:
+    """(the game's number, the stored record) of hand ``hand_number`` of
+    game ``game_number`` (the current game when None), unparsed; ``NotNow``
+    as ``hand_replay`` says when there is none."""
+    games = games_of(records)
+    current = current_game(len(games), state)
+    number = game_number or current
+    game = games[number - 1] if 0 < number <= len(games) else ()
+    raw = next((r for r in game if finished_hand_number(r) == hand_number), None)
+    if raw is not None:
+        return number, raw
+    in_play = state is not None and TableState.game_in_play(state)
+    if number == current and in_play and hand_number == len(game) + 1:
+        raise NotNow(f"hand {hand_number} of this game is not finished", "replay_not_finished")
+    raise NotNow(f"game {number} has no hand {hand_number} to replay", "replay_unavailable")
 
 
 def _own_cards(

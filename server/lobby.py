@@ -19,7 +19,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
-from engine.rules import RulesError
+from engine.rules import Rules, RulesError
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 
@@ -202,34 +202,7 @@ class Lobby:
             connected=True,
             program=program,
         )
-        # Seats the host did not name are open.
-        specs = (*msg.seats, *("open",) * rules.players)[: rules.players - 1]
-        seed = self._table_seed()
-        for _ in range(8):
-            state = TableState(
-                table_id=secrets.token_hex(8),
-                code=new_code(),
-                name=msg.name or f"{conn.name}'s table",
-                public=msg.public,
-                rules=rules,
-                seed=seed,
-                seats=[host, *(Seat() for _ in specs)],
-                invite=secrets.token_urlsafe(18),
-                approval=msg.approval,
-                turn_seconds=msg.turn_seconds,
-                created_at=round(time.time(), 3),
-            )
-            # Bots are named for the table's seed and their seat (server.seat_names).
-            for i, spec in enumerate(specs, start=1):
-                if spec != "open":
-                    state.seats[i] = state.new_bot(i, spec)
-            try:
-                await self.store.create_table(state.table_id, state.code, state.to_bytes())
-                break
-            except StoreConflict:
-                continue  # the code (or id) was taken: draw again
-        else:
-            raise StoreConflict("could not find a free invite code")
+        state = await self._store_new_table(conn.name, msg, rules, host)
         # Until its game starts (server.table_actor pushes it on then).
         await self.store.expire_table(state.table_id, self.config.unstarted_table_ttl)
         if self.cluster is not None:
@@ -249,6 +222,21 @@ class Lobby:
         await self.refresh_listing(actor)
         self.capacity.created()
         return actor
+
+    async def _store_new_table(
+        self, host_name: str, msg: cm.CreateTable, rules: Rules, host: Seat
+    ) -> TableState:
+        """A new table's state, stored under a fresh id and invite code
+        (drawn again while either is taken)."""
+        seed = self._table_seed()
+        for _ in range(8):
+            state = _new_table_state(host_name, msg, rules, seed, host)
+            try:
+                await self.store.create_table(state.table_id, state.code, state.to_bytes())
+                return state
+            except StoreConflict:
+                continue  # the code (or id) was taken: draw again
+        raise StoreConflict("could not find a free invite code")
 
     def _table_seed(self) -> int:
         """A new table's seed: random, unless the config fixes it (tests)."""
@@ -285,20 +273,35 @@ class Lobby:
             actor = self._actors.get(table_id)
             if actor is not None:
                 return actor
-            if self.cluster is not None and not await self.cluster.acquire(table_id):
-                owner = await self.cluster.owner(table_id)
-                if owner is not None and owner != self.cluster.process_id:
-                    assert self.forwarding is not None  # made with the cluster
-                    return self.forwarding.remote(table_id, owner)
-                if not await self.cluster.acquire(table_id):
-                    raise StoreConflict("the table is changing hands; try again")
+            remote = await self._remote_unless_leased(table_id)
+            if remote is not None:
+                return remote
             loaded = await self._load_leased(table_id)
             if loaded is None:
                 raise NotFound("there is no such table (it may have finished long ago)")
-            self._forget_remote(table_id)
-            if self.cluster is not None:
-                self._lease_moved(loaded[0])
-            return self._start(*loaded)
+            return self._take_over(*loaded)
+
+    async def _remote_unless_leased(self, table_id: str) -> RemoteTable | None:
+        """With a cluster, a handle to the table's owner when another process
+        holds its lease, else None once the lease is ours (``StoreConflict``
+        while it changes hands); None at once without a cluster."""
+        if self.cluster is None or await self.cluster.acquire(table_id):
+            return None
+        owner = await self.cluster.owner(table_id)
+        if owner is not None and owner != self.cluster.process_id:
+            assert self.forwarding is not None  # made with the cluster
+            return self.forwarding.remote(table_id, owner)
+        if not await self.cluster.acquire(table_id):
+            raise StoreConflict("the table is changing hands; try again")
+        return None
+
+    def _take_over(self, state: TableState, version: int) -> TableActor:
+        """Run a table loaded under our lease: clients that reached it
+        through its old owner resume here."""
+        self._forget_remote(state.table_id)
+        if self.cluster is not None:
+            self._lease_moved(state)
+        return self._start(state, version)
 
     async def _load_leased(self, table_id: str) -> tuple[TableState, int] | None:
         """The stored table (state, version), loaded once we hold its lease
@@ -391,6 +394,14 @@ class Lobby:
         """Start an actor for every stored table in play that nobody runs
         (after a restart, or an owner's death)."""
         count = 0
+        for table_id in await self._orphans():
+            async with self._lock:
+                count += await self._resume(table_id)
+        return count
+
+    async def _orphans(self) -> list[str]:
+        """The stored tables in play that nobody runs: not here, not
+        unreadable to us, and (with a cluster) with no owner."""
         candidates = [
             t
             for t in await self.store.running_ids()
@@ -400,30 +411,30 @@ class Lobby:
             owners = await self.cluster.owners(candidates)
             # A table with an owner is alive (here or elsewhere).
             candidates = [t for t in candidates if owners[t] is None]
-        for table_id in candidates:
-            async with self._lock:
-                if table_id in self._actors:
-                    continue
-                if self.cluster is not None and not await self.cluster.acquire(table_id):
-                    continue  # another process was quicker
-                try:
-                    loaded = await self._load_leased(table_id)
-                except TableTooNew as exc:
-                    # Left as stored, for a server that can run it.
-                    log.warning("table %s not resumed: %s", table_id, exc.message)
-                    self._unreadable.add(table_id)
-                    continue
-                if loaded is None:
-                    continue
-                if loaded[0].status not in RUNNING_STATUSES:
-                    await self._release(table_id)
-                    continue
-                self._forget_remote(table_id)
-                if self.cluster is not None:
-                    self._lease_moved(loaded[0])
-                self._start(*loaded)
-                count += 1
-        return count
+        return candidates
+
+    async def _resume(self, table_id: str) -> bool:
+        """Start the actor of one orphaned table (under ``_lock``); whether
+        it started (not when another process was quicker, the table is
+        gone, over, or stored by a newer release)."""
+        if table_id in self._actors:
+            return False
+        if self.cluster is not None and not await self.cluster.acquire(table_id):
+            return False  # another process was quicker
+        try:
+            loaded = await self._load_leased(table_id)
+        except TableTooNew as exc:
+            # Left as stored, for a server that can run it.
+            log.warning("table %s not resumed: %s", table_id, exc.message)
+            self._unreadable.add(table_id)
+            return False
+        if loaded is None:
+            return False
+        if loaded[0].status not in RUNNING_STATUSES:
+            await self._release(table_id)
+            return False
+        self._take_over(*loaded)
+        return True
 
     # -- scale-out -------------------------------------------------------------
 
@@ -552,6 +563,14 @@ class Lobby:
             await asyncio.gather(self._watchdog, return_exceptions=True)
         if self._actors:
             log.info("handing over %d tables", len(self._actors))
+        halted = await self._hand_over_all()
+        if halted:
+            log.info("tables handed over")
+            await _wait_stopped(halted)
+
+    async def _hand_over_all(self) -> list[TableActor]:
+        """Halt every actor, give its lease back and move its clients; the
+        actors halted (not yet stopped)."""
         halted: list[TableActor] = []
         for table_id in list(self._actors):
             actor = self._actors.pop(table_id, None)
@@ -563,18 +582,47 @@ class Lobby:
             await self._release(table_id)
             actor.drop_watchers()
             halted.append(actor)
-        if halted:
-            log.info("tables handed over")
-        if halted:
-            try:
-                await asyncio.wait_for(
-                    asyncio.gather(*(actor.stop() for actor in halted)), HANDOVER_STOP_SECONDS
+        return halted
+
+
+async def _wait_stopped(halted: list[TableActor]) -> None:
+    """Wait a while for halted actors to finish; name those that did not."""
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(*(actor.stop() for actor in halted)), HANDOVER_STOP_SECONDS
+        )
+    except TimeoutError:
+        for actor in halted:
+            if not actor.done():
+                log.warning(
+                    "table %s: its actor did not stop in time, at %s",
+                    actor.table_id,
+                    actor.where(),
                 )
-            except TimeoutError:
-                for actor in halted:
-                    if not actor.done():
-                        log.warning(
-                            "table %s: its actor did not stop in time, at %s",
-                            actor.table_id,
-                            actor.where(),
-                        )
+
+
+def _new_table_state(
+    host_name: str, msg: cm.CreateTable, rules: Rules, seed: int, host: Seat
+) -> TableState:
+    """A new table's state: ``host`` at seat 0, the bots ``msg`` names, the
+    other seats open; a fresh id, invite code and invite."""
+    # Seats the host did not name are open.
+    specs = (*msg.seats, *("open",) * rules.players)[: rules.players - 1]
+    state = TableState(
+        table_id=secrets.token_hex(8),
+        code=new_code(),
+        name=msg.name or f"{host_name}'s table",
+        public=msg.public,
+        rules=rules,
+        seed=seed,
+        seats=[host, *(Seat() for _ in specs)],
+        invite=secrets.token_urlsafe(18),
+        approval=msg.approval,
+        turn_seconds=msg.turn_seconds,
+        created_at=round(time.time(), 3),
+    )
+    # Bots are named for the table's seed and their seat (server.seat_names).
+    for i, spec in enumerate(specs, start=1):
+        if spec != "open":
+            state.seats[i] = state.new_bot(i, spec)
+    return state

@@ -54,44 +54,76 @@ def apply_request(
 def _intent(
     s: TableState, watchers: TableWatchers, seat: int | None, conn: Watcher, msg: cm.ClientMessage
 ) -> tuple[Events, AfterCommit]:
+    """The intent of one table message; ``NotAllowed`` for a message that
+    is no table action."""
+    events = _hand_intent(s, seat, msg)
+    if events is None:
+        events = _table_intent(s, seat, conn, msg)
+    if events is not None:
+        return events, []
+    return _moving_intent(s, watchers, seat, conn, msg)
+
+
+def _hand_intent(s: TableState, seat: int | None, msg: cm.ClientMessage) -> Events | None:
+    """The intent of a move in the hand (a pass, a card, a widow discard,
+    a moon choice, a claim or an undo); None for any other message."""
     match msg:
         case cm.PassCards():
-            return intents.pass_cards(s, seat, msg.cards), []
+            return intents.pass_cards(s, seat, msg.cards)
         case cm.PlayCard():
-            return intents.play_card(s, seat, msg.card), []
+            return intents.play_card(s, seat, msg.card)
         case cm.DiscardWidow():
-            return intents.discard_widow(s, seat, msg.cards), []
+            return intents.discard_widow(s, seat, msg.cards)
         case cm.MoonChoice():
-            return intents.choose_moon(s, seat, msg.choice), []
+            return intents.choose_moon(s, seat, msg.choice)
         case cm.Claim():
-            return table_claims.claim(s, seat), []
+            return table_claims.claim(s, seat)
         case cm.Undo():
-            return table_undo.undo(s, seat), []
+            return table_undo.undo(s, seat)
+    return None
+
+
+def _table_intent(
+    s: TableState, seat: int | None, conn: Watcher, msg: cm.ClientMessage
+) -> Events | None:
+    """The intent of a table action that moves no connection (starting a
+    game, bots, letting a player back, chat); None for any other message."""
+    match msg:
         case cm.Ready():
-            return intents.ready(s, seat), []
+            return intents.ready(s, seat)
         case cm.StartGame():
-            return intents.start_game(s, seat), []
+            return intents.start_game(s, seat)
         case cm.Rematch():
-            return intents.rematch(s, seat), []
+            return intents.rematch(s, seat)
+        case cm.AddBot():
+            return intents.add_bot(s, seat, msg.seat, msg.level)
+        case cm.RemoveBot():
+            return intents.remove_bot(s, seat, msg.seat)
+        case cm.AllowBack():
+            return intents.allow_back(s, seat, msg.player_id)
+        case cm.Chat():
+            return intents.chat(s, seat, conn.name, msg.text)
+    return None
+
+
+def _moving_intent(
+    s: TableState, watchers: TableWatchers, seat: int | None, conn: Watcher, msg: cm.ClientMessage
+) -> tuple[Events, AfterCommit]:
+    """The intent of a seat change that moves connections once committed
+    (taking or leaving a seat, a kick, an answered knock); ``NotAllowed``
+    for any other message: it is no table action."""
+    match msg:
         case cm.TakeSeat():
             events = intents.move_seat(s, seat, msg.seat)
             return events, [lambda: watchers.reattach(conn, msg.seat)]
         case cm.LeaveSeat():
             events = intents.leave_seat(s, seat)
             return events, [lambda: watchers.reattach(conn, None)]
-        case cm.AddBot():
-            return intents.add_bot(s, seat, msg.seat, msg.level), []
-        case cm.RemoveBot():
-            return intents.remove_bot(s, seat, msg.seat), []
         case cm.Kick():
             player_id = s.seats[msg.seat].player_id if 0 <= msg.seat < s.players else None
             events = intents.kick(s, seat, msg.seat)
             return events, [lambda: watchers.remove_kicked(msg.seat, player_id)]
-        case cm.AllowBack():
-            return intents.allow_back(s, seat, msg.player_id), []
         case cm.AnswerKnock():
             events = intents.answer_knock(s, seat, msg.player_id, msg.accept)
             return events, [lambda: watchers.answer_knock(msg.player_id, s.code, msg.accept)]
-        case cm.Chat():
-            return intents.chat(s, seat, conn.name, msg.text), []
     raise NotAllowed(f"{msg.type} is not a table action")

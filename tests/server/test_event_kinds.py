@@ -121,6 +121,19 @@ def test_an_event_the_registry_lacks_is_refused_not_dropped() -> None:
         parse_event(b"not json")
 
 
+def test_an_engine_event_without_a_logged_form_is_refused() -> None:
+    with pytest.raises(UnknownEvent, match="_Unlisted"):
+        log_event(_Unlisted(0))  # type: ignore[arg-type]
+
+
+def test_a_variant_trick_keeps_its_seats_and_a_standard_trick_counts_them_from_the_leader() -> None:
+    variant = log_event(ev.VariantTrickWon(3, 2, 4, (0, 1, 2), 0, seats=(2, 4, 0)), players=5)
+    standard = log_event(ev.TrickWon(3, 2, 4, (0, 1, 2), 0), players=3)
+    assert isinstance(variant, logged.TrickWon) and isinstance(standard, logged.TrickWon)
+    assert variant.seats == (2, 4, 0)
+    assert standard.seats == (2, 0, 1)
+
+
 def test_a_stored_event_reads_back_with_old_fields_defaulted_and_new_ones_ignored() -> None:
     old = parse_event(
         b'{"type":"hand_dealt","hand_number":1,"direction":"left","hands":[],"seq":4}'

@@ -304,23 +304,33 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
             st.queens += o.queen == seat
             st.decision_ms.extend(o.decision_ms[seat])
             per_deal.setdefault(o.deal, {}).setdefault(level, []).append(o.points[seat])
-    levels: dict[str, Any] = {}
-    for level, st in stats.items():
-        mean, low, high = mean_ci95([float(p) for p in st.points])
-        ms = sorted(st.decision_ms)
-        levels[level] = {
-            "hands": len(st.points),
-            "mean_points": round(mean, 3),
-            "ci95": [round(low, 3), round(high, 3)],
-            "moons": st.moons,
-            "queens": st.queens,
-            "decision_ms": {
-                "p50": round(percentile(ms, 0.50), 2),
-                "p95": round(percentile(ms, 0.95), 2),
-                "max": round(ms[-1], 2) if ms else math.nan,
-            },
-        }
-    names = sorted(stats)
+    levels = {level: _level_figures(st) for level, st in stats.items()}
+    pairs = _pair_figures(sorted(stats), per_deal)
+    return {"levels": levels, "pairs": pairs, "hands": len(outcomes), "deals": deals}
+
+
+def _level_figures(st: LevelStats) -> dict[str, Any]:
+    """One level's figures: its mean points per hand (with a 95% interval),
+    moons, queens and decision times."""
+    mean, low, high = mean_ci95([float(p) for p in st.points])
+    ms = sorted(st.decision_ms)
+    return {
+        "hands": len(st.points),
+        "mean_points": round(mean, 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "moons": st.moons,
+        "queens": st.queens,
+        "decision_ms": {
+            "p50": round(percentile(ms, 0.50), 2),
+            "p95": round(percentile(ms, 0.95), 2),
+            "max": round(ms[-1], 2) if ms else math.nan,
+        },
+    }
+
+
+def _pair_figures(names: list[str], per_deal: dict[int, dict[str, list[int]]]) -> dict[str, Any]:
+    """Per pair of levels ``a-b`` (a < b), the mean difference of their
+    points on the deals both played (with a 95% interval)."""
     pairs: dict[str, Any] = {}
     for a in names:
         for b in names:
@@ -338,7 +348,7 @@ def summarize(outcomes: Sequence[HandOutcome], deals: int) -> dict[str, Any]:
                     "mean_diff": round(mean, 3),
                     "ci95": [round(low, 3), round(high, 3)],
                 }
-    return {"levels": levels, "pairs": pairs, "hands": len(outcomes), "deals": deals}
+    return pairs
 
 
 def format_report(report: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -125,25 +126,33 @@ async def _attacker(url: str, until: float, rng: random.Random, tally: Tally) ->
         try:
             async with connect(url, open_timeout=10) as ws:
                 await _hello(ws, "Guesser")
-                sent = 0
-                pending = 0
-                while sent < RECONNECT_EVERY and time.monotonic() < until:
-                    while pending < IN_FLIGHT and sent < RECONNECT_EVERY:
-                        code = "".join(rng.choice(CODE_ALPHABET) for _ in range(6))
-                        await ws.send(_frame("join_table", id=next(ids), code=code))
-                        sent += 1
-                        pending += 1
-                    reply = _decode(await ws.recv())
-                    if reply.get("type") == "error" and reply.get("code") == "rate_limited":
-                        tally.refused += 1
-                        pending -= 1
-                    elif reply.get("type") in ("error", "seated"):
-                        tally.answered.append(time.monotonic())
-                        pending -= 1
+                await _guess_on(ws, until, rng, ids, tally)
         except InvalidStatus:
             tally.refused_connections += 1
         except (ConnectionClosed, OSError):
             tally.hung_up += 1
+
+
+async def _guess_on(
+    ws: ClientConnection, until: float, rng: random.Random, ids: Iterator[int], tally: Tally
+) -> None:
+    """One connection's guesses: up to ``RECONNECT_EVERY`` random codes,
+    ``IN_FLIGHT`` unanswered at a time, each answer counted in ``tally``."""
+    sent = 0
+    pending = 0
+    while sent < RECONNECT_EVERY and time.monotonic() < until:
+        while pending < IN_FLIGHT and sent < RECONNECT_EVERY:
+            code = "".join(rng.choice(CODE_ALPHABET) for _ in range(6))
+            await ws.send(_frame("join_table", id=next(ids), code=code))
+            sent += 1
+            pending += 1
+        reply = _decode(await ws.recv())
+        if reply.get("type") == "error" and reply.get("code") == "rate_limited":
+            tally.refused += 1
+            pending -= 1
+        elif reply.get("type") in ("error", "seated"):
+            tally.answered.append(time.monotonic())
+            pending -= 1
 
 
 async def _friend(url: str, code: str, invite: str, until: float) -> list[float]:

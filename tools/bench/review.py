@@ -71,31 +71,50 @@ def run_bench_review(args: argparse.Namespace) -> int:
         )
         record = hand_record(hand)
         records.append(record)
-        for seat, level in enumerate(levels):
-            if (seat - h) % n == len(LINEUP) - 1:
-                continue  # the second Medium sits for the table only
-            start = time.perf_counter()
-            review = review_hand(record, seat, budget, seed=args.seed)
-            seconds.append(time.perf_counter() - start)
-            hand_losses = [d.loss for d in review.decisions if d.loss is not None]
+        for level, took, hand_losses in _review_seats(record, levels, h, budget, args.seed):
+            seconds.append(took)
             losses[level].extend(hand_losses)
             per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
         if not args.json:
             print(f"\r{h + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
     if not args.json:
         print(file=sys.stderr)
-    timed: list[float] = []
-    default = ReviewBudget(worlds=DEFAULT_WORLDS)
-    for i in range(min(args.time_hands, len(records))):
-        start = time.perf_counter()
-        review_hand(records[i], 0, default, seed=args.seed)
-        timed.append(time.perf_counter() - start)
+    timed = _timed_reviews(records, args.time_hands, args.seed)
     report = _report(args, losses, per_hand, seconds, timed, load_before, os.getloadavg())
     if args.json:
         print(json.dumps(report))
     else:
         print(_format(report))
     return 0
+
+
+def _review_seats(
+    record: dict[str, Any], levels: tuple[str, ...], h: int, budget: ReviewBudget, seed: int
+) -> list[tuple[str, float, list[float]]]:
+    """Review every seat of hand ``h`` but the table's second Medium:
+    (its level, the review's seconds, its decisions' losses) per seat."""
+    out: list[tuple[str, float, list[float]]] = []
+    n = len(levels)
+    for seat, level in enumerate(levels):
+        if (seat - h) % n == len(LINEUP) - 1:
+            continue  # the second Medium sits for the table only
+        start = time.perf_counter()
+        review = review_hand(record, seat, budget, seed=seed)
+        took = time.perf_counter() - start
+        out.append((level, took, [d.loss for d in review.decisions if d.loss is not None]))
+    return out
+
+
+def _timed_reviews(records: list[dict[str, Any]], count: int, seed: int) -> list[float]:
+    """The seconds a review at the default budget takes (of the first seat)
+    for each of the first ``count`` records."""
+    timed: list[float] = []
+    default = ReviewBudget(worlds=DEFAULT_WORLDS)
+    for i in range(min(count, len(records))):
+        start = time.perf_counter()
+        review_hand(records[i], 0, default, seed=seed)
+        timed.append(time.perf_counter() - start)
+    return timed
 
 
 def _report(

@@ -270,18 +270,23 @@ def store_url_of(args: argparse.Namespace) -> str:
     """The store URL the flags ask for: SQLite under ``--data`` unless
     ``--store memory``, or Redis with ``--redis URL``."""
     store = args.store or ("redis" if args.redis else "sqlite")
+    _check_store_flags(args, store)
+    if store == "redis":
+        return _redis_url_of(args)
+    if store == "memory":
+        return "memory://"
+    return _sqlite_url_of(args)
+
+
+def _check_store_flags(args: argparse.Namespace, store: str) -> None:
+    """``ServeArgsError`` for a flag of another store than ``store``."""
     if args.redis and store != "redis":
         raise ServeArgsError(f"--redis stores tables in Redis; it cannot go with --store {store}")
     for flag, value in (("--data", args.data), ("--synchronous", args.synchronous)):
         if value is not None and store != "sqlite":
             raise ServeArgsError(f"{flag} is for the sqlite store, not the {store} store")
-    if store == "redis":
-        return _redis_url_of(args)
-    if args.redis_replicas is not None:
+    if store != "redis" and args.redis_replicas is not None:
         raise ServeArgsError(f"--redis-replicas is for the redis store, not the {store} store")
-    if store == "memory":
-        return "memory://"
-    return _sqlite_url_of(args)
 
 
 def _redis_url_of(args: argparse.Namespace) -> str:
