@@ -25,6 +25,7 @@ from ..i18n import Translator
 from ..model import TableModel
 from ..moon import option_params
 from ..seats import place_key, play_order, seat_keys
+from .model_slice import Drawn, ShowsSlice
 from .seat_panel import kind_text, presence, seat_name
 
 __all__ = ["LobbyPanel", "format_code", "join_command", "rules_text", "seat_columns"]
@@ -109,7 +110,7 @@ def rules_text(t: Translator, rules: RulesModel) -> str:
     return " · ".join(parts)
 
 
-class LobbyPanel(Static):
+class LobbyPanel(Static, ShowsSlice):
     """The waiting table."""
 
     DEFAULT_CSS = """
@@ -121,18 +122,23 @@ class LobbyPanel(Static):
         self.model = model
         self.t = t
 
-    def sync(self) -> None:
-        """Redraw from the model."""
+    def show(self, shown: object) -> None:
+        """Draw the lobby and its title."""
+        if isinstance(shown, Drawn):
+            self.border_title = str(shown.extras[0])
+            self.update(shown.text)
+
+    def slice(self) -> object:
+        """The lobby's text (laid out for the panel's size) and title."""
         t = self.t
         view = self.model.view
         if view is None:
-            self.border_title = t("app.title")
             connecting = self.model.connection == "connecting"
-            self.update(Text(t("lobby.connecting") if connecting else "", style=Style(dim=True)))
-            return
+            text = Text(t("lobby.connecting") if connecting else "", style=Style(dim=True))
+            return Drawn(text, (t("app.title"),))
         host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
         default = view.name == f"{host}'s table"  # the server's English default name
-        self.border_title = t(
+        title = t(
             "lobby.default_title" if default else "lobby.title", name=host if default else view.name
         )
         bold = Style(bold=True)
@@ -181,7 +187,7 @@ class LobbyPanel(Static):
         else:
             lines += [seat.fit(None) for seat in seats]
         lines += tail
-        self.update(Text("\n").join(lines))
+        return Drawn(Text("\n").join(lines), (title,))
 
     def on_resize(self) -> None:
         """The seats go to two columns, or back to one, with the room."""
