@@ -8,6 +8,15 @@ from __future__ import annotations
 from .model import TableModel
 
 
+def forced(model: TableModel, any_single: bool) -> bool:
+    """Our turn, with one legal card that may play by itself (the last in
+    hand, or any when ``any_single``), and nothing else under way."""
+    view = model.view
+    if view is None or not model.my_turn() or model.busy or model.lingering():
+        return False
+    return len(view.legal) == 1 and (len(view.hand) == 1 or any_single)
+
+
 class AutoPlay:
     """The turns whose card already played by itself."""
 
@@ -21,9 +30,7 @@ class AutoPlay:
         """The card to play by itself now (the turn is then noted), or None.
         ``any_single``: the only legal card plays even with more in hand."""
         view = model.view
-        if view is None or not model.my_turn() or model.busy or model.lingering():
-            return None
-        if len(view.legal) != 1 or (len(view.hand) > 1 and not any_single):
+        if view is None or not forced(model, any_single):
             return None
         turn = (view.hand_number, len(view.hand))
         if turn in self.played:

@@ -212,20 +212,22 @@ class TableScreen(TableMoves):
         waiting = view is None or view.status == "waiting"
         body = "chat-view" if self._chatting else "lobby" if waiting else "table"
         self.query_one("#body", ContentSwitcher).current = body
-        watching = self.model.spectating()
-        # Before the game there are no cards: the lobby takes their rows too.
-        hand = self.query_one(HandView)
-        shown = not watching and not waiting
-        if shown != hand.display:
-            hand.display = shown
-            if shown and self.focused is None:
-                hand.focus()  # hidden in the lobby, it lost the focus (and its cursor)
-        self.query_one("#seat-bottom", SeatPanel).display = watching and not waiting
+        self._show_hand(not self.model.spectating() and not waiting)
+        self.query_one("#seat-bottom", SeatPanel).display = self.model.spectating() and not waiting
         # Four seats: the classic panels; any other count: the trick view
         # draws the opponents on a ring around the trick (widgets/seat_ring.py).
         classic = view is None or len(view.seats) == 4
         for panel_id in ("#seat-across", "#seat-left", "#seat-right"):
             self.query_one(panel_id, SeatPanel).display = classic
+
+    def _show_hand(self, shown: bool) -> None:
+        """Before the game there are no cards (the lobby takes their rows
+        too), and a spectator has none."""
+        hand = self.query_one(HandView)
+        if shown != hand.display:
+            hand.display = shown
+            if shown and self.focused is None:
+                hand.focus()  # hidden in the lobby, it lost the focus (and its cursor)
 
     def _auto_play(self) -> None:
         """Play a forced card by itself (``client.tui.auto_play``)."""

@@ -60,16 +60,21 @@ class TableDialogs:
         screen = self.screen
         model = screen.model
         status = model.view.status if model.view is not None else ""
-        over = status == "game_over" and not model.lingering()
-        if status != "game_over":
-            self._over_closed = False
-        if over and self._over is None and not self._over_closed:
-            # The server reviews the game for a seated player only.
-            accuracy = None if model.spectating() else self._game_accuracy
-            self._over = GameOverScreen(screen.t, model, accuracy)
-            screen.app.push_screen(self._over, self._game_over_answer)
-        elif not over and self._over is not None and screen.app.screen is self._over:
+        self._over_closed = self._over_closed and status == "game_over"
+        if status == "game_over" and not model.lingering():
+            self._open_game_over()
+        elif self._over is not None and screen.app.screen is self._over:
             self._over.dismiss(None)
+
+    def _open_game_over(self) -> None:
+        """The game-over screen, unless it is up or the player closed it."""
+        if self._over is not None or self._over_closed:
+            return
+        screen = self.screen
+        # The server reviews the game for a seated player only.
+        accuracy = None if screen.model.spectating() else self._game_accuracy
+        self._over = GameOverScreen(screen.t, screen.model, accuracy)
+        screen.app.push_screen(self._over, self._game_over_answer)
 
     async def _game_accuracy(self) -> sm.GameAccuracy | Msg:
         return await game_accuracy(self.screen.hearts.table)

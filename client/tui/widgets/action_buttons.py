@@ -15,22 +15,24 @@ ActionName = Literal["pass", "next", "start", "rematch"]
 ACTIONS: tuple[ActionName, ...] = ("pass", "next", "start", "rematch")
 
 
+def button_shown(model: TableModel, name: ActionName) -> bool:
+    """Whether the button ``name`` shows now (never to a spectator)."""
+    view = model.view
+    if view is None or view.seat is None:
+        return False
+    if name == "pass":
+        return model.passing() or model.discarding()
+    if name == "next":
+        return view.status == "between_hands" and not view.seats[view.seat].ready
+    host = view.seat == view.host_seat
+    return host and view.status == ("waiting" if name == "start" else "game_over")
+
+
 def button_state(model: TableModel, t: Translator, name: ActionName) -> tuple[bool, str]:
     """Whether the button ``name`` shows now, and its label."""
-    view = model.view
-    if view is None or model.spectating():
-        shown = False
-    elif name == "pass":
-        shown = model.passing() or model.discarding()
-    elif name == "next":
-        me = view.seats[view.seat] if view.seat is not None else None
-        shown = view.status == "between_hands" and not (me and me.ready)
-    else:
-        host = view.seat is not None and view.seat == view.host_seat
-        shown = host and view.status == ("waiting" if name == "start" else "game_over")
-    if name == "pass":
-        return shown, t("btn.discard") if model.discarding() else t("btn.pass")
-    return shown, t("btn." + name)
+    if name == "pass" and model.discarding():
+        return button_shown(model, name), t("btn.discard")
+    return button_shown(model, name), t("btn." + name)
 
 
 class ActionButton(Button, ShowsSlice):

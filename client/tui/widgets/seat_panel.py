@@ -91,6 +91,17 @@ def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
     return Text()
 
 
+def variant_marks(t: Translator, info: SeatInfo) -> list[str]:
+    """What a variant adds to a seat during the play: out (Domino Hearts),
+    cards drawn, cards taken face down."""
+    marks = [t("seat.out")] if info.out else []
+    if info.drawn:
+        marks.append(t("seat.drew", n=info.drawn))
+    if info.hidden_taken:
+        marks.append(t("seat.hidden_taken", n=info.hidden_taken))
+    return marks
+
+
 class SeatPanel(Static, ShowsSlice):
     """One of the other three seats (a spectator also sees the bottom one)."""
 
@@ -151,12 +162,8 @@ class SeatPanel(Static, ShowsSlice):
         points = Text(t("seat.points", n=info.points_hand)) if playing else Text()
         mark = status_mark(t, view, info) + turn_timer(t, self.model.turn_left(info.seat))
         if view.status == "playing":  # what a variant adds (out, drawn, face down)
-            extra = [
-                t("seat.out") if info.out else "",
-                t("seat.drew", n=info.drawn) if info.drawn else "",
-                t("seat.hidden_taken", n=info.hidden_taken) if info.hidden_taken else "",
-            ]
-            mark = Text(" · ").join(p for p in (mark, *(Text(e) for e in extra if e)) if p.plain)
+            extra = (Text(e) for e in variant_marks(t, info))
+            mark = Text(" · ").join(p for p in (mark, *extra) if p.plain)
         return fan, cards, points, mark
 
     def _wide_lines(self, view: SeatView, info: SeatInfo) -> list[Text]:
