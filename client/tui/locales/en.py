@@ -264,6 +264,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "covered.moon_subtract": "scored your moon as −{n} for you",
         "list.and": " and ",
         "list.comma": ", ",
+        "num.decimal": ".",  # the decimal separator (0.5; a comma in uk and ru)
         "chat.placeholder": "/ to chat · Enter sends · Esc back to the cards",
         "chat.placeholder_watch": "/ to chat · Enter sends · Esc back to the table",
         "chat.title": "Chat",

@@ -282,6 +282,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "covered.moon_subtract": "засчитал ваш выстрел в луну как −{n} вам",
         "list.and": " и ",
         "list.comma": ", ",
+        "num.decimal": ",",  # the decimal separator (0,5)
         "chat.placeholder": "/ — написать в чат · Enter — отправить · Esc — к картам",
         "chat.placeholder_watch": "/ — написать в чат · Enter — отправить · Esc — к столу",
         "chat.title": "Чат",

@@ -282,6 +282,7 @@ STRINGS: Final[Mapping[str, Entry]] = MappingProxyType(
         "covered.moon_subtract": "зарахував ваш постріл у місяць як −{n} вам",
         "list.and": " і ",
         "list.comma": ", ",
+        "num.decimal": ",",  # the decimal separator (0,5)
         "chat.placeholder": "/ — написати в чат · Enter — надіслати · Esc — до карт",
         "chat.placeholder_watch": "/ — написати в чат · Enter — надіслати · Esc — до столу",
         "chat.title": "Чат",

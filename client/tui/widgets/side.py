@@ -236,6 +236,11 @@ class SidePanel(VerticalScroll, ShowsSlice, can_focus=False):
         self.body.update(body.text)
         self.call_after_refresh(self._show_end)
 
+    def on_resize(self) -> None:
+        """A new size keeps the newest lines in sight (the text may be the
+        same: nothing else would scroll)."""
+        self.call_after_refresh(self._show_end)
+
     def _show_end(self) -> None:
         """The newest lines in sight, painted again: a shorter text (the
         scores after a long history) must not leave the old lines drawn."""
