@@ -5,10 +5,11 @@ calls stay as they were)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from textual.app import RenderResult
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from client.tui.widgets.model_slice import ShowsSlice
@@ -21,9 +22,14 @@ from .test_units import view
 HAND = ("2C", "5C", "9C", "3H", "QS", "4D", "KD")
 
 
-def our_turn() -> StillApp:
-    """A table where it is our turn to lead, seven cards in hand."""
-    return StillApp(view(hand=HAND, legal=("2C",)))
+@asynccontextmanager
+async def our_turn() -> AsyncIterator[tuple[StillApp, Pilot[None]]]:
+    """A table shown where it is our turn to lead, seven cards in hand."""
+    app = StillApp(view(hand=HAND, legal=("2C",)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
+        await pilot.pause()
+        yield app, pilot
 
 
 def slice_widgets(app: StillApp) -> list[ShowsSlice]:
@@ -36,11 +42,8 @@ def updates(app: StillApp) -> dict[str, int]:
     return {str(getattr(w, "id", "")): w.updates for w in slice_widgets(app)}
 
 
-async def redrawn_by(app: StillApp, pilot: object, change: Callable[[], None]) -> set[str]:
+async def redrawn_by(app: StillApp, pilot: Pilot[None], change: Callable[[], None]) -> set[str]:
     """The ids of the widgets that redrew after ``change`` (and a sync)."""
-    from textual.pilot import Pilot
-
-    assert isinstance(pilot, Pilot)
     before = updates(app)
     change()
     app.screen_under_test.sync()
@@ -73,10 +76,7 @@ def counted_renders(widgets: list[Widget]) -> Iterator[dict[str, int]]:
 
 
 async def test_a_chat_line_redraws_the_log_and_nothing_else() -> None:
-    app = our_turn()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-        await pilot.pause()
+    async with our_turn() as (app, pilot):
         screen = app.screen_under_test
         painted = [screen.query_one(f"#{name}", Widget) for name in ("hand", "trick", "topbar")]
         with counted_renders(painted) as renders:
@@ -88,30 +88,21 @@ async def test_a_chat_line_redraws_the_log_and_nothing_else() -> None:
 
 
 async def test_moving_the_cursor_redraws_the_hand_alone() -> None:
-    app = our_turn()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-        await pilot.pause()
+    async with our_turn() as (app, pilot):
         redrawn = await redrawn_by(app, pilot, lambda: app.model.move_cursor(1))
         assert redrawn == {"hand"}
         assert app.model.cursor == 1
 
 
 async def test_a_dropped_connection_redraws_the_title_and_the_notice_line() -> None:
-    app = our_turn()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-        await pilot.pause()
+    async with our_turn() as (app, pilot):
         redrawn = await redrawn_by(app, pilot, lambda: app.model.set_connection("reconnecting"))
         assert redrawn == {"topbar", "notice"}
         assert "reconnecting… your seat is kept" in screen_text(app)
 
 
 async def test_a_sync_with_nothing_changed_redraws_nothing() -> None:
-    app = our_turn()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.screen is app.screen_under_test, "the table")
-        await pilot.pause()
+    async with our_turn() as (app, pilot):
         assert await redrawn_by(app, pilot, lambda: None) == set()
         # Every widget was drawn once at least: the counts are live.
         assert all(count >= 1 for name, count in updates(app).items() if name != "seat-bottom")
