@@ -393,8 +393,13 @@ class HeartsApp(App[None]):
                 return Msg("error.no_reply")
             return None
 
+        async def facts() -> sm.TableFacts | None:
+            ask = cm.GetTableFacts(id=session.next_id(), code=ref.code, invite=ref.invite)
+            reply = await session.request_once(ask)
+            return reply if isinstance(reply, sm.TableFacts) else None
+
         shown = _shown_code(ref.code)
-        screen = KnockScreen(self.t, shown, lambda: session.knock(ref.code), enter)
+        screen = KnockScreen(self.t, shown, lambda: session.knock(ref.code), enter, facts)
         outcome = await self.push_screen_wait(screen)
         if outcome == "seated":
             return None

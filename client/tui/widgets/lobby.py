@@ -136,43 +136,9 @@ class LobbyPanel(Static, ShowsSlice):
             connecting = self.model.connection == "connecting"
             text = Text(t("lobby.connecting") if connecting else "", style=Style(dim=True))
             return Drawn(text, (t("app.title"),))
-        host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
-        default = view.name == f"{host}'s table"  # the server's English default name
-        title = t(
-            "lobby.default_title" if default else "lobby.title", name=host if default else view.name
-        )
-        bold = Style(bold=True)
         is_host = view.seat is not None and view.seat == view.host_seat
-        code = Text(t("lobby.code")) + Text(
-            format_code(view.code), style=Style(bold=True, color="yellow")
-        )
-        if view.approval:
-            key = "lobby.approval_host" if is_host else "lobby.approval"
-            code.append("  " + t(key), style=Style(color="cyan"))
-        command = join_command(view.code, self.model.server, self.model.join_url)
-        lines = [
-            code,
-            Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
-            Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
-            Text(),
-        ]
-        seats: list[SeatLine] = []
-        # Where each seat is, in a column as wide as the longest says it.
-        places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
-        width = max(9, *(len(where) + 1 for where in places.values()))
-        for index, seat in enumerate(play_order(view)):
-            info = view.seats[seat]
-            where = places[seat]
-            key = f"[{index}] " if index and view.seat == view.host_seat else "    "
-            line = Text(key, style=Style(dim=True)) + Text(f"{where:<{width}}", style=bold)
-            if info.kind == "open":
-                name = Text(t("lobby.open_seat"), style=Style(italic=True))
-            else:
-                name = Text(seat_name(t, view, info), style=bold)
-            if info.host:
-                name.append(" ★", style=Style(color="yellow"))
-            kind = kind_text(t, info)
-            seats.append(SeatLine(line, name, kind, presence(t, info).plain, info.kind == "human"))
+        lines = self._head(view, is_host)
+        seats = self._seats(view)
         tail = self._tail(view, is_host)
         # The rows the panel shows inside its border (none before the first
         # layout: then one column, redrawn on the resize that follows).
@@ -187,7 +153,54 @@ class LobbyPanel(Static, ShowsSlice):
         else:
             lines += [seat.fit(None) for seat in seats]
         lines += tail
-        return Drawn(Text("\n").join(lines), (title,))
+        return Drawn(Text("\n").join(lines), (self._title(view),))
+
+    def _title(self, view: SeatView) -> str:
+        """The table's name (the server's default name said in our language)."""
+        host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
+        default = view.name == f"{host}'s table"  # the server's English default name
+        key = "lobby.default_title" if default else "lobby.title"
+        return self.t(key, name=host if default else view.name)
+
+    def _head(self, view: SeatView, is_host: bool) -> list[Text]:
+        """The code (and whether the host approves who sits), the link, the
+        command friends run."""
+        t = self.t
+        code = Text(t("lobby.code")) + Text(
+            format_code(view.code), style=Style(bold=True, color="yellow")
+        )
+        if view.approval:
+            key = "lobby.approval_host" if is_host else "lobby.approval"
+            code.append("  " + t(key), style=Style(color="cyan"))
+        command = join_command(view.code, self.model.server, self.model.join_url)
+        return [
+            code,
+            Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
+            Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
+            Text(),
+        ]
+
+    def _seats(self, view: SeatView) -> list[SeatLine]:
+        """Each seat in play order: its key for the host, where it is (in a
+        column as wide as the longest says it), who sits, human or bot."""
+        t = self.t
+        bold = Style(bold=True)
+        places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
+        width = max(9, *(len(where) + 1 for where in places.values()))
+        seats: list[SeatLine] = []
+        for index, seat in enumerate(play_order(view)):
+            info = view.seats[seat]
+            key = f"[{index}] " if index and view.seat == view.host_seat else "    "
+            line = Text(key, style=Style(dim=True)) + Text(f"{places[seat]:<{width}}", style=bold)
+            if info.kind == "open":
+                name = Text(t("lobby.open_seat"), style=Style(italic=True))
+            else:
+                name = Text(seat_name(t, view, info), style=bold)
+            if info.host:
+                name.append(" ★", style=Style(color="yellow"))
+            kind = kind_text(t, info)
+            seats.append(SeatLine(line, name, kind, presence(t, info).plain, info.kind == "human"))
+        return seats
 
     def on_resize(self) -> None:
         """The seats go to two columns, or back to one, with the room."""
