@@ -38,14 +38,11 @@ class TableDialogs:
             self._sync_game_over()
 
     def _wants_moon(self) -> bool:
+        """We shot the moon and are to choose how it scores."""
         view = self.screen.model.view
-        return (
-            view is not None
-            and view.status == "playing"
-            and view.phase == "moon_choice"
-            and view.moon_shooter is not None
-            and view.moon_shooter == view.seat
-        )
+        if view is None or view.status != "playing" or view.phase != "moon_choice":
+            return False
+        return view.moon_shooter is not None and view.moon_shooter == view.seat
 
     def _sync_moon(self) -> None:
         screen = self.screen
