@@ -44,10 +44,12 @@ from common.ws_adapter import WebSocketException
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from protocol.common import SeatSpec
+from protocol.view import SeatView
 
 from .i18n import Msg, Translator
 from .launch import Launch, LocalServer, join_url, start_local_server
 from .model import TableModel, refusal_msg
+from .opening import host_form, new_session, play_session
 from .pacing import FAST, NORMAL, Pacing
 from .screens.dialogs import ContinueGameScreen, FatalScreen
 from .screens.host_setup import HostSetupScreen, TableSpec
@@ -97,6 +99,7 @@ class HeartsApp(App[None]):
         self._status: str | None = None  # the table's status at the last redraw
         self._asked = False  # the table waited for our card or pass at the last redraw
         self._viewed = asyncio.Event()  # set once the model has a table view
+        self._url = launch.server or DEFAULT_SERVER  # the server we connect to (``_open_session``)
 
     # -- life cycle ------------------------------------------------------------
 
@@ -173,12 +176,23 @@ class HeartsApp(App[None]):
         if view is not None:
             self._viewed.set()
         status = view.status if view is not None else None
-        if status == "game_over" and self._status in ("playing", "between_hands"):
-            result = game_result(view) if view is not None else None
-            if result is not None:
-                self.stats.record(result)
-                self.stats.save(self.stats_path)
+        if view is not None and status == "game_over" and self._status != status:
+            self._count_game(view)
         self._status = status
+        self._ring_when_asked()
+
+    def _count_game(self, view: SeatView) -> None:
+        """The game just ended before our eyes (not one we came back to
+        after its end): count it in the statistics."""
+        if self._status not in ("playing", "between_hands"):
+            return
+        result = game_result(view)
+        if result is not None:
+            self.stats.record(result)
+            self.stats.save(self.stats_path)
+
+    def _ring_when_asked(self) -> None:
+        """Ring the bell when the table starts waiting for our card or pass."""
         asked = self.model.my_turn() or self.model.passing()
         if asked and not self._asked and self.settings.bell:
             self.bell()
@@ -205,25 +219,11 @@ class HeartsApp(App[None]):
     # -- starting --------------------------------------------------------------
 
     async def _start(self) -> None:
-        launch = self.launch
-        url = launch.server or DEFAULT_SERVER
-        name = launch.name or DEFAULT_NAME
+        self._url = self.launch.server or DEFAULT_SERVER
         try:
-            if launch.mode == "play" and not launch.server:
-                self.server = await start_local_server(launch)
-                url = self.server.url
-            if launch.mode == "resume":
-                saved = SavedSession.load(launch.session_file)
-                if not (saved.table_id and saved.seat_token):
-                    await self._fatal(self.t("fatal.no_seat"))
-                    return
-                url, name = resume_target(saved, launch.server, launch.name)
-            if self.play_file is not None:
-                session = await self._play_session(url, name, self.play_file)
-            else:
-                session = self._new_session(url, name)
-                if not await self._connect(session):
-                    return
+            session = await self._open_session()
+            if session is None:
+                return
             # Online before any table: a knock can wait a long time.
             self.model.set_connection("online")
             self.changed()
@@ -238,7 +238,27 @@ class HeartsApp(App[None]):
             await self._fatal(self.t.text(refused))
         except (OSError, SessionClosed, WebSocketException) as exc:
             why = self.t.text(why_unreachable(exc))
-            await self._fatal(self.t("fatal.unreachable", url=url, error=why))
+            await self._fatal(self.t("fatal.unreachable", url=self._url, error=why))
+
+    async def _open_session(self) -> ClientSession | None:
+        """A connected session on the server the command names (``hearts
+        play``'s own, started first; ``hearts resume``'s saved one), or None
+        after saying why not. ``_url`` follows the server tried."""
+        launch = self.launch
+        name = launch.name or DEFAULT_NAME
+        if launch.mode == "play" and not launch.server:
+            self.server = await start_local_server(launch)
+            self._url = self.server.url
+        if launch.mode == "resume":
+            saved = SavedSession.load(launch.session_file)
+            if not (saved.table_id and saved.seat_token):
+                await self._fatal(self.t("fatal.no_seat"))
+                return None
+            self._url, name = resume_target(saved, launch.server, launch.name)
+        if self.play_file is not None:
+            return await play_session(launch, self._url, name, self.play_file)
+        session = new_session(launch, self._url, name)
+        return session if await self._connect(session) else None
 
     async def _connect(self, session: ClientSession) -> bool:
         """Connect; False (after saying so) when the saved seat was refused."""
@@ -254,26 +274,6 @@ class HeartsApp(App[None]):
             await self._fatal(self.t("fatal.resume_refused", server=session.server, reason=reason))
             return False
         return True
-
-    async def _play_session(self, url: str, name: str, path: Path) -> ClientSession:
-        """``hearts play`` on its own server: connected, back at the game
-        saved in ``path`` if the server still has it (else a new one is to
-        be created)."""
-        saved = SavedSession.load(path)
-        backoff = self.launch.max_backoff
-        session = ClientSession(url, name, session_file=path, max_backoff=backoff)
-        try:
-            await session.connect()
-            return session
-        except RequestFailed:
-            if not (saved.table_id and saved.seat_token):
-                raise
-            await session.close()
-        # The saved game is gone (it expired): start afresh, forgetting it.
-        session = ClientSession(url, name, session_file=path, max_backoff=backoff)
-        session.forget_table()
-        await session.connect()
-        return session
 
     async def _continue_saved_game(self, session: ClientSession) -> bool:
         """``hearts play`` resumed the game left last time: show it and ask
@@ -299,69 +299,56 @@ class HeartsApp(App[None]):
         self.changed()
         return False
 
-    def _new_session(self, url: str, name: str) -> ClientSession:
-        launch = self.launch
-        if launch.mode == "watch" or (launch.mode == "join" and not launch.code):
-            # Watching, or looking at the list, must not cost the saved seat:
-            # the session starts without its file and only borrows our player
-            # token; ``_browse`` hands it the file once a seat is taken.
-            session = ClientSession(url, name, max_backoff=launch.max_backoff)
-            session.saved.player_token = SavedSession.load(launch.session_file).player_token
-            return session
-        # Hosting or joining keeps a saved seat in the file until the server
-        # grants the new one (a wrong code must not cost it).
-        return ClientSession(
-            url,
-            name,
-            session_file=launch.session_file,
-            max_backoff=launch.max_backoff,
-            resume_saved=launch.mode == "resume",
-        )
-
     async def _sit(self, session: ClientSession) -> None:
+        """Take the seat (or the place to watch) the command asks for."""
+        mode = self.launch.mode
+        if mode == "play":
+            await self._sit_play(session)
+        elif mode == "host":
+            await self._sit_host(session)
+        elif mode == "resume" or await self._enter(session):
+            self._at_table(session, session.code or "")
+
+    async def _sit_play(self, session: ClientSession) -> None:
+        """``hearts play``: the game left last time, or a new one against
+        bots, started."""
         launch = self.launch
-        seated: sm.Seated | None = None
-        if launch.mode == "play":
-            if await self._continue_saved_game(session):
-                self._at_table(session, session.code or "")
+        if await self._continue_saved_game(session):
+            self._at_table(session, session.code or "")
+            return
+        spec = TableSpec(launch.table_name, launch.seats, launch.rules, False, start=True)
+        seated = await self._create(session, spec)
+        self._at_table(session, seated.code if seated is not None else session.code or "")
+
+    async def _sit_host(self, session: ClientSession) -> None:
+        """``hearts host``: the table the command describes (through the
+        form first when asked; leaving the form leaves the app)."""
+        launch = self.launch
+        spec = TableSpec(
+            launch.table_name,
+            launch.seats,
+            launch.rules,
+            launch.public,
+            launch.approval,
+            turn_seconds=launch.turn_seconds,
+        )
+        if launch.ask_setup:
+            answer = await self.push_screen_wait(host_form(self.t, spec))
+            if answer is None:
+                await self.shutdown_and_exit()
                 return
-            spec = TableSpec(launch.table_name, launch.seats, launch.rules, False, start=True)
-            seated = await self._create(session, spec)
-        elif launch.mode == "host":
-            spec = TableSpec(
-                launch.table_name,
-                launch.seats,
-                launch.rules,
-                launch.public,
-                launch.approval,
-                turn_seconds=launch.turn_seconds,
-            )
-            if launch.ask_setup:
-                form = HostSetupScreen(
-                    self.t,
-                    spec.name,
-                    spec.seats,
-                    spec.rules,
-                    public=spec.public,
-                    approval=spec.approval,
-                    turn_seconds=spec.turn_seconds,
-                )
-                answer = await self.push_screen_wait(form)
-                if answer is None:
-                    await self.shutdown_and_exit()
-                    return
-                spec = answer
-            seated = await self._create(session, spec)
-        elif launch.mode == "join" and not launch.code:
-            if not await self._choose_table(session):
-                return
-        elif launch.mode in ("join", "watch"):
-            how: How = "join" if launch.mode == "join" else "watch"
-            ref = TableRef(launch.code, launch.invite)
-            if not await self._enter_directly(session, ref, how):
-                return
-        code = seated.code if seated is not None else session.code or ""
-        self._at_table(session, code)
+            spec = answer
+        seated = await self._create(session, spec)
+        self._at_table(session, seated.code if seated is not None else session.code or "")
+
+    async def _enter(self, session: ClientSession) -> bool:
+        """``hearts join``/``hearts watch``: True once at the table (the
+        public tables first when no code was given); False after leaving."""
+        launch = self.launch
+        if launch.mode == "join" and not launch.code:
+            return await self._choose_table(session)
+        how: How = "join" if launch.mode == "join" else "watch"
+        return await self._enter_directly(session, TableRef(launch.code, launch.invite), how)
 
     async def _enter_directly(self, session: ClientSession, ref: TableRef, how: How) -> bool:
         """``hearts join CODE``/``hearts watch CODE``: True once at the table.
@@ -406,8 +393,13 @@ class HeartsApp(App[None]):
                 return Msg("error.no_reply")
             return None
 
+        async def facts() -> sm.TableFacts | None:
+            ask = cm.GetTableFacts(id=session.next_id(), code=ref.code, invite=ref.invite)
+            reply = await session.request_once(ask)
+            return reply if isinstance(reply, sm.TableFacts) else None
+
         shown = _shown_code(ref.code)
-        screen = KnockScreen(self.t, shown, lambda: session.knock(ref.code), enter)
+        screen = KnockScreen(self.t, shown, lambda: session.knock(ref.code), enter, facts)
         outcome = await self.push_screen_wait(screen)
         if outcome == "seated":
             return None

@@ -140,6 +140,11 @@ class Translator:
             return self("list.comma").join(said[:-1]) + self("list.and") + said[-1]
         return str(value)
 
+    def decimal(self, value: float, places: int) -> str:
+        """``value`` with ``places`` decimals and the language's decimal
+        separator (0.5 in English, 0,5 in Ukrainian and Russian)."""
+        return f"{value:.{places}f}".replace(".", self("num.decimal"))
+
     def has(self, key: str) -> bool:
         """Whether ``key`` has a sentence (in English, the reference)."""
         return has_sentence(key)

@@ -4,7 +4,9 @@ winner), the pass selection, the connection state, a notice line and a log.
 
 Pure state: no Textual and no I/O, so the rules of display are tested
 without a terminal. ``TableModel.apply`` takes every message the session
-delivers; the screen redraws from the model after each change.
+delivers and hands it to the handler filed under its class
+(``message_table``: a table mypy checks, never a name looked up); the
+screen's widgets redraw from the model after each change.
 
 A host whose table approves who sits is told of each player who knocks
 (the log and a pop-up, once per knock); the snapshot's ``knocks`` are the
@@ -18,20 +20,23 @@ from there, so the screen shows it live between snapshots.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel
 
+from client.session import Reconnected
 from protocol import server_messages as sm
 from protocol.common import RulesModel
 from protocol.view import PlayedCard, SeatView
 
 from .cards import KEYS, QUEEN_OF_SPADES, label, sorted_hand
 from .i18n import Msg, Series, Term, has_sentence
+from .message_table import Handler, handler_for
 from .moon import STANDARD_VALUE, table_moon_value
 from .seats import my_seat, place_key
 from .table_log import TableLog
@@ -314,10 +319,44 @@ class TableModel:
     def apply(self, msg: BaseModel) -> None:
         """Take one message from the session (snapshot, event, error)."""
         self.log.saw(getattr(msg, "seq", None))
-        handler = getattr(self, "_on_" + str(getattr(msg, "type", "")), None)
+        handler = self.handlers.get(type(msg))
         if handler is not None:
             handler(msg)
             self.changed()
+
+    @functools.cached_property
+    def handlers(self) -> Mapping[type[BaseModel], Handler]:
+        """Each message class the model takes and its handler (checked by
+        mypy entry by entry: ``handler_for``)."""
+        return dict(
+            [
+                handler_for(sm.Snapshot, self._on_snapshot),
+                handler_for(sm.CardPlayed, self._on_card_played),
+                handler_for(sm.TrickWon, self._on_trick_won),
+                handler_for(sm.TrickCarried, self._on_trick_carried),
+                handler_for(sm.WidowTaken, self._on_widow_taken),
+                handler_for(sm.WidowDiscarded, self._on_widow_discarded),
+                handler_for(sm.CardsDrawn, self._on_cards_drawn),
+                handler_for(sm.SeatOut, self._on_seat_out),
+                handler_for(sm.RestTaken, self._on_rest_taken),
+                handler_for(sm.LeftoverTaken, self._on_leftover_taken),
+                handler_for(sm.PlaysUndone, self._on_plays_undone),
+                handler_for(sm.ClaimMade, self._on_claim_made),
+                handler_for(sm.HandDealt, self._on_hand_dealt),
+                handler_for(sm.HeartsBroken, self._on_hearts_broken),
+                handler_for(sm.GameStarted, self._on_game_started),
+                handler_for(sm.HandScored, self._on_hand_scored),
+                handler_for(sm.GameOver, self._on_game_over),
+                handler_for(sm.ChatMessage, self._on_chat_message),
+                handler_for(sm.ChatHistory, self._on_chat_history),
+                handler_for(sm.SeatChanged, self._on_seat_changed),
+                handler_for(sm.BotCovered, self._on_bot_covered),
+                handler_for(sm.Notice, self._on_notice),
+                handler_for(sm.Kicked, self._on_kicked),
+                handler_for(sm.Error, self._on_error),
+                handler_for(Reconnected, self._on_reconnected),
+            ]
+        )
 
     # -- messages ------------------------------------------------------------
 
@@ -556,7 +595,7 @@ class TableModel:
         if msg.code in SEAT_LOST:
             self.connection = "lost"
 
-    def _on_reconnected(self, msg: BaseModel) -> None:
+    def _on_reconnected(self, msg: Reconnected) -> None:
         self.connection = "online"
         self._log(Msg("log.reconnected"))
 

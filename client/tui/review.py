@@ -67,7 +67,7 @@ def decision_line(t: Translator, decision: sm.ReviewedDecision) -> Text:
         text.append(" · " + t("review.best"), style=Style(color="green"))
         return text
     text.append(" · " + t("review.better", cards=_choice(t, decision.kind, decision.best)))
-    text.append(" · " + t("review.loss", loss=f"{decision.loss:.1f}"))
+    text.append(" · " + t("review.loss", loss=t.decimal(decision.loss, 1)))
     if decision.label is not None:
         text.append(" · ")
         text.append(t(f"review.label.{decision.label}"), style=LABEL_STYLES[decision.label])
@@ -88,7 +88,7 @@ def counts_text(t: Translator, accuracy: sm.Accuracy) -> str:
 def accuracy_line(t: Translator, accuracy: sm.Accuracy) -> Text:
     """A hand's accuracy: the mean loss per decision and the counts."""
     text = Text(t("review.accuracy") + ": ", style=Style(bold=True))
-    text.append(t("review.mean_loss", loss=f"{accuracy.mean_loss:.2f}", n=accuracy.decisions))
+    text.append(t("review.mean_loss", loss=t.decimal(accuracy.mean_loss, 2), n=accuracy.decisions))
     text.append(" · " + counts_text(t, accuracy))
     return text
 
@@ -116,7 +116,7 @@ def game_accuracy_text(t: Translator, reply: sm.GameAccuracy, name: Callable[[in
     for seat in reply.seats:
         acc = seat.accuracy
         line = Text(f"{name(seat.seat)[:width]:<{width}}  ")
-        line.append(t("review.per_decision", loss=f"{acc.mean_loss:.2f}"))
+        line.append(t("review.per_decision", loss=t.decimal(acc.mean_loss, 2)))
         line.append(" · ")
         line.append(t("review.mistakes", n=acc.mistakes), style=LABEL_STYLES["mistake"])
         line.append(" · ")
@@ -137,7 +137,7 @@ def compact_accuracy_text(
     cells = []
     for seat in reply.seats:
         acc = seat.accuracy
-        cell = Text(f"{name(seat.seat)[:10]:<10} −{acc.mean_loss:.2f} ")
+        cell = Text(f"{name(seat.seat)[:10]:<10} −{t.decimal(acc.mean_loss, 2)} ")
         counts = f"{acc.mistakes}/{acc.blunders}"
         style = LABEL_STYLES["blunder"] if acc.blunders else None
         cell.append(f"{counts:<5}", style=style)

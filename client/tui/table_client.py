@@ -17,8 +17,9 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from client.session import ClientSession, RequestFailed, SessionClosed
+from client.session import ClientSession, Reconnected, RequestFailed, SessionClosed
 from protocol import client_messages as cm
+from protocol import server_messages as sm
 
 from .i18n import Msg
 from .model import TableModel
@@ -52,39 +53,40 @@ class TableClient:
         catching_up = True  # until the first snapshot: nothing to animate yet
         linger = False
         async for msg in self.session.events():
-            kind = getattr(msg, "type", "")
-            if kind == "reconnected":
+            if isinstance(msg, Reconnected):
                 catching_up = True  # the replay of missed events comes at once
                 self._watch_again()
-            seat = getattr(msg, "seat", None)
-            if kind == "card_played" and not catching_up and seat != self.model.me:
+            if isinstance(msg, sm.CardPlayed) and not catching_up and msg.seat != self.model.me:
                 await self._pause(self.pacing().card - (loop.time() - self._shown_at))
             self.model.apply(msg)
             self.on_change()
-            if kind == "kicked" and self.on_kicked is not None:
+            if isinstance(msg, sm.Kicked) and self.on_kicked is not None:
                 self.on_kicked()
-            if kind in ("card_played", "trick_won", "trick_carried"):
+            if isinstance(msg, sm.CardPlayed | sm.TrickWon | sm.TrickCarried):
                 self._shown_at = loop.time()
-            if kind in ("trick_won", "trick_carried"):
+            if isinstance(msg, sm.TrickWon | sm.TrickCarried):
                 linger = not catching_up
-            if kind == "snapshot":
-                self._seat_gone()
-                # The finished trick stays while the new snapshot (hand, turn,
-                # scores) is already shown; then it leaves the table.
-                if self.model.holding:
-                    if linger:
-                        await self._pause(self.pacing().trick)
-                    self.model.release()
-                    self.on_change()
-                    self._shown_at = loop.time()
-                linger = False
-                catching_up = False
-                if self.model.connection != "reconnecting":
-                    self.model.set_connection("online")
+            if isinstance(msg, sm.Snapshot):
+                await self._snapshot_shown(linger)
+                linger = catching_up = False
         if not self.closing:
             self.model.notice = None  # the banner says what matters now
             self.model.set_connection("lost")
             self.on_change()
+
+    async def _snapshot_shown(self, linger: bool) -> None:
+        """After a snapshot: a finished trick stays while the new snapshot
+        (hand, turn, scores) is already shown (``linger``: for the pause),
+        then leaves the table; we are online again."""
+        self._seat_gone()
+        if self.model.holding:
+            if linger:
+                await self._pause(self.pacing().trick)
+            self.model.release()
+            self.on_change()
+            self._shown_at = asyncio.get_running_loop().time()
+        if self.model.connection != "reconnecting":
+            self.model.set_connection("online")
 
     def _seat_gone(self) -> None:
         """The snapshot has no seat for us although we kept one (we gave it

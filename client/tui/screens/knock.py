@@ -4,9 +4,13 @@ until the host answers (Esc stops waiting). Let in, the dialog joins (or
 watches) at once and closes; turned away, it says so and the player may
 knock again or go back.
 
+Before the knock it shows what the table is, as the browser's join page
+does (``get_table_facts``: its name, host and state, who sits, the turn
+timer and the rules), when the server tells it.
+
 The dialog only drives the exchange: ``knock`` (send ``knock``, wait for
-``knock_answered``) and ``enter`` (``join_table``/``watch`` again) are the
-app's.
+``knock_answered``), ``enter`` (``join_table``/``watch`` again) and
+``facts`` (``get_table_facts``) are the app's.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from client.session import RequestFailed, SessionClosed
 from protocol import server_messages as sm
 
 from ..i18n import Msg, Translator
+from ..widgets.lobby import rules_text
 from .dialogs import Dialog
 from .table_list import Refusal, Throttled
 
@@ -35,6 +40,34 @@ KnockOutcome = Literal["seated", "refused", "stopped"]
 State = Literal["ask", "waiting", "refused", "entering", "failed"]
 Knock = Callable[[], Awaitable[sm.KnockAnswered]]
 Enter = Callable[[], Awaitable[Refusal | None]]
+Facts = Callable[[], Awaitable[sm.TableFacts | None]]
+
+
+def facts_text(t: Translator, facts: sm.TableFacts) -> Text:
+    """What the table is (``get_table_facts``): its name, host and state,
+    who sits at each seat, the turn timer and the rules."""
+    head = t(
+        "knock.facts", name=facts.name, host=facts.host, status=t("knock.status." + facts.status)
+    )
+    if facts.turn_seconds:
+        head += " · " + t("knock.timer", n=facts.turn_seconds)
+    seats = ", ".join(seat_text(t, seat) for seat in facts.seats)
+    return Text("\n").join(
+        [
+            Text(head, style=Style(bold=True)),
+            Text(t("knock.seats", seats=seats)),
+            Text(t("list.rules", rules=rules_text(t, facts.rules)), style=Style(dim=True)),
+        ]
+    )
+
+
+def seat_text(t: Translator, seat: sm.TableFactsSeat) -> str:
+    """A seat as the facts list it: its name and a bot's level, or open."""
+    if seat.kind == "open":
+        return t("kind.open")
+    if seat.kind == "bot" and seat.bot_level:
+        return f"{seat.name} · {t('level.' + seat.bot_level)}"
+    return seat.name
 
 
 def refusal_msg(refusal: Refusal) -> Msg:
@@ -47,18 +80,24 @@ def refusal_msg(refusal: Refusal) -> Msg:
 class KnockScreen(ModalScreen[KnockOutcome]):
     """Ask the host of table ``code`` to let us sit (or watch)."""
 
-    DEFAULT_CSS = Dialog.DEFAULT_CSS.replace("Dialog", "KnockScreen")
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS.replace("Dialog", "KnockScreen")
+        + "KnockScreen #knock-facts { height: auto; margin-bottom: 1; }\n"
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("k,enter", "knock", show=False),
         Binding("escape", "back", show=False),
     ]
 
-    def __init__(self, t: Translator, code: str, knock: Knock, enter: Enter) -> None:
+    def __init__(
+        self, t: Translator, code: str, knock: Knock, enter: Enter, facts: Facts | None = None
+    ) -> None:
         super().__init__()
         self.t = t
         self.code = code
         self.knock = knock
         self.enter = enter
+        self.facts = facts
         self.state: State = "ask"
 
     def compose(self) -> ComposeResult:
@@ -66,6 +105,9 @@ class KnockScreen(ModalScreen[KnockOutcome]):
         t = self.t
         with Vertical():
             yield Static(t("knock.title", code=self.code), classes="title")
+            facts = Static(id="knock-facts")
+            facts.display = False  # until the server tells what the table is
+            yield facts
             yield Static(t("knock.body"), id="knock-body")
             yield Static(id="knock-state")
             with Horizontal(classes="buttons"):
@@ -73,8 +115,22 @@ class KnockScreen(ModalScreen[KnockOutcome]):
                 yield Button(t("knock.back"), id="back")
 
     def on_mount(self) -> None:
-        """Show the first state."""
+        """Show the first state; ask what the table is."""
         self._show(Msg("knock.ask"))
+        if self.facts is not None:
+            self.run_worker(self._load_facts(self.facts), group="facts")
+
+    async def _load_facts(self, facts: Facts) -> None:
+        """The table's facts, when the server tells them (a refusal or no
+        answer leaves them out: the knock is what matters)."""
+        try:
+            reply = await facts()
+        except (RequestFailed, SessionClosed, TimeoutError):
+            return
+        if reply is not None:
+            box = self.query_one("#knock-facts", Static)
+            box.update(facts_text(self.t, reply))
+            box.display = True
 
     def _show(self, msg: Msg, error: bool = False) -> None:
         t = self.t

@@ -59,9 +59,9 @@ def _cell(text: str, width: int, right: bool = False) -> str:
     return pad + text if right else text + pad
 
 
-def tally_row(name: str, tally: Tally) -> Text:
+def tally_row(t: Translator, name: str, tally: Tally) -> Text:
     """One line: the row's name, games, wins, average points, moons."""
-    numbers = (str(tally.games), str(tally.wins), f"{tally.average:.1f}", str(tally.moons))
+    numbers = (str(tally.games), str(tally.wins), t.decimal(tally.average, 1), str(tally.moons))
     row = Text(_cell(name, LABEL_WIDTH))
     for number in numbers:
         row.append(_cell(number, NUMBER_WIDTH, right=True))
@@ -85,15 +85,15 @@ def stats_text(t: Translator, stats: Stats) -> Text:
     for difficulty in DIFFICULTIES:
         tally = stats.by_difficulty.get(difficulty)
         if tally is not None:
-            lines.append(tally_row(t("stats.difficulty." + difficulty), tally))
-    total = tally_row(t("stats.all"), whole)
+            lines.append(tally_row(t, t("stats.difficulty." + difficulty), tally))
+    total = tally_row(t, t("stats.all"), whole)
     total.stylize(HEAD)
     lines.append(total)
     lines.append(Text())
     lines.append(header(t, t("stats.by_variant")))
     ordered = sorted(stats.by_variant.items(), key=lambda kv: (kv[0] != STANDARD, -kv[1].games))
     for key, tally in ordered:
-        lines.append(tally_row(variant_label(t, key), tally))
+        lines.append(tally_row(t, variant_label(t, key), tally))
     return Text("\n").join(lines)
 
 

@@ -18,6 +18,7 @@ from ..i18n import Translator
 from ..model import TableModel
 from .chat_panel import log_line_text
 from .lobby import format_code
+from .model_slice import ShowsSlice
 
 CONNECTION_STYLES: Final[Mapping[str, Style]] = MappingProxyType(
     {
@@ -77,7 +78,7 @@ def my_points(t: Translator, view: SeatView | None) -> Text:
     return Text(f" {t('top.mine', n=points)} ", style=Style(bold=True, color="yellow"))
 
 
-class TopBar(Widget):
+class TopBar(Widget, ShowsSlice):
     """The title line; on the right our points this hand and the
     connection state."""
 
@@ -89,6 +90,13 @@ class TopBar(Widget):
         super().__init__(id=id)
         self.model = model
         self.t = t
+
+    def slice(self) -> object:
+        """The title's parts (at every compaction), our points, the
+        connection and the language."""
+        t, view = self.t, self.model.view
+        titles = tuple(tuple(title_parts(t, view, compact)) for compact in range(4))
+        return (t.language, self.model.connection, titles, my_points(t, view).plain)
 
     def render(self) -> Text:
         """Title on the left, our points and the connection on the right."""
@@ -108,7 +116,7 @@ class TopBar(Widget):
         return left + Text(" " * max(0, room - left.cell_len)) + right
 
 
-class ChatLog(Widget):
+class ChatLog(Widget, ShowsSlice):
     """The last lines of chat and table events that fit (the whole log is
     in the chat view, ``ChatPanel``)."""
 
@@ -123,6 +131,10 @@ class ChatLog(Widget):
 
     class Clicked(Message):
         """The log was clicked: open the whole conversation."""
+
+    def slice(self) -> object:
+        """The log's revision and the language."""
+        return (self.model.log.revision, self.t.language)
 
     def render(self) -> Text:
         """Newest line at the bottom."""

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ..i18n import Translator
 from ..model import TableModel
 from ..table_log import LogLine
+from .model_slice import ShowsSlice
 
 NAME_STYLE = Style(bold=True, color="cyan")
 EVENT_STYLE = Style(dim=True, italic=True)
@@ -32,7 +33,7 @@ def log_line_text(t: Translator, line: LogLine) -> Text:
     return Text("· " + t.text(line.msg), style=EVENT_STYLE)
 
 
-class ChatPanel(VerticalScroll, can_focus=False):
+class ChatPanel(VerticalScroll, ShowsSlice, can_focus=False):
     """Every line of the log, in a bordered scrollable box."""
 
     DEFAULT_CSS = """
@@ -45,7 +46,7 @@ class ChatPanel(VerticalScroll, can_focus=False):
         self.model = model
         self.t = t
         self.body = Static()
-        self._drawn: tuple[int, str] | None = None
+        self._drawn = False  # drawn once: later lines follow only at the end
 
     def compose(self) -> ComposeResult:
         """The text inside the border."""
@@ -55,15 +56,16 @@ class ChatPanel(VerticalScroll, can_focus=False):
         """The newest line is in sight (nothing below to scroll to)."""
         return self.scroll_y >= self.max_scroll_y
 
-    def sync(self) -> None:
-        """Redraw when the log or the language changed (a game's every
-        event calls this; the log is redrawn only when it grew)."""
+    def slice(self) -> object:
+        """The log's revision and the language (a game's every event asks;
+        the log is redrawn only when it grew)."""
+        return (self.model.log.revision, self.t.language)
+
+    def show(self, shown: object) -> None:
+        """The whole log, following its end if it was in sight."""
         t = self.t
-        drawn = (self.model.log.revision, t.language)
-        if drawn == self._drawn:
-            return
-        follow = self._drawn is None or self.at_end()
-        self._drawn = drawn
+        follow = not self._drawn or self.at_end()
+        self._drawn = True
         self.border_title = t("chat.title")
         self.border_subtitle = t("chat.scroll")
         lines = [log_line_text(t, line) for line in self.model.log]

@@ -23,6 +23,7 @@ from textual.widget import Widget
 from ..cards import KEYS, suit_of
 from ..model import TableModel
 from .card_art import CARD_WIDTH, LARGE_HEIGHT, LARGE_WIDTH, CardLook, blank, card_face
+from .model_slice import ShowsSlice
 
 __all__ = ["KEYS", "HandView", "Slot", "hand_layout"]
 
@@ -77,7 +78,7 @@ def _columns(
     return xs, x
 
 
-class HandView(Widget, can_focus=True):
+class HandView(Widget, ShowsSlice, can_focus=True):
     """The player's cards."""
 
     DEFAULT_CSS = """
@@ -94,6 +95,22 @@ class HandView(Widget, can_focus=True):
     def __init__(self, model: TableModel, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model = model
+
+    def slice(self) -> object:
+        """The cards, their letters, which are raised, marked, playable or
+        locked, and the cursor (the focus redraws by itself)."""
+        model, view = self.model, self.model.view
+        locked = bool(view and view.passed and view.phase == "pass")
+        keys = tuple(sorted(model.keys.items()))
+        return (
+            tuple(model.hand()),
+            keys,
+            model.raised(),
+            model.marked(),
+            model.playable(),
+            locked,
+            model.cursor,
+        )
 
     def large(self) -> bool:
         """Larger cards: the screen gave the hand six rows and the hand

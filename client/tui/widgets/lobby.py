@@ -25,6 +25,7 @@ from ..i18n import Translator
 from ..model import TableModel
 from ..moon import option_params
 from ..seats import place_key, play_order, seat_keys
+from .model_slice import Drawn, ShowsSlice
 from .seat_panel import kind_text, presence, seat_name
 
 __all__ = ["LobbyPanel", "format_code", "join_command", "rules_text", "seat_columns"]
@@ -109,7 +110,7 @@ def rules_text(t: Translator, rules: RulesModel) -> str:
     return " · ".join(parts)
 
 
-class LobbyPanel(Static):
+class LobbyPanel(Static, ShowsSlice):
     """The waiting table."""
 
     DEFAULT_CSS = """
@@ -121,52 +122,23 @@ class LobbyPanel(Static):
         self.model = model
         self.t = t
 
-    def sync(self) -> None:
-        """Redraw from the model."""
+    def show(self, shown: object) -> None:
+        """Draw the lobby and its title."""
+        if isinstance(shown, Drawn):
+            self.border_title = str(shown.extras[0])
+            self.update(shown.text)
+
+    def slice(self) -> object:
+        """The lobby's text (laid out for the panel's size) and title."""
         t = self.t
         view = self.model.view
         if view is None:
-            self.border_title = t("app.title")
             connecting = self.model.connection == "connecting"
-            self.update(Text(t("lobby.connecting") if connecting else "", style=Style(dim=True)))
-            return
-        host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
-        default = view.name == f"{host}'s table"  # the server's English default name
-        self.border_title = t(
-            "lobby.default_title" if default else "lobby.title", name=host if default else view.name
-        )
-        bold = Style(bold=True)
+            text = Text(t("lobby.connecting") if connecting else "", style=Style(dim=True))
+            return Drawn(text, (t("app.title"),))
         is_host = view.seat is not None and view.seat == view.host_seat
-        code = Text(t("lobby.code")) + Text(
-            format_code(view.code), style=Style(bold=True, color="yellow")
-        )
-        if view.approval:
-            key = "lobby.approval_host" if is_host else "lobby.approval"
-            code.append("  " + t(key), style=Style(color="cyan"))
-        command = join_command(view.code, self.model.server, self.model.join_url)
-        lines = [
-            code,
-            Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
-            Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
-            Text(),
-        ]
-        seats: list[SeatLine] = []
-        # Where each seat is, in a column as wide as the longest says it.
-        places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
-        width = max(9, *(len(where) + 1 for where in places.values()))
-        for index, seat in enumerate(play_order(view)):
-            info = view.seats[seat]
-            where = places[seat]
-            key = f"[{index}] " if index and view.seat == view.host_seat else "    "
-            line = Text(key, style=Style(dim=True)) + Text(f"{where:<{width}}", style=bold)
-            if info.kind == "open":
-                name = Text(t("lobby.open_seat"), style=Style(italic=True))
-            else:
-                name = Text(seat_name(t, view, info), style=bold)
-            if info.host:
-                name.append(" ★", style=Style(color="yellow"))
-            kind = kind_text(t, info)
-            seats.append(SeatLine(line, name, kind, presence(t, info).plain, info.kind == "human"))
+        lines = self._head(view, is_host)
+        seats = self._seats(view)
         tail = self._tail(view, is_host)
         # The rows the panel shows inside its border (none before the first
         # layout: then one column, redrawn on the resize that follows).
@@ -181,7 +153,54 @@ class LobbyPanel(Static):
         else:
             lines += [seat.fit(None) for seat in seats]
         lines += tail
-        self.update(Text("\n").join(lines))
+        return Drawn(Text("\n").join(lines), (self._title(view),))
+
+    def _title(self, view: SeatView) -> str:
+        """The table's name (the server's default name said in our language)."""
+        host = view.seats[view.host_seat].name if view.host_seat < len(view.seats) else ""
+        default = view.name == f"{host}'s table"  # the server's English default name
+        key = "lobby.default_title" if default else "lobby.title"
+        return self.t(key, name=host if default else view.name)
+
+    def _head(self, view: SeatView, is_host: bool) -> list[Text]:
+        """The code (and whether the host approves who sits), the link, the
+        command friends run."""
+        t = self.t
+        code = Text(t("lobby.code")) + Text(
+            format_code(view.code), style=Style(bold=True, color="yellow")
+        )
+        if view.approval:
+            key = "lobby.approval_host" if is_host else "lobby.approval"
+            code.append("  " + t(key), style=Style(color="cyan"))
+        command = join_command(view.code, self.model.server, self.model.join_url)
+        return [
+            code,
+            Text(t("lobby.link")) + Text(self.model.join_url, style=Style(underline=True)),
+            Text(t("lobby.join_hint", command=command), style=Style(dim=True)),
+            Text(),
+        ]
+
+    def _seats(self, view: SeatView) -> list[SeatLine]:
+        """Each seat in play order: its key for the host, where it is (in a
+        column as wide as the longest says it), who sits, human or bot."""
+        t = self.t
+        bold = Style(bold=True)
+        places = {seat: t(place_key(view, seat)) for seat in play_order(view)}
+        width = max(9, *(len(where) + 1 for where in places.values()))
+        seats: list[SeatLine] = []
+        for index, seat in enumerate(play_order(view)):
+            info = view.seats[seat]
+            key = f"[{index}] " if index and view.seat == view.host_seat else "    "
+            line = Text(key, style=Style(dim=True)) + Text(f"{places[seat]:<{width}}", style=bold)
+            if info.kind == "open":
+                name = Text(t("lobby.open_seat"), style=Style(italic=True))
+            else:
+                name = Text(seat_name(t, view, info), style=bold)
+            if info.host:
+                name.append(" ★", style=Style(color="yellow"))
+            kind = kind_text(t, info)
+            seats.append(SeatLine(line, name, kind, presence(t, info).plain, info.kind == "human"))
+        return seats
 
     def on_resize(self) -> None:
         """The seats go to two columns, or back to one, with the room."""

@@ -20,6 +20,7 @@ from protocol.view import SeatInfo, SeatView
 from ..i18n import Translator
 from ..model import TableModel
 from ..seats import Position, place_key, seat_at
+from .model_slice import Drawn, ShowsSlice
 
 BACK: Final = Style(color="#dbe4f6", bgcolor="#274b96")  # a card's back
 BACK_EDGE: Final = "▏"  # the left edge of a card under the next one
@@ -90,7 +91,18 @@ def status_mark(t: Translator, view: SeatView, info: SeatInfo) -> Text:
     return Text()
 
 
-class SeatPanel(Static):
+def variant_marks(t: Translator, info: SeatInfo) -> list[str]:
+    """What a variant adds to a seat during the play: out (Domino Hearts),
+    cards drawn, cards taken face down."""
+    marks = [t("seat.out")] if info.out else []
+    if info.drawn:
+        marks.append(t("seat.drew", n=info.drawn))
+    if info.hidden_taken:
+        marks.append(t("seat.hidden_taken", n=info.hidden_taken))
+    return marks
+
+
+class SeatPanel(Static, ShowsSlice):
     """One of the other three seats (a spectator also sees the bottom one)."""
 
     DEFAULT_CSS = """
@@ -106,43 +118,66 @@ class SeatPanel(Static):
         self.t = t
         self.position: Position = position
 
-    def sync(self) -> None:
-        """Redraw from the model."""
+    def slice(self) -> object:
+        """The panel's text, whether the seat is to play and its title
+        (nothing to show without a four-seat view)."""
         view = self.model.view
         if view is None or len(view.seats) != 4:
-            self.update("")
-            return
+            return Drawn(Text(""))
         t = self.t
         info = view.seats[seat_at(view, self.position)]
         turn = view.status == "playing" and view.phase == "play" and view.turn == info.seat
-        self.set_class(turn, "-turn")
-        self.border_title = t(place_key(view, info.seat)) + (" ▶" if turn else "")
+        title = t(place_key(view, info.seat)) + (" ▶" if turn else "")
+        if self.position in ("across", "bottom"):  # a wide panel: two lines
+            return Drawn(Text("\n").join(self._wide_lines(view, info)), (turn, title))
+        return Drawn(Text("\n").join(self._tall_lines(view, info)), (turn, title))
+
+    def show(self, shown: object) -> None:
+        """Draw the panel (its border lights up on the seat's turn)."""
+        if not isinstance(shown, Drawn):
+            return
+        if shown.extras:
+            turn, title = shown.extras
+            self.set_class(bool(turn), "-turn")
+            self.border_title = str(title)
+        self.update(shown.text)
+
+    def _who(self, view: SeatView, info: SeatInfo) -> tuple[Text, Text, Text, Text]:
+        """The name (★ for the host), human or bot, online or away, and the
+        countdown to a bot covering."""
+        t = self.t
         name = Text(seat_name(t, view, info), style=Style(bold=True))
         if info.host:
             name.append(" ★", style=Style(color="yellow"))
+        kind = Text(kind_text(t, info), style=Style(dim=True))
+        return name, kind, presence(t, info), countdown(t, self.model.cover_left(info.seat))
+
+    def _counts(self, view: SeatView, info: SeatInfo) -> tuple[Text, Text, Text, Text]:
+        """The fan of backs, the cards left, the points, and the mark
+        (passed, ready, to play, the turn timer, what a variant adds)."""
+        t = self.t
         playing = view.status != "waiting"
         fan = fanned_backs(info.cards_left) if playing else Text()
         cards = Text(t("seat.cards", n=info.cards_left)) if playing else Text()
-        points = Text(t("seat.points", n=info.points_hand)) if view.status != "waiting" else Text()
-        kind = Text(kind_text(t, info), style=Style(dim=True))
+        points = Text(t("seat.points", n=info.points_hand)) if playing else Text()
         mark = status_mark(t, view, info) + turn_timer(t, self.model.turn_left(info.seat))
         if view.status == "playing":  # what a variant adds (out, drawn, face down)
-            extra = [
-                t("seat.out") if info.out else "",
-                t("seat.drew", n=info.drawn) if info.drawn else "",
-                t("seat.hidden_taken", n=info.hidden_taken) if info.hidden_taken else "",
-            ]
-            mark = Text(" · ").join(p for p in (mark, *(Text(e) for e in extra if e)) if p.plain)
-        here = presence(t, info)
-        coming = countdown(t, self.model.cover_left(info.seat))
-        if self.position in ("across", "bottom"):  # a wide panel: two lines
-            line1 = Text(" · ").join(p for p in (name, kind, here, coming) if p.plain)
-            line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
-            if fan.plain:
-                line2 = fan + Text(" ") + line2
-            self.update(Text("\n").join([line1, line2]))
-        else:
-            # Lines with nothing to say are left out: the fan and the counts
-            # stay in sight in an 80×24 terminal.
-            lines = [name, *(p for p in (kind, here, coming, fan) if p.plain), cards, points, mark]
-            self.update(Text("\n").join(lines))
+            extra = (Text(e) for e in variant_marks(t, info))
+            mark = Text(" · ").join(p for p in (mark, *extra) if p.plain)
+        return fan, cards, points, mark
+
+    def _wide_lines(self, view: SeatView, info: SeatInfo) -> list[Text]:
+        """Across (and a spectator's bottom seat): two lines."""
+        fan, cards, points, mark = self._counts(view, info)
+        line1 = Text(" · ").join(p for p in self._who(view, info) if p.plain)
+        line2 = Text(" · ").join(p for p in (cards, points, mark) if p.plain)
+        if fan.plain:
+            line2 = fan + Text(" ") + line2
+        return [line1, line2]
+
+    def _tall_lines(self, view: SeatView, info: SeatInfo) -> list[Text]:
+        """Left and right: a line each. Lines with nothing to say are left
+        out: the fan and the counts stay in sight in an 80×24 terminal."""
+        name, kind, here, coming = self._who(view, info)
+        fan, cards, points, mark = self._counts(view, info)
+        return [name, *(p for p in (kind, here, coming, fan) if p.plain), cards, points, mark]

@@ -20,6 +20,7 @@ from ..cards import is_red, label
 from ..i18n import Translator
 from ..model import TableModel
 from ..seats import play_order, short_names
+from .model_slice import Drawn, ShowsSlice
 
 WIN = Style(bgcolor="#ffd54f", color="#1c1c1c", bold=True)
 
@@ -181,7 +182,7 @@ def _scores_by_seat(t: Translator, view: SeatView) -> Text:
     return Text("\n").join(lines)
 
 
-class SidePanel(VerticalScroll, can_focus=False):
+class SidePanel(VerticalScroll, ShowsSlice, can_focus=False):
     """Tricks or scores, toggled with ``t``; scores show between hands."""
 
     DEFAULT_CSS = """
@@ -198,33 +199,46 @@ class SidePanel(VerticalScroll, can_focus=False):
         # What lies face down and the carried cards: kept in sight above the
         # history, which scrolls to its newest trick.
         self.face_down = Static(classes="face-down")
+        self.face_down.display = False  # until there is something face down
 
     def compose(self) -> ComposeResult:
         """The text inside the border."""
         yield self.face_down
         yield self.body
 
-    def sync(self) -> None:
-        """Redraw from the model; keep the latest lines in sight."""
+    def slice(self) -> object:
+        """What lies face down, and the tricks or the scores with the
+        panel's titles (nothing before the first view)."""
         view = self.model.view
         t = self.t
         if view is None:
-            self.body.update("")
-            self.face_down.display = False
-            return
-        face_down = face_down_text(t, view)
-        self.face_down.update(face_down)
-        self.face_down.display = bool(face_down.plain)
+            return None
         if self.model.side == "scores":
-            self.border_title = t("side.scores")
-            self.body.update(scores_text(t, view))
+            body, title = scores_text(t, view), t("side.scores")
         else:
-            self.border_title = t("side.tricks")
             # The body's columns, less the scroll bar's (none before the
             # first layout: the usual row).
             room = self.body.content_region.width - 1
-            self.body.update(history_text(t, view, room if room > 0 else HISTORY_ROW))
-        self.border_subtitle = t("side.toggle")
+            body = history_text(t, view, room if room > 0 else HISTORY_ROW)
+            title = t("side.tricks")
+        return Drawn(face_down_text(t, view)), Drawn(body, (title, t("side.toggle")))
+
+    def show(self, shown: object) -> None:
+        """Draw the panel; keep the latest lines in sight."""
+        if not isinstance(shown, tuple):
+            self.body.update("")
+            self.face_down.display = False
+            return
+        face_down, body = shown
+        self.face_down.update(face_down.text)
+        self.face_down.display = bool(face_down.text.plain)
+        self.border_title, self.border_subtitle = body.extras
+        self.body.update(body.text)
+        self.call_after_refresh(self._show_end)
+
+    def on_resize(self) -> None:
+        """A new size keeps the newest lines in sight (the text may be the
+        same: nothing else would scroll)."""
         self.call_after_refresh(self._show_end)
 
     def _show_end(self) -> None:

@@ -26,6 +26,7 @@ from ..moon import hand_moon
 from ..seats import POSITIONS, Position, position_of, seat_at
 from .canvas import Canvas
 from .card_art import CARD_WIDTH, LARGE_HEIGHT, LARGE_WIDTH, CardLook, card_face
+from .model_slice import ShowsSlice
 from .seat_ring import draw_ring
 
 ARROWS: Final[Mapping[str, str]] = MappingProxyType(
@@ -33,7 +34,7 @@ ARROWS: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 
-class TrickView(Widget):
+class TrickView(Widget, ShowsSlice):
     """The trick in the middle of the table."""
 
     DEFAULT_CSS = """
@@ -47,6 +48,12 @@ class TrickView(Widget):
         super().__init__(id=id)
         self.model = model
         self.t = t
+
+    def slice(self) -> object:
+        """The table's view and the trick on the table (with its winner),
+        and the language."""
+        m = self.model
+        return (self.t.language, m.view, m.trick, m.trick_winner, m.trick_carried, m.trick_points)
 
     @staticmethod
     def large(width: int, height: int) -> bool:

@@ -85,6 +85,11 @@ async def proxy(server: RunningServer) -> AsyncIterator[Proxy]:
         await p.close()
 
 
+def quick(server: RunningServer, **kw: object) -> Launch:
+    """``hearts play`` against easy bots on the test's server."""
+    return Launch(mode="play", server=server.url, seats=("easy", "easy", "easy"), **kw)  # type: ignore[arg-type]
+
+
 def make_app(
     launch: Launch, language: str = "en", pacing: Pacing = INSTANT, fast: bool = False
 ) -> HeartsApp:
@@ -238,3 +243,26 @@ def under(text: str, name: str) -> str:
             below = lines[row + 1][column : column + 15].split()
             return below[0] if below else ""
     raise AssertionError(f"{name} is not on the screen:\n{text}")
+
+
+async def play_to_game_over(pilot: object, app: HeartsApp, hands: int = 6) -> None:
+    """Play hands out (Ready after each) until the game is over and its
+    screen shows: a game of one hand takes another when the lowest ties."""
+    from textual.pilot import Pilot
+
+    from client.tui.screens.dialogs import GameOverScreen
+
+    assert isinstance(pilot, Pilot)
+
+    def dealt() -> bool:
+        return bool(app.model.view and app.model.view.status == "playing")
+
+    for _ in range(hands):
+        await play_out_hand(pilot, app)
+        view = app.model.view
+        assert view is not None
+        if view.status == "game_over":
+            break
+        await pilot.press("n")  # a tie for the lowest total: another hand
+        await wait_for(pilot, dealt, "deal")
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")

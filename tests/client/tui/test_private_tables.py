@@ -211,6 +211,21 @@ async def test_with_only_the_code_the_player_knocks_and_is_let_in(
     assert saved["code"] == created.code and saved["seat"] == 1
 
 
+async def test_the_knock_dialog_says_what_the_table_is(server: RunningServer, host: Host) -> None:
+    """Before knocking, the dialog shows the table's facts as the browser's
+    join page does (get_table_facts): name, host, state, seats, rules."""
+    created = await host.open()
+    app = make_app(Launch(mode="join", server=server.url, name="Guest", code=created.code))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, KnockScreen), "the knock dialog")
+        await wait_for(pilot, lambda: "hosted by Hostess" in screen_text(app), "the facts")
+        text = save_svg(app, "knock-facts-80x24")
+        assert "Hostess's table · hosted by Hostess · waiting for players" in text
+        assert "Seats: Hostess, open seat, open seat, " in text and " · Easy" in text
+        assert "Rules: " in text
+        assert "Knock (k or Enter) to ask the host · Esc goes back" in text
+
+
 async def test_turned_away_or_tired_of_waiting_the_player_is_back_at_the_list(
     server: RunningServer, host: Host
 ) -> None:

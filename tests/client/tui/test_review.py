@@ -15,7 +15,7 @@ from client.tui.app import HeartsApp
 from client.tui.i18n import Msg, Translator
 from client.tui.launch import Launch, StartServer
 from client.tui.model import seat_label
-from client.tui.review import review_refusal
+from client.tui.review import accuracy_line, decision_line, review_refusal
 from client.tui.screens.dialogs import GameOverScreen
 from client.tui.screens.replay import ReplayScreen
 from protocol import server_messages as sm
@@ -236,3 +236,18 @@ async def test_game_over_says_when_to_try_again_when_the_review_budget_is_spent(
         await pilot.pause()
         text = screen_text(app)
         assert "Зараз розбирають багато роздач: спробуйте ще раз за" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "loss", "mean"),
+    [("en", "1.5", "0.42"), ("uk", "1,5", "0,42"), ("ru", "1,5", "0,42")],
+)
+def test_the_review_writes_decimals_the_language_s_way(language: str, loss: str, mean: str) -> None:
+    """A point in English, a comma in Ukrainian and Russian (0,5)."""
+    t = Translator(language)  # type: ignore[arg-type]
+    play = sm.ReviewedDecision(
+        kind="play", chosen=("QS",), best=("2C",), loss=1.5, label="inaccuracy", trick=0
+    )
+    assert f"−{loss} " in decision_line(t, play).plain
+    accuracy = sm.Accuracy(decisions=13, mean_loss=0.42, inaccuracies=1, mistakes=0, blunders=0)
+    assert f"−{mean} " in accuracy_line(t, accuracy).plain

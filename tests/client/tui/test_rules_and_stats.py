@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from client.tui.app import HeartsApp
-from client.tui.launch import Launch
 from client.tui.pacing import INSTANT
 from client.tui.screens.dialogs import GameOverScreen
 from client.tui.screens.rules import RulesScreen
@@ -20,13 +19,14 @@ from client.tui.stats import Stats, default_stats_file
 from protocol.common import RulesModel
 from server.app import RunningServer
 
-from .conftest import make_app, play_out_hand, save_svg, screen_text, wait_for
-
-
-def quick(server: RunningServer, **kw: object) -> Launch:
-    """``hearts play`` against easy bots on the test's server."""
-    return Launch(mode="play", server=server.url, seats=("easy", "easy", "easy"), **kw)  # type: ignore[arg-type]
-
+from .conftest import (
+    make_app,
+    play_to_game_over,
+    quick,
+    save_svg,
+    screen_text,
+    wait_for,
+)
 
 PAGES = {
     "en": (
@@ -80,17 +80,7 @@ async def test_a_finished_game_is_counted_and_shown(server: RunningServer, tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen), "the statistics")
         assert "No finished game yet" in screen_text(app)
         await pilot.press("escape")
-        for _ in range(6):
-            await play_out_hand(pilot, app)
-            view = app.model.view
-            assert view is not None
-            if view.status == "game_over":
-                break
-            await pilot.press("n")  # a tie for the lowest total: another hand
-            await wait_for(
-                pilot, lambda: bool(app.model.view and app.model.view.status == "playing"), "deal"
-            )
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        await play_to_game_over(pilot, app)
         view = app.model.view
         assert view is not None and view.seat is not None
         mine = view.totals[view.seat]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from textual.widgets import RadioSet
 
-from client.tui.launch import Launch
 from client.tui.pacing import Pacing
 from client.tui.screens.dialogs import GameOverScreen, HelpScreen, SettingsScreen
 from protocol.common import RulesModel
@@ -17,16 +16,12 @@ from .conftest import (
     first_legal_key,
     make_app,
     pass_by_keys,
-    play_out_hand,
+    play_to_game_over,
+    quick,
     save_svg,
     screen_text,
     wait_for,
 )
-
-
-def quick(server: RunningServer, **kw: object) -> Launch:
-    """``hearts play`` against easy bots on the test's server."""
-    return Launch(mode="play", server=server.url, seats=("easy", "easy", "easy"), **kw)  # type: ignore[arg-type]
 
 
 async def test_a_finished_trick_lingers_with_its_winner_highlighted(
@@ -125,17 +120,7 @@ async def test_game_over_names_the_winner_and_offers_a_rematch(server: RunningSe
     app = make_app(quick(server, rules=rules))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app.model.passing, "the pass")
-        for _ in range(6):
-            await play_out_hand(pilot, app)
-            view = app.model.view
-            assert view is not None
-            if view.status == "game_over":
-                break
-            await pilot.press("n")  # a tie for the lowest total: another hand
-            await wait_for(
-                pilot, lambda: bool(app.model.view and app.model.view.status == "playing"), "deal"
-            )
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        await play_to_game_over(pilot, app)
         view = app.model.view
         assert view is not None and view.winner is not None and view.status == "game_over"
         await wait_for(pilot, lambda: "Game over" in screen_text(app), "the dialog drawn")
@@ -161,17 +146,7 @@ async def test_leaving_after_game_over_talks_of_no_game_to_continue(
     app = make_app(quick(server, rules=rules))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app.model.passing, "the pass")
-        for _ in range(6):
-            await play_out_hand(pilot, app)
-            view = app.model.view
-            assert view is not None
-            if view.status == "game_over":
-                break
-            await pilot.press("n")  # a tie for the lowest total: another hand
-            await wait_for(
-                pilot, lambda: bool(app.model.view and app.model.view.status == "playing"), "deal"
-            )
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        await play_to_game_over(pilot, app)
         await pilot.press("escape")  # look at the table
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the table")
         await pilot.press("q")

@@ -12,7 +12,6 @@ import pytest
 
 from client.tui import app as app_module
 from client.tui.app import HeartsApp
-from client.tui.launch import Launch
 from client.tui.pacing import INSTANT
 from client.tui.screens.dialogs import HelpScreen, SettingsScreen
 from client.tui.settings import Settings
@@ -26,15 +25,11 @@ from .conftest import (
     hand_below,
     make_app,
     pass_by_keys,
+    quick,
     save_svg,
     screen_text,
     wait_for,
 )
-
-
-def quick(server: RunningServer, **kw: object) -> Launch:
-    """``hearts play`` against easy bots on the test's server."""
-    return Launch(mode="play", server=server.url, seats=("easy", "easy", "easy"), **kw)  # type: ignore[arg-type]
 
 
 def key_row(app: HeartsApp) -> dict[str, str]:
