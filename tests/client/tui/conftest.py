@@ -13,11 +13,15 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from client.tui.app import HeartsApp
+from client.tui.i18n import Msg
 from client.tui.launch import Launch
 from client.tui.pacing import INSTANT, Pacing
+from client.tui.screens.replay import ReplayScreen
 from client.tui.settings import Settings
+from protocol import server_messages as sm
 from protocol.view import SeatView
 from server.app import RunningServer, start_server
 from server.bot_runner import BotRunner, Decided, decide_in_worker
@@ -266,3 +270,21 @@ async def play_to_game_over(pilot: object, app: HeartsApp, hands: int = 6) -> No
         await pilot.press("n")  # a tie for the lowest total: another hand
         await wait_for(pilot, dealt, "deal")
     await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+
+
+async def review_from_game_over(
+    pilot: Pilot[object], app: HeartsApp, timeout: float = TIMEOUT
+) -> tuple[ReplayScreen, sm.Analysis | Msg]:
+    """From the game-over screen: close it, open the replay (``v``) and wait
+    for the review of its first hand; returns the replay screen and what it
+    got (the ``Analysis``, or the sentence of a refusal)."""
+    from client.tui.screens.dialogs import GameOverScreen
+
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the table")
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+    replay = app.screen
+    assert isinstance(replay, ReplayScreen)
+    await wait_for(pilot, lambda: 1 in replay.reviews, "the review", timeout=timeout)
+    return replay, replay.reviews[1]

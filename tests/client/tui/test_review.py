@@ -24,7 +24,15 @@ from server.app import start_server
 from server.config import ServerConfig
 from tools.local_server import PlayServer, start_resource_tracker
 
-from .conftest import REVIEW_WORLDS, make_app, play_out_hand, save_svg, screen_text, wait_for
+from .conftest import (
+    REVIEW_WORLDS,
+    make_app,
+    play_out_hand,
+    review_from_game_over,
+    save_svg,
+    screen_text,
+    wait_for,
+)
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 
@@ -109,14 +117,7 @@ async def test_replay_shows_the_review_of_each_trick_at_80x24() -> None:
     app = make_app(one_hand_game())
     async with app.run_test(size=(80, 24)) as pilot:
         await finish_game(pilot, app)
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the table")
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-        replay = app.screen
-        assert isinstance(replay, ReplayScreen)
-        await wait_for(pilot, lambda: 1 in replay.reviews, "the review")
-        analysis = replay.reviews[1]
+        replay, analysis = await review_from_game_over(pilot, app)
         assert isinstance(analysis, sm.Analysis), analysis
         assert analysis.hand_number == 1 and analysis.seat == app.model.view.seat  # type: ignore[union-attr]
         await pilot.pause()

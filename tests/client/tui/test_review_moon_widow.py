@@ -16,12 +16,18 @@ from client.saved_session import SavedSession
 from client.tui.cards import labels
 from client.tui.launch import Launch
 from client.tui.screens.dialogs import GameOverScreen
-from client.tui.screens.replay import ReplayScreen
 from protocol import client_messages as cm
 from protocol import server_messages as sm
 from tests.server.moon_widow_hand import SEED, SHOOTER, play_moon_widow_hand
 
-from .conftest import make_app, save_svg, screen_text, seeded_server, wait_for
+from .conftest import (
+    make_app,
+    review_from_game_over,
+    save_svg,
+    screen_text,
+    seeded_server,
+    wait_for,
+)
 
 TRICKS = 16  # three seats: 16 cards each, 3 in the widow
 MOON = {"add": "add to the others", "subtract": "subtract from me"}
@@ -64,14 +70,7 @@ async def test_the_replay_shows_the_review_of_the_widow_discard_and_the_moon_cho
         app = make_app(Launch(mode="resume", session_file=session_file))
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen), "the table")
-            await pilot.press("v")
-            await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-            replay = app.screen
-            assert isinstance(replay, ReplayScreen)
-            await wait_for(pilot, lambda: 1 in replay.reviews, "the review", timeout=120)
-            analysis = replay.reviews[1]
+            _, analysis = await review_from_game_over(pilot, app, timeout=120)
             assert isinstance(analysis, sm.Analysis), analysis
             assert (analysis.hand_number, analysis.seat) == (1, SHOOTER)
             judged = {d.kind: d for d in analysis.decisions if d.kind != "play"}
