@@ -9,7 +9,9 @@ the Easy, the first Medium and the Hard seat of every hand with
 each level's mean expected loss per decision with a 95 % interval and its
 counts of labels, then the review time per seat-hand (p50, p95) and the
 load average before and after, so the figures can be read for what they
-are. ``--time-hands`` more seat-hands are reviewed at the default budget
+are. ``--jobs`` shares the hands among processes (every hand is played
+and reviewed from its own seeds, so the figures do not depend on it; the
+times do). ``--time-hands`` more seat-hands are reviewed at the default budget
 (``bots.review.evaluator.DEFAULT_WORLDS``) to time it.
 Hard plays with ``--hard-worlds`` deals and no time cap, so a run is
 reproducible from ``--seed``.
@@ -19,11 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
+from contextlib import ExitStack
 from typing import Any
 
 from bots.budget import Budget
@@ -48,40 +53,77 @@ def add_bench_review_parser(bench_sub: Any) -> argparse.ArgumentParser:
         "--time-hands", type=int, default=4, help="seat-hands timed at the default budget"
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes sharing the hands (the figures do not change)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
 
-def run_bench_review(args: argparse.Namespace) -> int:
-    """Play, review and print (see the module doc)."""
+def review_one_hand(
+    seed: int, h: int, worlds: int, hard_worlds: int
+) -> tuple[dict[str, Any], list[tuple[str, list[float], float]]]:
+    """Play hand ``h`` of the run and review its Easy, first Medium and Hard
+    seats: the hand's record and, per reviewed seat, (level, the losses of
+    its decisions, seconds the review took). A function of its arguments
+    alone, so hands can be shared among processes."""
     rules = Rules()
     n = rules.players
+    levels = tuple(LINEUP[(s - h) % n] for s in range(n))
+    hands, stock = deal_hands(rules, seed, h)
+    hard = Budget(worlds=hard_worlds, max_seconds=None)
+    hand, _ = play_hand(rules, levels, hands, h % 4 + 1, f"bench-review:{seed}:{h}", hard, stock)
+    record = hand_record(hand)
+    budget = ReviewBudget(worlds=worlds)
+    out: list[tuple[str, list[float], float]] = []
+    for seat, level in enumerate(levels):
+        if (seat - h) % n == len(LINEUP) - 1:
+            continue  # the second Medium sits for the table only
+        start = time.perf_counter()
+        review = review_hand(record, seat, budget, seed=seed)
+        seconds = time.perf_counter() - start
+        out.append((level, [d.loss for d in review.decisions if d.loss is not None], seconds))
+    return record, out
+
+
+def _review_star(job: tuple[int, int, int, int]) -> Any:
+    return review_one_hand(*job)
+
+
+def run_bench_review(args: argparse.Namespace) -> int:
+    """Play, review and print (see the module doc)."""
     load_before = os.getloadavg()
     losses: dict[str, list[float]] = defaultdict(list)
     per_hand: dict[str, list[float]] = defaultdict(list)
     seconds: list[float] = []
-    budget = ReviewBudget(worlds=args.worlds)
-    hard = Budget(worlds=args.hard_worlds, max_seconds=None)
     records: list[dict[str, Any]] = []
-    for h in range(args.hands):
-        levels = tuple(LINEUP[(s - h) % n] for s in range(n))
-        hands, stock = deal_hands(rules, args.seed, h)
-        hand, _ = play_hand(
-            rules, levels, hands, h % 4 + 1, f"bench-review:{args.seed}:{h}", hard, stock
-        )
-        record = hand_record(hand)
-        records.append(record)
-        for seat, level in enumerate(levels):
-            if (seat - h) % n == len(LINEUP) - 1:
-                continue  # the second Medium sits for the table only
-            start = time.perf_counter()
-            review = review_hand(record, seat, budget, seed=args.seed)
-            seconds.append(time.perf_counter() - start)
-            hand_losses = [d.loss for d in review.decisions if d.loss is not None]
-            losses[level].extend(hand_losses)
-            per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
-        if not args.json:
-            print(f"\r{h + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
+    jobs = [(args.seed, h, args.worlds, args.hard_worlds) for h in range(args.hands)]
+    with ExitStack() as stack:
+        if args.jobs > 1:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(args.jobs))
+            results: Iterable[Any] = pool.imap(_review_star, jobs)
+        else:
+            results = map(_review_star, jobs)
+        for h, (record, reviewed) in enumerate(results):
+            records.append(record)
+            for level, hand_losses, took in reviewed:
+                seconds.append(took)
+                losses[level].extend(hand_losses)
+                per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
+            if not args.json:
+                # The running means, so a run stopped early still says something.
+                means = " ".join(
+                    f"{lv} {statistics.fmean(v):.3f}" for lv, v in sorted(losses.items()) if v
+                )
+                print(
+                    f"\r{h + 1}/{args.hands} hands; mean loss {means}",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
     if not args.json:
         print(file=sys.stderr)
     timed: list[float] = []
