@@ -23,6 +23,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import statistics
 import sys
 import time
@@ -89,6 +90,10 @@ def review_one_hand(
     return record, out
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _review_star(job: tuple[int, int, int, int]) -> Any:
     return review_one_hand(*job)
 
@@ -101,29 +106,35 @@ def run_bench_review(args: argparse.Namespace) -> int:
     seconds: list[float] = []
     records: list[dict[str, Any]] = []
     jobs = [(args.seed, h, args.worlds, args.hard_worlds) for h in range(args.hands)]
+    # A background run ignores SIGINT: SIGTERM stops it the same way.
+    signal.signal(signal.SIGTERM, _interrupt)
     with ExitStack() as stack:
         if args.jobs > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(args.jobs))
             results: Iterable[Any] = pool.imap(_review_star, jobs)
         else:
             results = map(_review_star, jobs)
-        for h, (record, reviewed) in enumerate(results):
-            records.append(record)
-            for level, hand_losses, took in reviewed:
-                seconds.append(took)
-                losses[level].extend(hand_losses)
-                per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
-            if not args.json:
-                # The running means, so a run stopped early still says something.
-                means = " ".join(
-                    f"{lv} {statistics.fmean(v):.3f}" for lv, v in sorted(losses.items()) if v
-                )
-                print(
-                    f"\r{h + 1}/{args.hands} hands; mean loss {means}",
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
+        try:
+            for h, (record, reviewed) in enumerate(results):
+                records.append(record)
+                for level, hand_losses, took in reviewed:
+                    seconds.append(took)
+                    losses[level].extend(hand_losses)
+                    per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
+                if not args.json:
+                    means = " ".join(
+                        f"{lv} {statistics.fmean(v):.3f}" for lv, v in sorted(losses.items()) if v
+                    )
+                    print(
+                        f"\r{h + 1}/{args.hands} hands; mean loss {means}",
+                        end="",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        except KeyboardInterrupt:
+            # Stopped early (SIGINT, or SIGTERM to this process): the hands
+            # done are reported as the run, the default budget's timing skipped.
+            args = argparse.Namespace(**{**vars(args), "hands": len(records), "time_hands": 0})
     if not args.json:
         print(file=sys.stderr)
     timed: list[float] = []
