@@ -48,8 +48,12 @@ def add_bench_review_parser(bench_sub: Any) -> argparse.ArgumentParser:
         "review", help="the hand review's mean loss per level, and its time per hand"
     )
     p.add_argument("--hands", type=int, default=200, help="hands of bot games to review")
-    p.add_argument("--worlds", type=int, default=100, help="review deals per decision")
-    p.add_argument("--hard-worlds", type=int, default=300, help="Hard's deals per decision")
+    p.add_argument(
+        "--worlds", type=int, default=300, help="review deals per decision (the server's)"
+    )
+    p.add_argument(
+        "--hard-worlds", type=int, default=1000, help="Hard's deals per decision (its game budget)"
+    )
     p.add_argument(
         "--time-hands", type=int, default=4, help="seat-hands timed at the default budget"
     )
