@@ -81,23 +81,13 @@ def search_pass(
     """The pass with the lowest average points over imagined deals."""
     count = k.rules.pass_count
     pen = k.rules.penalty
-    # Plain tricks: four seats (elsewhere the careful pass measured as well);
-    # with a widow, any table.
-    offset = seat_offset(k) if k.rules.extra_steps else pass_offset(k)
+    offset = seat_offset(k)
     if moon_hand(k.hand) or offset is None:
         return careful_pass(k.hand, count, pen)
     cands = candidate_passes(k.hand, count, pen)
     if len(cands) == 1:
         return cards_of(cands[0])
     return cards_of(judge_passes(k, cands, rng, budget, clock)[0][0])
-
-
-def pass_offset(k: Knowledge) -> int | None:
-    """Seats to the left the pass goes to, or None when the pass search
-    does not judge this pass (no pass, not four seats)."""
-    if k.pass_direction not in OFFSETS or k.players != 4:
-        return None
-    return OFFSETS[k.pass_direction]
 
 
 def seat_offset(k: Knowledge) -> int | None:

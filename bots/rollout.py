@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.cards import QUEEN_SPADES, SUIT_MASKS, SUIT_OF
+from engine.cards import FULL_DECK, QUEEN_SPADES, SUIT_MASKS, SUIT_OF
 from engine.playout import random_card
 
 from .bits import (
@@ -129,10 +129,14 @@ def heuristic_playout(
     ``hands`` and ``taken`` are modified in place (pass copies). ``trick``
     holds the cards of the current trick from ``leader`` on (it may be full:
     then it is resolved first). ``played`` is every card played so far,
-    the current trick included.
+    the current trick included (cards not in the deck count as played).
     """
     n = t.players
     size = t.hand_size
+    # Cards taken out of the deck for the seat count (5-10 seats: the low
+    # clubs and diamonds) are out of play like played ones: otherwise a
+    # seat would count them as lower cards still out and misjudge its lead.
+    played |= FULL_DECK & ~t.deck
     banned = ~t.first_trick_banned
     breakers = t.breakers
     points = t.point_cards

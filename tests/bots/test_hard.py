@@ -123,3 +123,45 @@ def test_pass_search_picks_a_sensible_pass() -> None:
     assert mask("QS AS KS") in cands and len(set(cands)) == len(cands)
     chosen = search_pass(k, random.Random(2), Budget(worlds=60, max_seconds=None))
     assert QUEEN_SPADES in chosen
+
+
+def test_hard_searches_its_pass_at_a_big_table() -> None:
+    # At seven seats the pass is judged by playing the sensible passes out
+    # (it was Medium's careful pass at every table but four seats).
+    from bots.passsearch import judge_passes
+    from engine.dealing import deal_hand
+
+    rules = Rules(players=7)
+    hand = deal_hand(rules, 1, random.Random(11))  # hand 1 passes left
+    k = knowledge_of(view_of(table_of(hand), 0))
+    budget = Budget(worlds=60, max_seconds=None)
+    ranked = judge_passes(k, candidate_passes(k.hand, 3), random.Random(4), budget)
+    assert ranked and all(deals > 0 for _, _, deals in ranked)
+    best = sorted(c for c in range(52) if ranked[0][0] >> c & 1)
+    assert search_pass(k, random.Random(4), budget) == best
+
+
+def test_the_rollout_counts_cards_out_of_the_deck_as_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Nine seats: 2-5♦ and 2-4♣ are out of the deck. An imagined seat that
+    # leads must not count them as lower cards still to come (6♦ would look
+    # as likely to win a trick as 6♣ with four lower clubs out).
+    import bots.rollout as rollout
+
+    rules = Rules(players=9)
+    rb = Rulebook.from_rules(rules)
+    removed = mask("2D 3D 4D 5D 2C 3C 4C")
+    assert not rb.deck & removed
+    seen: list[int] = []
+    real = rollout.lead_card
+
+    def spy(h: int, legal: int, played: int) -> int:
+        seen.append(played)
+        return real(h, legal, played)
+
+    monkeypatch.setattr(rollout, "lead_card", spy)
+    hands = deal_from([""] * 9, rules)
+    rollout.heuristic_playout(rb, hands, [0] * 9, [], 0, 1, True, 0, random.Random(0).random)
+    assert seen and all(p & removed == removed for p in seen)
+    assert rollout.lead_card(mask("6D 6C"), mask("6D 6C"), removed) == mask("6D").bit_length() - 1

@@ -9,7 +9,9 @@ the Easy, the first Medium and the Hard seat of every hand with
 each level's mean expected loss per decision with a 95 % interval and its
 counts of labels, then the review time per seat-hand (p50, p95) and the
 load average before and after, so the figures can be read for what they
-are. ``--time-hands`` more seat-hands are reviewed at the default budget
+are. ``--jobs`` shares the hands among processes (every hand is played
+and reviewed from its own seeds, so the figures do not depend on it; the
+times do). ``--time-hands`` more seat-hands are reviewed at the default budget
 (``bots.review.evaluator.DEFAULT_WORLDS``) to time it.
 Hard plays with ``--hard-worlds`` deals and no time cap, so a run is
 reproducible from ``--seed``.
@@ -19,11 +21,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import signal
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from typing import Any
 
 from bots.budget import Budget
@@ -42,45 +49,110 @@ def add_bench_review_parser(bench_sub: Any) -> argparse.ArgumentParser:
         "review", help="the hand review's mean loss per level, and its time per hand"
     )
     p.add_argument("--hands", type=int, default=200, help="hands of bot games to review")
-    p.add_argument("--worlds", type=int, default=100, help="review deals per decision")
-    p.add_argument("--hard-worlds", type=int, default=300, help="Hard's deals per decision")
+    p.add_argument(
+        "--worlds", type=int, default=300, help="review deals per decision (the server's)"
+    )
+    p.add_argument(
+        "--hard-worlds", type=int, default=1000, help="Hard's deals per decision (its game budget)"
+    )
     p.add_argument(
         "--time-hands", type=int, default=4, help="seat-hands timed at the default budget"
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes sharing the hands (the figures do not change)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
 
-def run_bench_review(args: argparse.Namespace) -> int:
-    """Play, review and print (see the module doc)."""
+def review_one_hand(
+    seed: int, h: int, worlds: int, hard_worlds: int
+) -> tuple[dict[str, Any], list[tuple[str, float, list[float]]]]:
+    """Play hand ``h`` of the run and review its Easy, first Medium and Hard
+    seats: the hand's record and, per reviewed seat, (level, seconds the
+    review took, the losses of its decisions). A function of its arguments
+    alone, so hands can be shared among processes."""
     rules = Rules()
     n = rules.players
-    load_before = os.getloadavg()
-    losses: dict[str, list[float]] = defaultdict(list)
-    per_hand: dict[str, list[float]] = defaultdict(list)
-    seconds: list[float] = []
-    budget = ReviewBudget(worlds=args.worlds)
-    hard = Budget(worlds=args.hard_worlds, max_seconds=None)
-    records: list[dict[str, Any]] = []
-    for h in range(args.hands):
-        levels = tuple(LINEUP[(s - h) % n] for s in range(n))
-        hands, stock = deal_hands(rules, args.seed, h)
-        hand, _ = play_hand(
-            rules, levels, hands, h % 4 + 1, f"bench-review:{args.seed}:{h}", hard, stock
+    levels = tuple(LINEUP[(s - h) % n] for s in range(n))
+    hands, stock = deal_hands(rules, seed, h)
+    hard = Budget(worlds=hard_worlds, max_seconds=None)
+    hand, _ = play_hand(rules, levels, hands, h % 4 + 1, f"bench-review:{seed}:{h}", hard, stock)
+    record = hand_record(hand)
+    return record, _review_seats(record, levels, h, ReviewBudget(worlds=worlds), seed)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _review_star(job: tuple[int, int, int, int]) -> Any:
+    return review_one_hand(*job)
+
+
+@dataclass
+class _Tally:
+    """What the reviewed hands add up to so far."""
+
+    losses: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    per_hand: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    seconds: list[float] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, record: dict[str, Any], reviewed: list[tuple[str, float, list[float]]]) -> None:
+        """Count one hand's record and its reviewed seats."""
+        self.records.append(record)
+        for level, took, hand_losses in reviewed:
+            self.seconds.append(took)
+            self.losses[level].extend(hand_losses)
+            self.per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
+
+    def progress(self, hands: int) -> str:
+        """The progress line: hands done and each level's running mean loss."""
+        means = " ".join(
+            f"{lv} {statistics.fmean(v):.3f}" for lv, v in sorted(self.losses.items()) if v
         )
-        record = hand_record(hand)
-        records.append(record)
-        for level, took, hand_losses in _review_seats(record, levels, h, budget, args.seed):
-            seconds.append(took)
-            losses[level].extend(hand_losses)
-            per_hand[level].append(statistics.fmean(hand_losses) if hand_losses else 0.0)
-        if not args.json:
-            print(f"\r{h + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
+        return f"\r{len(self.records)}/{hands} hands; mean loss {means}"
+
+
+def _hand_results(stack: ExitStack, args: argparse.Namespace) -> Iterable[Any]:
+    """Every hand's ``review_one_hand``, in order: in ``--jobs`` processes
+    (closed with ``stack``) or in this one."""
+    jobs = [(args.seed, h, args.worlds, args.hard_worlds) for h in range(args.hands)]
+    if args.jobs > 1:
+        pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(args.jobs))
+        return pool.imap(_review_star, jobs)
+    return map(_review_star, jobs)
+
+
+def run_bench_review(args: argparse.Namespace) -> int:
+    """Play, review and print (see the module doc)."""
+    load_before = os.getloadavg()
+    tally = _Tally()
+    # A background run ignores SIGINT: SIGTERM stops it the same way.
+    signal.signal(signal.SIGTERM, _interrupt)
+    with ExitStack() as stack:
+        try:
+            for record, reviewed in _hand_results(stack, args):
+                tally.add(record, reviewed)
+                if not args.json:
+                    print(tally.progress(args.hands), end="", file=sys.stderr, flush=True)
+        except KeyboardInterrupt:
+            # Stopped early (SIGINT, or SIGTERM to this process): the hands
+            # done are reported as the run, the default budget's timing skipped.
+            args = argparse.Namespace(
+                **{**vars(args), "hands": len(tally.records), "time_hands": 0}
+            )
     if not args.json:
         print(file=sys.stderr)
-    timed = _timed_reviews(records, args.time_hands, args.seed)
-    report = _report(args, losses, per_hand, seconds, timed, load_before, os.getloadavg())
+    timed = _timed_reviews(tally.records, args.time_hands, args.seed)
+    report = _report(
+        args, tally.losses, tally.per_hand, tally.seconds, timed, load_before, os.getloadavg()
+    )
     if args.json:
         print(json.dumps(report))
     else:

@@ -14,7 +14,9 @@ from tools.bench.review import run_bench_review
 def test_the_review_bench_reports_each_level_and_the_times(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = argparse.Namespace(hands=2, worlds=8, hard_worlds=20, time_hands=0, seed=3, json=True)
+    args = argparse.Namespace(
+        hands=2, worlds=8, hard_worlds=20, time_hands=0, seed=3, json=True, jobs=1
+    )
     assert run_bench_review(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["levels"]) == {"easy", "medium", "hard"}
@@ -28,3 +30,17 @@ def test_the_review_bench_reports_each_level_and_the_times(
     # Timing the default budget takes a while: asked for none here.
     assert out["default_budget_seconds_per_seat_hand"]["seat_hands"] == 0
     assert len(out["loadavg_before"]) == len(out["loadavg_after"]) == 3
+
+
+def test_the_review_bench_gives_the_same_figures_with_two_processes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    figures = []
+    for jobs in (1, 2):
+        args = argparse.Namespace(
+            hands=2, worlds=6, hard_worlds=10, time_hands=0, seed=4, json=True, jobs=jobs
+        )
+        assert run_bench_review(args) == 0
+        figures.append(json.loads(capsys.readouterr().out)["levels"])
+    assert figures[0] == figures[1]
+    assert figures[0]["hard"]["decisions"] > 0
