@@ -10,7 +10,16 @@ import re
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, shoot
-from .helpers import TABLE, create_table, fast_play, hand_cards, pass_three, play_legal, start
+from .helpers import (
+    TABLE,
+    create_table,
+    fast_play,
+    hand_cards,
+    join_by_link,
+    pass_three,
+    play_legal,
+    start,
+)
 
 FRIEND = 1
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -59,11 +68,7 @@ def test_an_away_player_is_counted_down_covered_and_told(new_page: NewPage) -> N
     host = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
     friend = new_page(viewport=PHONE)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
     context = friend.context
 
     # Before the game no bot will cover anyone: "away", no countdown.

@@ -109,7 +109,17 @@ def tap_last_legal(page: Page) -> str:
 def trick_labels_readable(page: Page, names: dict[int, str]) -> int:
     """Every card of the trick on show carries the name of the seat that
     played it (``names``: seat -> name), whole, at a readable size, on
-    screen and not hidden under another card; returns how many cards."""
+    screen and not hidden under another card; returns how many cards.
+
+    Measured once the trick's cards have landed: a card just put down
+    starts its fly-in (1 ms with reduced motion, but from the next frame
+    drawn, and a loaded machine draws late), and until then it lies
+    shifted towards its player, over a neighbour's tag."""
+    page.evaluate(
+        """() => Promise.all(document.querySelector('.trick').getAnimations({ subtree: true })
+              .map((a) => a.finished.catch(() => null)))
+           .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))"""
+    )
     tags: list[dict[str, Any]] = page.eval_on_selector_all(
         ".trick .card",
         """cards => cards.map(card => {
