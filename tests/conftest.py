@@ -209,6 +209,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.subprocess)
         if any(parts[: len(folder)] == folder for folder in SLOW_FOLDERS):
             item.add_marker(pytest.mark.slow)
+    # The longest first: pytest-xdist's work stealing (``--dist worksteal``
+    # in pyproject.toml) then ends the run on short tests, whichever worker
+    # they land on, instead of one worker finishing a whole game while the
+    # other waits. Browser tests stay together within each part, so a
+    # worker seldom stops and starts Chromium (see ``pytest_runtest_setup``).
+    items.sort(key=_run_order)
+
+
+def _run_order(item: pytest.Item) -> int:
+    """The slow tests without the browser, the slow ones with it, the other
+    browser tests, the rest (each in the order collected: the sort is
+    stable)."""
+    slow = item.get_closest_marker("slow") is not None
+    browser = item.get_closest_marker("browser") is not None
+    if slow:
+        return 1 if browser else 0
+    return 2 if browser else 3
 
 
 @pytest.hookimpl(wrapper=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, shoot
@@ -64,6 +65,7 @@ def come_back(new_page: NewPage, context: BrowserContext) -> Page:
     return page
 
 
+@pytest.mark.slow
 def test_an_away_player_is_counted_down_covered_and_told(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)

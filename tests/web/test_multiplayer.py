@@ -3,6 +3,7 @@ join link, plus two bots; they chat and play a hand to its end."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage
@@ -20,6 +21,7 @@ from .helpers import (
 HOST, FRIEND = 0, 1
 
 
+@pytest.mark.slow
 def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP, motion="no-preference")
     friend = new_page(viewport=PHONE, motion="no-preference")

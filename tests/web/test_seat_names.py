@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from server.seat_names import BOT_NAMES
@@ -46,6 +47,7 @@ def plates(page: Page) -> dict[int, str]:
     return by_seat(page, "#table .seat[data-seat]:not([hidden]) .seat-name")
 
 
+@pytest.mark.slow
 def test_host_and_friend_see_the_same_name_for_every_seat(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     friend = new_page(viewport=DESKTOP)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocket, expect
 
@@ -35,6 +36,7 @@ def wait_closed(ws: WebSocket) -> None:
         ws.wait_for_event("close")
 
 
+@pytest.mark.slow
 def test_a_restarted_server_forgets_the_table(new_page: NewPage, start_server: StartServer) -> None:
     first = start_server(0)
     port = first.server.port  # bound by the server; the restart binds it again

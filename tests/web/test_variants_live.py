@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, ServerThread, StartServer
@@ -286,6 +287,7 @@ def test_domino_draws_from_the_stock_and_a_seat_drops_out(
         expect(page.locator(f'.seat[data-seat="{seat}"] .backs .count')).to_have_text("0")
 
 
+@pytest.mark.slow
 def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     start_server: StartServer, new_page: NewPage
 ) -> None:
