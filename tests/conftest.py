@@ -209,23 +209,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.subprocess)
         if any(parts[: len(folder)] == folder for folder in SLOW_FOLDERS):
             item.add_marker(pytest.mark.slow)
-    # The longest first: pytest-xdist's work stealing (``--dist worksteal``
-    # in pyproject.toml) then ends the run on short tests, whichever worker
-    # they land on, instead of one worker finishing a whole game while the
-    # other waits. Browser tests stay together within each part, so a
-    # worker seldom stops and starts Chromium (see ``pytest_runtest_setup``).
-    items.sort(key=_run_order)
+    items[:] = _run_order(items, _worker_count(config))
 
 
-def _run_order(item: pytest.Item) -> int:
+def _worker_count(config: pytest.Config) -> int:
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    return int(workerinput["workercount"]) if workerinput else 1
+
+
+def _rank(item: pytest.Item) -> int:
     """The slow tests without the browser, the slow ones with it, the other
-    browser tests, the rest (each in the order collected: the sort is
-    stable)."""
+    browser tests, the rest."""
     slow = item.get_closest_marker("slow") is not None
     browser = item.get_closest_marker("browser") is not None
     if slow:
         return 1 if browser else 0
     return 2 if browser else 3
+
+
+def _run_order(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The order to run in: the longest first, so a run ends on short tests
+    and no worker is left finishing a whole game while the others wait.
+    pytest-xdist's work stealing (``--dist worksteal``, pyproject.toml) first
+    hands each of the ``workers`` an equal run of the list, so the tests
+    are dealt round like cards: each run gets its share of the slow and the
+    browser tests, in the order of ``_rank`` (then as collected); a worker
+    that runs out takes tests from the end of another's, the short ones.
+    Within each run the browser tests follow each other, so a worker starts
+    Chromium about once (see ``pytest_runtest_setup``)."""
+    ranked = sorted(items, key=_rank)  # stable: the collection order within a rank
+    return [item for pile in range(workers) for item in ranked[pile::workers]]
 
 
 @pytest.hookimpl(wrapper=True)
