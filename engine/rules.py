@@ -485,10 +485,16 @@ def _suit_penalties(penalty: list[int]) -> tuple[tuple[int, ...], ...]:
     """Per suit, the points of every 13-bit rank mask (8192 entries a suit):
     a trick's points are four lookups, not a loop over its cards."""
 
-    def suit_points(s: int, ranks: int) -> int:
-        return sum(penalty[s * 13 + r] for r in range(13) if ranks >> r & 1)
-
-    return tuple(tuple(suit_points(s, m) for m in range(1 << 13)) for s in range(4))
+    tables: list[tuple[int, ...]] = []
+    for s in range(4):
+        row = [0] * (1 << 13)
+        for ranks in range(1, 1 << 13):
+            # A mask's points are those of the mask without its lowest
+            # rank plus that rank's: one addition an entry, not thirteen.
+            low = ranks & -ranks
+            row[ranks] = row[ranks ^ low] + penalty[s * 13 + low.bit_length() - 1]
+        tables.append(tuple(row))
+    return tuple(tables)
 
 
 def _play_codes(

@@ -29,9 +29,10 @@ the rest of the suite runs without it.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,32 @@ class ProcessWatch:
         subprocess.Popen.__init__ = self._original  # type: ignore[method-assign]
 
 
+class LoggingState:
+    """The logging set-up as it was: each logger's level, handlers and
+    propagation. A test that runs ``hearts serve``'s start in-process
+    (``configure_logging``) points the root logger at the standard error
+    pytest captured for that test alone; left so, the servers later tests
+    run in threads would log into that closed capture ("I/O operation on
+    closed file")."""
+
+    def __init__(self) -> None:
+        loggers = [logging.getLogger()] + [
+            logger
+            for logger in logging.Logger.manager.loggerDict.values()
+            if isinstance(logger, logging.Logger)
+        ]
+        self._kept = [
+            (logger, logger.level, logger.handlers[:], logger.propagate) for logger in loggers
+        ]
+
+    def restore(self) -> None:
+        """Put every logger there was back as it was."""
+        for logger, level, handlers, propagate in self._kept:
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate = propagate
+
+
 def _may_start_programs(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(name) for name in ("subprocess", "browser"))
 
@@ -182,6 +209,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.subprocess)
         if any(parts[: len(folder)] == folder for folder in SLOW_FOLDERS):
             item.add_marker(pytest.mark.slow)
+    items[:] = _run_order(items, _worker_count(config))
+
+
+def _worker_count(config: pytest.Config) -> int:
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    return int(workerinput["workercount"]) if workerinput else 1
+
+
+def _rank(item: pytest.Item) -> int:
+    """The slow tests without the browser, the slow ones with it, the other
+    browser tests, the rest."""
+    slow = item.get_closest_marker("slow") is not None
+    browser = item.get_closest_marker("browser") is not None
+    if slow:
+        return 1 if browser else 0
+    return 2 if browser else 3
+
+
+def _run_order(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The order to run in: the longest first, so a run ends on short tests
+    and no worker is left finishing a whole game while the others wait.
+    pytest-xdist's work stealing (``--dist worksteal``, pyproject.toml) first
+    hands each of the ``workers`` an equal run of the list, so the tests
+    are dealt round like cards: each run gets its share of the slow and the
+    browser tests, in the order of ``_rank`` (then as collected); a worker
+    that runs out takes tests from the end of another's, the short ones.
+    Within each run the browser tests follow each other, so a worker starts
+    Chromium about once (see ``pytest_runtest_setup``)."""
+    ranked = sorted(items, key=_rank)  # stable: the collection order within a rank
+    return [item for pile in range(workers) for item in ranked[pile::workers]]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Every test leaves logging as it found it (see ``LoggingState``). Around
+    the whole protocol, not a fixture: pytest adds its own capturing handler
+    for each of a test's phases."""
+    state = LoggingState()
+    try:
+        return (yield)
+    finally:
+        state.restore()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -7,10 +7,11 @@ anything but empty/0/false).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -19,10 +20,35 @@ from server.bot_runner import BotRunner
 from server.config import ServerConfig
 from tests.redis_space import RedisSpace
 
+T = TypeVar("T")
+
 
 class SharedBots(BotRunner):
     """A bot runner shared by every server of the session: a server's
-    ``close()`` must not shut the pool down under the next test."""
+    ``close()`` must not shut the pool down under the next test.
+
+    Its bookkeeping of queued and running jobs belongs to one event loop
+    (each job's future and its completion callback are the loop's), and
+    every test has a loop of its own: a job still running when a test's
+    loop closed never reports back, so its worker would stay counted busy
+    for the rest of the session, and after two such jobs no pool job (a
+    Hard move, a hand review) would ever start again. So the bookkeeping
+    starts afresh with each new loop (the processes finish what they run)."""
+
+    def __init__(self, workers: int, budget_ms: int) -> None:
+        super().__init__(workers=workers, budget_ms=budget_ms)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def run(self, queue: str, fn: Callable[..., T], *args: Any) -> T:
+        """``BotRunner.run``, on bookkeeping of this loop's own."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop = loop
+            self._queues.clear()
+            self._served.clear()
+            self._running.clear()
+            self._busy = 0
+        return await super().run(queue, fn, *args)
 
     def close(self) -> None:
         """Keep the pool (the session fixture shuts it down)."""

@@ -83,3 +83,29 @@ async def test_a_dead_worker_costs_one_simple_move_not_the_table() -> None:
         assert after.computed > 0 and after.move.card in view.legal  # searched by a live worker
     finally:
         runner.close()
+
+
+def test_the_suites_shared_pool_serves_a_test_after_one_whose_loop_ended_mid_job() -> None:
+    """The server tests' shared pool (tests/server/conftest.py) outlives each
+    test's event loop: a job still running when one loop closes must not
+    keep its worker counted busy for the next loop's jobs."""
+    import time
+
+    from .conftest import SharedBots
+
+    bots = SharedBots(workers=1, budget_ms=30)
+    try:
+
+        async def left_running() -> None:
+            job = asyncio.ensure_future(bots.run("t1", time.sleep, 0.5))
+            await asyncio.sleep(0.05)  # started in the worker
+            job.cancel()  # the test ends; its loop closes with the job running
+
+        asyncio.run(left_running())
+
+        async def next_test() -> float:
+            return await asyncio.wait_for(bots.run("t2", abs, -1.5), 30)
+
+        assert asyncio.run(next_test()) == 1.5
+    finally:
+        bots.shutdown()

@@ -57,6 +57,7 @@ async def metric(server: RunningServer, name: str, **labels: str) -> float:
 
 @pytest.mark.slow
 @pytest.mark.subprocess
+@pytest.mark.slow
 async def test_an_80_hand_autoplay_game_finishes_without_a_reconnect(
     make_server: ServerFactory, tmp_path: Path
 ) -> None:

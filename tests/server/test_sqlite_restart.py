@@ -146,6 +146,7 @@ async def test_sigkill_then_the_same_command_resumes_every_game(tmp_path: Path) 
     assert records[0]["plays"][: len(acknowledged)] == acknowledged
 
 
+@pytest.mark.slow
 async def test_a_second_server_on_the_same_data_is_refused(tmp_path: Path) -> None:
     data = tmp_path / "data"
     log = tmp_path / "serve.log"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 
 from protocol import client_messages as cm
 from server.app import RunningServer
@@ -31,6 +32,7 @@ def _problems(kind: str, frames: list[Any]) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 async def test_a_whole_games_frames_match_the_schema(server: RunningServer) -> None:
     host = await WireClient.open(server.url, "Ann")
     guest = await WireClient.open(server.url, "Bea")

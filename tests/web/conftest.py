@@ -68,8 +68,11 @@ class ServerThread:
         from server.config import ServerConfig
 
         self.thread.start()
-        # A short grace period, so a test can watch a bot cover for an away player.
-        defaults: dict[str, Any] = {"bot_budget_ms": 100, "bot_workers": 2, "grace_seconds": 4.0}
+        # A short grace period, so a test can watch a bot cover for an away
+        # player; Hard bots (and hints) think for 30 ms, as in the server
+        # tests: the browser tests check what the page shows of a move, not
+        # how good it is, and a Hard bot takes its whole budget every time.
+        defaults: dict[str, Any] = {"bot_budget_ms": 30, "bot_workers": 2, "grace_seconds": 4.0}
         config = ServerConfig(port=self.port, **{**defaults, **self.settings})
         future: Future[Any] = asyncio.run_coroutine_threadsafe(start_server(config), self.loop)
         self.server = future.result(timeout=60)

@@ -45,6 +45,18 @@ def create_table(
     return code_of(page.input_value("#invite-link"))
 
 
+def join_by_link(page: Page, code: str, name: str, seat: int | None = None) -> None:
+    """Open the table's link ``/t/CODE``, give ``name`` and take the open
+    seat; returns once the page shows the waiting table (from ``seat``,
+    when given)."""
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#join-form")
+    page.fill("#player-name", name)
+    page.click("#join-button")
+    at = f'[data-seat="{seat}"]' if seat is not None else ""
+    page.wait_for_selector(f'{TABLE}[data-status="waiting"]{at}')
+
+
 def code_of(link: str) -> str:
     """The code of an invite link (``http://host/t/CODE#k=SECRET``)."""
     return link.split("/t/", 1)[1].split("#", 1)[0]
@@ -133,6 +145,42 @@ def play_legal(page: Page, pick: Callable[[list[str]], str] | None = None) -> st
         arg=before,
     )
     return text
+
+
+# Whose move the host's page shows in the play (``arg``: the friend's seat):
+# "host", "friend", "over" once the hand is, or false while nobody of the
+# two may play (a bot's turn, a trick still on show).
+WHOSE_MOVE = (
+    "seat => { const t = document.querySelector('#table');"
+    " if (t.dataset.status !== 'playing') return 'over';"
+    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.myturn === 'true') return 'host';"
+    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.turn === String(seat)) return 'friend';"
+    " return false; }"
+)
+
+
+def play_hand_together(host: Page, friend: Page, friend_seat: int) -> None:
+    """Two humans at one table (bots in the other seats), passes done: play
+    the hand to its end, whoever's turn the host's page shows acting, and
+    wait until both pages show the hand's result or the game's end. After
+    each of the friend's cards the host's page is waited for, so it never
+    answers for a turn it has not seen move on."""
+    while True:
+        who = host.wait_for_function(WHOSE_MOVE, arg=friend_seat).json_value()
+        if who == "over":
+            break
+        if who == "host":
+            play_legal(host)
+        else:
+            before = played(host)
+            play_legal(friend)
+            host.wait_for_function(
+                "n => { const t = document.querySelector('#table');"
+                " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",
+                arg=before,
+            )
+    for page in (host, friend):
+        page.wait_for_selector(".result-panel, .over-panel")
 
 
 WAIT_FOR_US = (

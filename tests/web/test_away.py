@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, shoot
-from .helpers import TABLE, create_table, fast_play, hand_cards, pass_three, play_legal, start
+from .helpers import (
+    TABLE,
+    create_table,
+    fast_play,
+    hand_cards,
+    join_by_link,
+    pass_three,
+    play_legal,
+    start,
+)
 
 FRIEND = 1
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -55,15 +65,12 @@ def come_back(new_page: NewPage, context: BrowserContext) -> Page:
     return page
 
 
+@pytest.mark.slow
 def test_an_away_player_is_counted_down_covered_and_told(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
     friend = new_page(viewport=PHONE)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
     context = friend.context
 
     # Before the game no bot will cover anyone: "away", no countdown.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, NewPage
@@ -30,6 +31,7 @@ def to_last_trick(page: Page, pick: Callable[[list[str]], str] | None) -> None:
         play_legal(page, pick)
 
 
+@pytest.mark.slow
 def test_claim_button_plays_out_or_refuses(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP)
     create_table(page, "Claimer", seats=("easy", "easy", "easy"), hands=None)

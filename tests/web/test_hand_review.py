@@ -89,6 +89,7 @@ REVIEWED_DEAL = 1
 
 
 @pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.slow
 def test_a_finished_hand_is_reviewed_beside_each_trick_and_the_game_shows_accuracy(
     new_page: NewPage, start_server: StartServer, lang: str
 ) -> None:

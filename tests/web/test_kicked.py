@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, NewPage, shoot
-from .helpers import TABLE, FrameLog, create_table
+from .helpers import TABLE, FrameLog, create_table, join_by_link
 
 FRIEND = 1
 
@@ -21,11 +21,7 @@ def test_a_kicked_player_is_told_and_comes_back_when_allowed(new_page: NewPage) 
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
     friend = new_page(viewport=PHONE)
     friend_frames = FrameLog(friend)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
 
     host.locator('.seat[data-pos="left"] .kick').click()
 

@@ -3,22 +3,25 @@ join link, plus two bots; they chat and play a hand to its end."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage
-from .helpers import TABLE, create_table, fast_play, pass_three, play_legal, played, start, status
+from .helpers import (
+    create_table,
+    fast_play,
+    join_by_link,
+    pass_three,
+    play_hand_together,
+    start,
+    status,
+)
 
 # The host sits at seat 0; the table is created with the seat on its left open.
 HOST, FRIEND = 0, 1
-STILL_PLAYING = (
-    "seat => { const t = document.querySelector('#table');"
-    " if (t.dataset.status !== 'playing') return 'over';"
-    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.myturn === 'true') return 'host';"
-    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.turn === String(seat)) return 'friend';"
-    " return false; }"
-)
 
 
+@pytest.mark.slow
 def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP, motion="no-preference")
     friend = new_page(viewport=PHONE, motion="no-preference")
@@ -26,11 +29,7 @@ def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
     expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Open seat")
 
     # The friend opens the link, gives a name and takes the open seat.
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
     expect(host.locator('.seat[data-pos="left"]')).to_contain_text("Fedir")
     expect(friend.locator('.seat[data-pos="right"]')).to_contain_text("Hana")
     expect(friend.locator(".start-game")).to_be_hidden()  # only the host starts
@@ -46,28 +45,13 @@ def test_host_and_friend_by_link_play_a_hand(new_page: NewPage) -> None:
     fast_play(host)
     fast_play(friend)
     start(host)
-    friend.wait_for_selector(f'{TABLE}[data-status="playing"]')
+    friend.wait_for_selector('#table[data-status="playing"]')
     pass_three(host)
     pass_three(friend)
 
     # Play until the hand is over: whoever's turn the host's page shows acts.
-    while True:
-        who = host.wait_for_function(STILL_PLAYING, arg=FRIEND).json_value()
-        if who == "over":
-            break
-        if who == "host":
-            play_legal(host)
-        else:
-            before = played(host)
-            play_legal(friend)
-            host.wait_for_function(
-                "n => { const t = document.querySelector('#table');"
-                " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",
-                arg=before,
-            )
-
+    play_hand_together(host, friend, FRIEND)
     for page in (host, friend):
-        page.wait_for_selector(".result-panel, .over-panel")
         expect(page.locator(".trick-row")).to_have_count(13)
     _same_scores(host, friend)
 
@@ -111,11 +95,7 @@ def test_a_late_joiner_sees_the_chat_so_far(new_page: NewPage) -> None:
     expect(host.locator(".chat-log")).to_contain_text("Hana: we start at eight")
 
     friend = new_page(viewport=PHONE)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
     friend.click("#tab-chat")
     log = friend.locator(".chat-log")
     expect(log).to_contain_text("Hana: welcome!")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import PHONE, NewPage, StartServer
@@ -23,6 +24,7 @@ def leave(page: Page) -> None:
     page.wait_for_selector("#lobby")
 
 
+@pytest.mark.slow
 def test_play_vs_bots_again_and_again_in_one_open_page(new_page: NewPage) -> None:
     page = new_page(viewport=PHONE)
     page.goto("/")

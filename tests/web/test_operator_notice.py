@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tools.cli.main import main
 
 from .conftest import DESKTOP, PHONE, NewPage, StartServer, shoot
-from .helpers import TABLE, create_table
+from .helpers import TABLE, create_table, join_by_link
 
 TOKEN = secrets.token_urlsafe(24)
 
@@ -27,11 +27,7 @@ def test_every_page_shows_the_operators_notice_in_its_language(
     host = new_page(viewport=DESKTOP, locale="uk-UA", server_url=runner.url)
     code = create_table(host, "Hanna", seats=("open", "easy", "easy"))
     friend = new_page(viewport=PHONE, locale="ru-RU", server_url=runner.url)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedor")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"]')
+    join_by_link(friend, code, "Fedor")
     lobby = new_page(viewport=PHONE, locale="en-GB", server_url=runner.url)
     lobby.goto("/")
     lobby.wait_for_selector("#lobby #stats dl")

@@ -139,6 +139,7 @@ def play_to_the_end(page: Page, found: list[str], lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+@pytest.mark.slow
 def test_every_page_fits_a_phone_and_a_desktop(new_page: NewPage, lang: str) -> None:
     locale = {"en": "en-GB", "uk": "uk-UA", "ru": "ru-RU"}[lang]
     found: list[str] = []

@@ -182,6 +182,7 @@ def test_a_wrong_invite_link_is_said_to_be_not_valid(
     assert joins == [(code, forged), (code, secret)]
 
 
+@pytest.mark.slow
 def test_throttled_codes_count_down_and_wait_but_the_link_does_not(
     new_page: NewPage, start_server: StartServer
 ) -> None:

@@ -4,12 +4,14 @@ Previous / Next (and the arrow keys)."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, NewPage
 from .helpers import TABLE, create_table, fast_play, pass_three, play_legal, start, status
 
 
+@pytest.mark.slow
 def test_the_score_table_opens_a_replay_of_the_hand(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP)
     create_table(page, "Replayer", seats=("easy", "easy", "easy"), hands=2)

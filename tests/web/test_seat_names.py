@@ -7,21 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from server.seat_names import BOT_NAMES
 
 from .conftest import DESKTOP, NewPage
-from .helpers import TABLE, create_table, fast_play, pass_three, play_legal, played, start
+from .helpers import (
+    TABLE,
+    create_table,
+    fast_play,
+    join_by_link,
+    pass_three,
+    play_hand_together,
+    start,
+)
 
 HOST, FRIEND = 0, 1
-STILL_PLAYING = (
-    "seat => { const t = document.querySelector('#table');"
-    " if (t.dataset.status !== 'playing') return 'over';"
-    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.myturn === 'true') return 'host';"
-    " if (t.dataset.phase === 'play' && t.dataset.lingering === 'false' && t.dataset.turn === String(seat)) return 'friend';"
-    " return false; }"
-)
 
 
 def view_of(page: Page) -> dict[str, Any]:
@@ -45,15 +47,12 @@ def plates(page: Page) -> dict[int, str]:
     return by_seat(page, "#table .seat[data-seat]:not([hidden]) .seat-name")
 
 
+@pytest.mark.slow
 def test_host_and_friend_see_the_same_name_for_every_seat(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     friend = new_page(viewport=DESKTOP)
     code = create_table(host, "Hana", seats=("open", "medium", "medium"), hands=1)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="{FRIEND}"]')
+    join_by_link(friend, code, "Fedir", FRIEND)
     expect(host.locator(f'.seat[data-seat="{FRIEND}"] .seat-name')).to_have_text("Fedir")
 
     names = {s["seat"]: s["name"] for s in view_of(host)["seats"]}
@@ -79,22 +78,7 @@ def test_host_and_friend_see_the_same_name_for_every_seat(new_page: NewPage) -> 
     assert plates(host) == plates(friend) == names
     pass_three(host)
     pass_three(friend)
-    while True:
-        who = host.wait_for_function(STILL_PLAYING, arg=FRIEND).json_value()
-        if who == "over":
-            break
-        if who == "host":
-            play_legal(host)
-        else:
-            before = played(host)
-            play_legal(friend)
-            host.wait_for_function(
-                "n => { const t = document.querySelector('#table');"
-                " return t.dataset.status !== 'playing' || Number(t.dataset.played) > n; }",
-                arg=before,
-            )
-    for page in (host, friend):
-        page.wait_for_selector(".result-panel, .over-panel")
+    play_hand_together(host, friend, FRIEND)
 
     # The hand's result and the score table name every seat the same.
     assert by_seat(host, ".result-table th[data-seat]") == names

@@ -21,6 +21,7 @@ from .helpers import (
     create_table,
     fast_play,
     hand_cards,
+    join_by_link,
     pass_three,
     play_legal,
     start,
@@ -171,11 +172,7 @@ def test_host_rematch_leaves_the_friend_final_scores(new_page: NewPage) -> None:
     host = new_page(viewport=DESKTOP)
     friend = new_page(viewport=PHONE)
     code = create_table(host, "Hana", seats=("open", "easy", "easy"), hands=1)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Fedir")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="1"]')
+    join_by_link(friend, code, "Fedir", 1)
     fast_play(host)
     fast_play(friend)
     start(host)

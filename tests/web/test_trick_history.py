@@ -4,6 +4,8 @@ card glowing), "won by you +2" is not written yet."""
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import DESKTOP, NewPage
 from .helpers import (
     TABLE,
@@ -33,6 +35,7 @@ WATCH = """
 """
 
 
+@pytest.mark.slow
 def test_a_trick_is_won_in_the_history_only_once_it_is_taken(new_page: NewPage) -> None:
     page = new_page(viewport=DESKTOP, paced=True)
     create_table(page, "Mia", seats=("easy", "easy", "easy"))

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocket, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, StartServer, shoot
-from .helpers import TABLE, FrameLog, create_table
+from .helpers import TABLE, FrameLog, create_table, join_by_link
 
 # What Chromium logs when the page reconnects while no server listens.
 REFUSED = r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/ws' failed"
@@ -35,6 +36,7 @@ def wait_closed(ws: WebSocket) -> None:
         ws.wait_for_event("close")
 
 
+@pytest.mark.slow
 def test_a_restarted_server_forgets_the_table(new_page: NewPage, start_server: StartServer) -> None:
     first = start_server(0)
     port = first.server.port  # bound by the server; the restart binds it again
@@ -43,11 +45,7 @@ def test_a_restarted_server_forgets_the_table(new_page: NewPage, start_server: S
     host_frames = FrameLog(host)
     code = create_table(host, "Greta", seats=("open", "easy", "easy"), hands=1)
     friend = new_page(viewport=PHONE, server_url=url)
-    friend.goto(f"/t/{code}")
-    friend.wait_for_selector("#join-form")
-    friend.fill("#player-name", "Jonas")
-    friend.click("#join-button")
-    friend.wait_for_selector(f'{TABLE}[data-status="waiting"][data-seat="1"]')
+    join_by_link(friend, code, "Jonas", 1)
     assert saved_seat(friend) is not None
     # The friend closes the page; the browser keeps the seat.
     friend_context = friend.context

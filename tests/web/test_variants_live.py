@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage, ServerThread, StartServer
@@ -109,7 +110,17 @@ def tap_last_legal(page: Page) -> str:
 def trick_labels_readable(page: Page, names: dict[int, str]) -> int:
     """Every card of the trick on show carries the name of the seat that
     played it (``names``: seat -> name), whole, at a readable size, on
-    screen and not hidden under another card; returns how many cards."""
+    screen and not hidden under another card; returns how many cards.
+
+    Measured once the trick's cards have landed: a card just put down
+    starts its fly-in (1 ms with reduced motion, but from the next frame
+    drawn, and a loaded machine draws late), and until then it lies
+    shifted towards its player, over a neighbour's tag."""
+    page.evaluate(
+        """() => Promise.all(document.querySelector('.trick').getAnimations({ subtree: true })
+              .map((a) => a.finished.catch(() => null)))
+           .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))"""
+    )
     tags: list[dict[str, Any]] = page.eval_on_selector_all(
         ".trick .card",
         """cards => cards.map(card => {
@@ -276,6 +287,7 @@ def test_domino_draws_from_the_stock_and_a_seat_drops_out(
         expect(page.locator(f'.seat[data-seat="{seat}"] .backs .count')).to_have_text("0")
 
 
+@pytest.mark.slow
 def test_cancellation_cancels_a_trick_and_carries_it_to_the_next_winner(
     start_server: StartServer, new_page: NewPage
 ) -> None:

@@ -14,6 +14,7 @@ import pytest
 pytestmark = pytest.mark.subprocess
 
 
+@pytest.mark.slow
 def test_a_short_guessing_run_reports_its_figures() -> None:
     done = subprocess.run(
         [

@@ -46,6 +46,7 @@ def _parse(*paths: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_the_asyncapi_parser_takes_the_document_and_refuses_a_broken_one(
     tmp_path: Path,
 ) -> None:
