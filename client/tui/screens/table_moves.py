@@ -9,6 +9,8 @@ line or sends a request through the ``TableClient``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from protocol import client_messages as cm
 from protocol.view import SeatInfo, SeatView
 
@@ -146,21 +148,20 @@ class TableMoves(TableBase):
 
     def action_undo(self) -> None:
         """Take back our last card (client.tui.takeback)."""
-        refusal = undo_refusal(self.model)
-        if refusal is not None:
-            self._refuse(refusal)
-            return
-        self._clear_notice()
-        self.send_request(lambda rid: cm.Undo(id=rid))
+        self._ask_unless(undo_refusal(self.model), lambda rid: cm.Undo(id=rid))
 
     def action_claim(self) -> None:
         """Claim every trick left (client.tui.claims)."""
-        refusal = claim_refusal(self.model)
+        self._ask_unless(claim_refusal(self.model), lambda rid: cm.Claim(id=rid))
+
+    def _ask_unless(self, refusal: Msg | None, build: Callable[[str], cm.Request]) -> None:
+        """Say ``refusal`` if there is one; else clear the notice and send
+        the request ``build`` makes."""
         if refusal is not None:
             self._refuse(refusal)
             return
         self._clear_notice()
-        self.send_request(lambda rid: cm.Claim(id=rid))
+        self.send_request(build)
 
     def action_replay(self) -> None:
         """Replay the game's finished hands (screens.replay)."""
