@@ -107,7 +107,8 @@ class RedisTarget:
         }
         if self.sentinel_password is not None:
             sentinel_kwargs["password"] = self.sentinel_password
-        return Sentinel(  # type: ignore[no-untyped-call]
+        # Untyped before redis-py 8, typed since: either is clean.
+        return Sentinel(  # type: ignore[no-untyped-call, unused-ignore]
             list(self.nodes),
             sentinel_kwargs=sentinel_kwargs,
             socket_timeout=timeout,
