@@ -1,7 +1,9 @@
 """Fixtures of the browser tests: a server in a thread, Debian's Chromium
 driven by Playwright (sync API; the session's ``browser`` is in
-tests/conftest.py), pages that record console errors, and
-screenshots under ``test-artifacts/web/``.
+tests/conftest.py), pages that record console errors, and, when
+``HEARTS_TEST_SCREENSHOTS=1``, screenshots under ``test-artifacts/web/``
+for people to look at (no test reads them; taking them is a fair share of
+the browser's work, so a plain run takes none).
 
 Chromium is ``/usr/bin/chromium`` (``bash .ci/services`` installs it); it is
 never downloaded. Without it these tests skip locally and fail in CI
@@ -34,6 +36,7 @@ from playwright.sync_api import (
 from ..conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the browser fixture is there)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SCREENSHOTS = os.environ.get("HEARTS_TEST_SCREENSHOTS", "") not in ("", "0")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 # Before any script of every page: the presenter makes no pauses between
@@ -225,8 +228,19 @@ def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iter
     assert problems.messages == [], "\n".join(problems.messages)
 
 
+def save_screenshot(page: Page, name: str, full_page: bool = False) -> None:
+    """Save ``name.png`` of the page as it is now, if screenshots are asked
+    for (``HEARTS_TEST_SCREENSHOTS=1``)."""
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
 def shoot(page: Page, name: str) -> None:
-    """Save ``name-phone.png`` and ``name-desktop.png`` of the page as it is now."""
+    """Save ``name-phone.png`` and ``name-desktop.png`` of the page as it is
+    now, if screenshots are asked for (``HEARTS_TEST_SCREENSHOTS=1``)."""
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     original = page.viewport_size
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, DESKTOP, PHONE, NewPage, StartServer
+from .conftest import DESKTOP, PHONE, NewPage, StartServer, save_screenshot
 from .helpers import TABLE, create_table
 
 # Each card of the hand: its box, and how much of it shows (up to the next
@@ -55,8 +55,7 @@ def test_play_vs_bots_on_a_phone(new_page: NewPage, locale: str) -> None:
     # The next step is choosing cards: the focus is in the hand.
     expect(page.locator('.hand .card[tabindex="0"]')).to_be_focused()
     expect(page.locator(".hand .card")).to_have_count(13)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"first-steps-{locale}-phone.png"))
+    save_screenshot(page, f"first-steps-{locale}-phone")
     boxes = page.evaluate(HAND_BOXES)
     rows = {round(b["top"]) for b in boxes}
     assert len(rows) == 2, boxes

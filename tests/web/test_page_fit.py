@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from .conftest import ARTIFACTS, NewPage
+from .conftest import SCREENSHOTS, NewPage, save_screenshot
 from .helpers import TABLE, WAIT_FOR_US, pass_three, play_legal, start, status
 
 SIZES: dict[str, ViewportSize] = {
@@ -96,16 +96,17 @@ def settle(page: Page, viewport: ViewportSize) -> None:
 
 def fits(page: Page, label: str, found: list[str]) -> None:
     """Scan the page at each size, keeping what sticks out in ``found``,
-    then take a screenshot at each under test-artifacts/web/ (after every
-    scan: a whole-page screenshot resizes the window for a moment)."""
+    then, if screenshots are asked for, take one at each under
+    test-artifacts/web/ (after every scan: a whole-page screenshot resizes
+    the window for a moment)."""
     original = page.viewport_size
     for size, viewport in SIZES.items():
         settle(page, viewport)
         found.extend(f"{label} at {size}: {problem}" for problem in page.evaluate(SCAN))
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size, viewport in SIZES.items():
-        settle(page, viewport)
-        page.screenshot(path=str(ARTIFACTS / f"fit-{label}-{size}.png"), full_page=size == "phone")
+    if SCREENSHOTS:
+        for size, viewport in SIZES.items():
+            settle(page, viewport)
+            save_screenshot(page, f"fit-{label}-{size}", full_page=size == "phone")
     if original is not None:
         settle(page, original)
 
