@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import io
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 
 from client.tui.app import HeartsApp
@@ -125,11 +127,32 @@ _TEXT = re.compile(
 
 
 def screen_text(app: object) -> str:
-    """What the screen shows, as plain lines (from the SVG screenshot)."""
+    """What the screen shows, as plain lines, one a row.
+
+    The screen's cells as text (Rich's plain export), as Textual's own
+    ``export_screenshot`` renders them but without building an SVG: the
+    tests read the screen while they wait for something to show, many times
+    a second, and the SVG (and parsing it back) costs far more than the
+    text. Uses the compositor as ``export_screenshot`` does (Textual 8)."""
     from textual.app import App
 
     assert isinstance(app, App)
-    return svg_text(app.export_screenshot(), app.size.width)
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    rows = console.export_text(styles=False).split("\n")[:height]
+    return "\n".join(row.replace("\xa0", " ").rstrip() for row in rows)
 
 
 def svg_text(svg: str, width: int) -> str:
