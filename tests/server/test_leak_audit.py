@@ -57,7 +57,6 @@ from tools.cli.verify import verify_lines
 from .conftest import BASE_CONFIG, SharedBots
 from .harness import REPLY_TYPES, WireClient, choose, needs_action
 
-GAMES = 24
 AT_ONCE = 4
 # (variant, players): game n plays CASES[n % len(CASES)].
 CASES = (
@@ -78,6 +77,9 @@ CASES = (
     ("domino", 7),
     ("standard", 5),
 )
+# Each case once: every variant at each of its seat counts above, with the
+# seat mixes and mishaps of run_game (drawn per game) across them.
+GAMES = len(CASES)
 DECK = [card_text(c) for c in range(104)]
 CARD = re.compile(r"^[2-9TJQKA][CDHS]2?$")
 IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS]2?(?![A-Za-z0-9])")
@@ -85,26 +87,28 @@ LABEL = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])(²?)")
 SENTENCE_KEYS = ("message", "text", "name")
 
 
-def cards_in(obj: Any, key: str = "") -> set[str]:
+def cards_in(obj: Any) -> set[str]:
     """Every card a decoded frame mentions: as a field value, or inside a
-    sentence (wire text or display label)."""
+    sentence (wire text or display label). A walk with a stack rather than
+    recursion: the audit reads every string of tens of thousands of frames."""
     found: set[str] = set()
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k != "bonus_card":  # a rule of the table (Omnibus: JD), public
-                found |= cards_in(v, str(k))
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            found |= cards_in(v, key)
-    elif isinstance(obj, str):
-        if CARD.match(obj):
-            found.add(obj)
-        if key in SENTENCE_KEYS:
-            found.update(IN_TEXT.findall(obj))
-            found.update(
-                card_text(card(r + s + ("2" if second else "")))
-                for r, s, second in LABEL.findall(obj)
-            )
+    stack: list[tuple[Any, str]] = [(obj, "")]
+    while stack:
+        value, key = stack.pop()
+        if isinstance(value, str):
+            if len(value) <= 3 and CARD.match(value):
+                found.add(value)
+            if key in SENTENCE_KEYS:
+                found.update(IN_TEXT.findall(value))
+                found.update(
+                    card_text(card(r + s + ("2" if second else "")))
+                    for r, s, second in LABEL.findall(value)
+                )
+        elif isinstance(value, dict):
+            # bonus_card is a rule of the table (Omnibus: JD), public.
+            stack.extend((v, str(k)) for k, v in value.items() if k != "bonus_card")
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, key) for v in value)
     return found
 
 
@@ -150,6 +154,16 @@ class Truth:
                 ]
             if hand.leftover is not None and hand.phase is not Phase.PLAY:
                 self.leftover[number] = {card_text(c) for c in cards_of(hand.leftover[1])}
+        # Each frame asks for these again: worked out once per hand.
+        self._plays = {n: [card_text(c) for c in h.plays] for n, h in self.hands.items()}
+        self._dealt = {
+            n: [frozenset(card_text(c) for c in cards_of(mask)) for mask in h.dealt]
+            for n, h in self.hands.items()
+        }
+        self._received = {
+            n: [frozenset(card_text(c) for c in cards_of(mask)) for mask in h.received]
+            for n, h in self.hands.items()
+        }
 
     def taken_face_down(self, number: int, played: int, seat: int) -> set[str]:
         """The face-down cards ``seat`` has taken after ``played`` plays."""
@@ -172,15 +186,15 @@ class Truth:
 
     def deal(self, number: int, seat: int) -> set[str]:
         """What ``seat`` was dealt in hand ``number``."""
-        return {card_text(c) for c in cards_of(self.hands[number].dealt[seat])}
+        return set(self._dealt[number][seat])
 
     def received(self, number: int, seat: int) -> set[str]:
         """What was passed to ``seat`` in hand ``number``."""
-        return {card_text(c) for c in cards_of(self.hands[number].received[seat])}
+        return set(self._received[number][seat])
 
     def plays(self, number: int) -> list[str]:
         """The hand's plays in order."""
-        return [card_text(c) for c in self.hands[number].plays]
+        return self._plays[number]
 
 
 def _mask(cards: list[int]) -> int:
@@ -318,8 +332,10 @@ async def audited(shared_bots: SharedBots) -> AsyncIterator[tuple[RunningServer,
     from dataclasses import replace
 
     # Reviews with a few deals each: what they may mention is audited, not
-    # how well they judge.
-    config = replace(BASE_CONFIG, grace_seconds=0.1, analysis_worlds=4)
+    # how well they judge. Every game's host comes from 127.0.0.1: one
+    # address creating more tables a minute than a real one may (0: no
+    # per-address budget).
+    config = replace(BASE_CONFIG, grace_seconds=0.1, analysis_worlds=4, tables_burst_per_address=0)
     server = await start_server(config, bots=bots)  # type: ignore[arg-type]
     yield server, bots
     await server.close()
