@@ -57,6 +57,13 @@ jscheck: $(NPM_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
 	node --test --test-reporter=spec tests/web/js/*.test.js
 
+# The test run starts Python many times (each pytest worker, every `hearts`
+# command a test runs): with PYTHONDONTWRITEBYTECODE set (some machines set
+# it for every shell) each of them compiles this checkout's modules anew,
+# about 4 s of CPU per worker before the first test. The bytecode caches
+# (__pycache__, ignored by git) are kept for the commands below.
+unexport PYTHONDONTWRITEBYTECODE
+
 # pytest on three workers (pytest-xdist) on this project's 2-core machine:
 # the suite mostly waits (sockets, child processes, the browser), so a third
 # worker fills the cores while the others wait (README: the measured

@@ -78,7 +78,7 @@ async def test_bench_fairness_reports_both_levels() -> None:
         profile_dir=None,
         phases=("fairness",),
         hard_tables=1,
-        fairness_seconds=2.5,
+        fairness_seconds=1.5,
         fairness_min_hard=3,  # a busy machine may need longer for the first ones
     )
     fairness = out["fairness"]
