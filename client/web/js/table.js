@@ -806,7 +806,7 @@ function renderTrick(view) {
       el = trickCard(view, seat, card);
       box.append(el);
       // When your card reached the table, in the page's own timeline (the
-      // browser tests read it: click to table within 50 ms).
+      // browser tests check it is there before the click's event is over).
       if (card === own && seat === view.seat) performance.mark("own-card-on-table", { detail: card });
     }
     el.dataset.pos = posOf(view, seat);
