@@ -241,10 +241,9 @@ def shoot(page: Page, name: str) -> None:
     now, if screenshots are asked for (``HEARTS_TEST_SCREENSHOTS=1``)."""
     if not SCREENSHOTS:
         return
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     original = page.viewport_size
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=label == "phone")
+        save_screenshot(page, f"{name}-{label}", full_page=label == "phone")
     if original is not None:
         page.set_viewport_size(original)

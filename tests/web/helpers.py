@@ -194,6 +194,14 @@ def status(page: Page) -> str:
     return page.get_attribute(TABLE, "data-status") or ""
 
 
+def next_hand(page: Page) -> None:
+    """Between hands: ask for the next one and wait until it is dealt (or the
+    game is over: a game tied for the lowest score after its last hand
+    goes on, one that is not ends)."""
+    page.click(".next-hand")
+    page.wait_for_selector(f'{TABLE}[data-status="playing"], {TABLE}[data-status="game_over"]')
+
+
 class FrameLog:
     """Every frame a page sends and receives over its WebSockets, decoded;
     ``sockets`` are the page's WebSockets, newest last."""

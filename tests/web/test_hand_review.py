@@ -19,6 +19,7 @@ from .helpers import (
     WAIT_FOR_US,
     create_table,
     fast_play,
+    next_hand,
     pass_three,
     play_legal,
     start,
@@ -51,10 +52,7 @@ def play_short_game(page: Page) -> int:
     while status(page) != "game_over":
         page.wait_for_selector(f"{WAIT_FOR_US}, {TABLE}[data-status='between_hands']")
         if status(page) == "between_hands":
-            page.click(".next-hand")
-            page.wait_for_selector(
-                f'{TABLE}[data-status="playing"], {TABLE}[data-status="game_over"]'
-            )
+            next_hand(page)
         elif page.locator(f'{TABLE}[data-phase="pass"] .center-panel[data-mode="pass"]').count():
             pass_three(page)
         elif status(page) == "playing":

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from .conftest import SCREENSHOTS, NewPage, save_screenshot
-from .helpers import TABLE, WAIT_FOR_US, pass_three, play_legal, start, status
+from .helpers import TABLE, WAIT_FOR_US, next_hand, pass_three, play_legal, start, status
 
 SIZES: dict[str, ViewportSize] = {
     "phone": {"width": 390, "height": 844},
@@ -132,10 +132,7 @@ def play_to_the_end(page: Page, found: list[str], lang: str) -> None:
         if state == "game_over":
             return
         if state == "between_hands":
-            page.click(".next-hand")
-            page.wait_for_selector(
-                f'{TABLE}[data-status="playing"], {TABLE}[data-status="game_over"]'
-            )
+            next_hand(page)
             continue
         if page.locator(f'{TABLE}[data-phase="pass"] .center-panel[data-mode="pass"]').count():
             if not scanned_pass:
