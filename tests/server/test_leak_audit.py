@@ -156,14 +156,8 @@ class Truth:
                 self.leftover[number] = {card_text(c) for c in cards_of(hand.leftover[1])}
         # Each frame asks for these again: worked out once per hand.
         self._plays = {n: [card_text(c) for c in h.plays] for n, h in self.hands.items()}
-        self._dealt = {
-            n: [frozenset(card_text(c) for c in cards_of(mask)) for mask in h.dealt]
-            for n, h in self.hands.items()
-        }
-        self._received = {
-            n: [frozenset(card_text(c) for c in cards_of(mask)) for mask in h.received]
-            for n, h in self.hands.items()
-        }
+        self._dealt = {n: [_texts(mask) for mask in h.dealt] for n, h in self.hands.items()}
+        self._received = {n: [_texts(mask) for mask in h.received] for n, h in self.hands.items()}
 
     def taken_face_down(self, number: int, played: int, seat: int) -> set[str]:
         """The face-down cards ``seat`` has taken after ``played`` plays."""
@@ -184,17 +178,22 @@ class Truth:
                 held |= per_seat[seat]
         return held
 
-    def deal(self, number: int, seat: int) -> set[str]:
+    def deal(self, number: int, seat: int) -> frozenset[str]:
         """What ``seat`` was dealt in hand ``number``."""
-        return set(self._dealt[number][seat])
+        return self._dealt[number][seat]
 
-    def received(self, number: int, seat: int) -> set[str]:
+    def received(self, number: int, seat: int) -> frozenset[str]:
         """What was passed to ``seat`` in hand ``number``."""
-        return set(self._received[number][seat])
+        return self._received[number][seat]
 
     def plays(self, number: int) -> list[str]:
         """The hand's plays in order."""
         return self._plays[number]
+
+
+def _texts(mask: int) -> frozenset[str]:
+    """A hand's cards (a bitmask) as card texts."""
+    return frozenset(card_text(c) for c in cards_of(mask))
 
 
 def _mask(cards: list[int]) -> int:
@@ -246,7 +245,9 @@ class Knowing:
         match msg:
             case sm.HandDealt():
                 self.hand, self.played, self.exchanged = msg.hand_number, 0, False
-                expected = self.truth.deal(self.hand, self.seat) if self.seat is not None else set()
+                expected = (
+                    self.truth.deal(self.hand, self.seat) if self.seat is not None else frozenset()
+                )
                 assert set(msg.cards) == expected and len(msg.cards) == len(expected)
             case sm.CardsReceived():
                 assert self.seat is not None, "a spectator was sent passed cards"
