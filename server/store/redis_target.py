@@ -10,7 +10,9 @@ Three topologies, one key layout (``server.store.redis_keys``):
   connects, so each one (the commit lane, redis-py's pool that serves
   leases, the lobby and the bus) follows a failover by itself: a
   connection to the old master breaks or answers ``READONLY``, and the next
-  one goes to the new master. The user and password are the Redis nodes';
+  one goes to the new master. A sentinel late to see the failover can still
+  name the old master once it is back as a replica: the pool's connections
+  check ``ROLE`` as they open (``server.store.sentinel_master``). The user and password are the Redis nodes';
   ``?sentinel_password=…`` gives the sentinels' own if they have one.
 * ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]`` (``rediss+cluster://``):
   Redis Cluster, the nodes given being seeds (any live node is enough to
@@ -37,6 +39,7 @@ from redis.exceptions import RedisError
 
 from .redis_cluster_lanes import ClusterLanes
 from .redis_lane import RedisLane, tls_context
+from .sentinel_master import MasterCheckedConnection, MasterCheckedSSLConnection
 
 Topology = Literal["redis", "sentinel", "cluster"]
 SCHEMES: dict[str, tuple[Topology, bool]] = {
@@ -128,7 +131,12 @@ class RedisTarget:
             "socket_connect_timeout": timeout,
         }
         if self.topology == "sentinel":
-            master: Redis = self.sentinel(timeout).master_for(self.service, **options)
+            # Each new connection checks that the node it was sent to is
+            # the master (server.store.sentinel_master says why).
+            checked = MasterCheckedSSLConnection if self.tls else MasterCheckedConnection
+            master: Redis = self.sentinel(timeout).master_for(
+                self.service, connection_class=checked, **options
+            )
             return master
         if self.topology == "cluster":
             cluster = RedisCluster(

@@ -10,10 +10,13 @@ import asyncio
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from server.cluster import Cluster
 from server.store import RedisStore, StoreError
+from server.store.sentinel_master import NotTheMaster
 from tests.redis_ha import SentinelSet, port_in_range
 from tests.server.store.helpers import commit
 
@@ -90,6 +93,46 @@ async def test_every_connection_follows_a_failover(sentinel_set: SentinelSet) ->
         assert await store.table_id_for_code("CODE1") == "t1"
         assert new.client().hget(store.keys.table("t1"), "state") == b"s3"
     finally:
+        await store.close()
+
+
+async def test_a_sentinel_late_to_see_a_failover_points_no_connection_at_a_replica(
+    sentinel_set: SentinelSet,
+) -> None:
+    """Right after a failover a sentinel that has not heard of it names the
+    old master, back by then as a replica. A publish on a connection there
+    would succeed and reach nobody (a replica does not pass it on), so the
+    pool refuses that connection and the bus's retry finds the master."""
+    store = RedisStore(sentinel_set.url, timeout=2.0)
+    client = store.bus_redis
+    replica = sentinel_set.replica()
+    manager: Any = client.connection_pool.sentinel_manager  # type: ignore[attr-defined]
+    told = manager.discover_master
+    lagging = 2  # the first two questions reach the late sentinel
+
+    async def late_sentinel(service: str) -> tuple[str, int]:
+        nonlocal lagging
+        if lagging:
+            lagging -= 1
+            return ("127.0.0.1", replica.port)
+        address: tuple[str, int] = await told(service)
+        return address
+
+    manager.discover_master = late_sentinel
+    master = sentinel_set.master().client()
+    subscriber = master.pubsub(ignore_subscribe_messages=True)
+    try:
+        subscriber.ssubscribe("hearts:test:bus")
+        subscriber.get_sharded_message(timeout=1.0)  # reads the subscription's confirmation
+        with pytest.raises(NotTheMaster, match=f":{replica.port} is a slave, not the master"):
+            await client.spublish("hearts:test:bus", b"lost?")
+        cluster = Cluster(client)
+        assert await cluster._publish("hearts:test:bus", b"heard", wait_for_listener=True)
+        assert lagging == 0
+        message = await asyncio.to_thread(subscriber.get_sharded_message, timeout=5.0)
+        assert message is not None and message["data"] == b"heard"
+    finally:
+        subscriber.close()
         await store.close()
 
 
