@@ -26,8 +26,10 @@ Every request gets an access line (``hearts.access``, see
 
 Every file carries a strong ``ETag`` (a hash of its bytes), so a reload
 asks ``If-None-Match`` and gets ``304 Not Modified`` with no body; text is
-gzipped once at start-up and sent compressed to every browser that accepts
-it. Every file but the HTML pages is also served under a content-hashed name
+gzipped once, when it is first asked for (a server that serves no browser,
+such as the many a test run starts, never spends the ~0.1 s that
+compressing the whole client takes), and sent compressed to every browser
+that accepts it. Every file but the HTML pages is also served under a content-hashed name
 (``server.hashed_urls``), ``immutable`` for a year, and the pages are
 rewritten to load everything by those names: a browser that has the files
 asks only for the page. The pages, and the plain names of the client's own
@@ -82,18 +84,46 @@ MIN_GZIP = 256
 """Smaller bodies are sent as they are: gzip's header would eat the saving."""
 
 
+class Gzip:
+    """A body's gzip (mtime 0, so the same bytes give the same file on every
+    start and every replica), made the first time it is asked for and then
+    kept; None when compression does not pay. At most ~10 ms for the
+    largest file, once per file per process."""
+
+    __slots__ = ("_body", "_made", "_packed")
+
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+        self._made = False
+        self._packed: bytes | None = None
+
+    def get(self) -> bytes | None:
+        """The gzipped bytes, or None if they are no smaller."""
+        if not self._made:
+            packed = gzip.compress(self._body, compresslevel=9, mtime=0)
+            self._packed = packed if len(packed) < len(self._body) else None
+            self._made = True
+        return self._packed
+
+
 @dataclass(frozen=True, slots=True)
 class StaticFile:
-    """One file of the client as served: its bytes, gzipped bytes (None when
-    compression does not pay), type, ETag, Cache-Control and, for a page,
-    its Content-Security-Policy."""
+    """One file of the client as served: its bytes, its gzip (None: not a
+    kind or size worth compressing), type, ETag, Cache-Control and, for a
+    page, its Content-Security-Policy. A file and its hashed twin share one
+    ``Gzip``."""
 
     body: bytes
-    gzipped: bytes | None
+    packer: Gzip | None
     kind: str
     etag: str
     cache: str
     csp: str = CSP
+
+    @property
+    def gzipped(self) -> bytes | None:
+        """The gzipped body, or None when it is sent as it is."""
+        return self.packer.get() if self.packer is not None else None
 
 
 def _response(
@@ -126,16 +156,12 @@ def page_csp(script_hash: str | None) -> str:
 
 
 def static_file(url: str, body: bytes, kind: str, csp: str = CSP) -> StaticFile:
-    """``body`` as served at ``url``: ETag, gzip (mtime 0, so the same bytes
-    give the same file on every start and every replica) and cache policy."""
-    gzipped = None
-    if kind.startswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
-        packed = gzip.compress(body, compresslevel=9, mtime=0)
-        if len(packed) < len(body):
-            gzipped = packed
+    """``body`` as served at ``url``: ETag, gzip (made when first asked for)
+    and cache policy."""
+    packer = Gzip(body) if kind.startswith(COMPRESSIBLE) and len(body) >= MIN_GZIP else None
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     cache = VENDOR_CACHE if url.startswith("/vendor/") else REVALIDATE
-    return StaticFile(body, gzipped, kind, etag, cache, csp)
+    return StaticFile(body, packer, kind, etag, cache, csp)
 
 
 def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:

@@ -14,7 +14,7 @@ from email.message import Message
 from pathlib import Path
 
 from server.app import RunningServer
-from server.http import WEB_ROOT
+from server.http import WEB_ROOT, load_files, static_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,6 +97,19 @@ async def test_text_is_gzipped_for_browsers_that_accept_it(server: RunningServer
         status, headers, body = await asyncio.to_thread(fetch_with, server, "/js/table.js", accept)
         assert status == 200 and headers["Content-Encoding"] is None
         assert body == (WEB_ROOT / "js" / "table.js").read_bytes()
+
+
+def test_the_client_is_compressed_only_when_asked_for_and_once_per_file() -> None:
+    files = load_files({"": WEB_ROOT})
+    script = files["/js/table.js"]
+    twin = next(f for url, f in files.items() if url != "/js/table.js" and f.body == script.body)
+    assert script.packer is not None and twin.packer is script.packer
+    assert not any(f.packer._made for f in files.values() if f.packer is not None)
+    packed = twin.gzipped
+    assert packed is not None and gzip.decompress(packed) == script.body
+    assert script.gzipped is packed  # made once, for both names
+    tiny = static_file("/x.txt", b"short", "text/plain; charset=utf-8")
+    assert tiny.packer is None and tiny.gzipped is None
 
 
 async def test_a_reload_revalidates_with_the_etag_and_gets_304(server: RunningServer) -> None:
