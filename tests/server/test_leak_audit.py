@@ -371,10 +371,12 @@ async def play_seat(
             assert isinstance(records, sm.Records), records
             assert (records.records, records.games) == ((), 0), "records of the game in play"
             who.asked_records.append(len(view.hands))
-            if view.hand_number > 1:
+            if view.hand_number > 1 and not who.analysed:
                 # The review of the hand just scored (its own decisions
-                # only): asked now, its reply read once the game is over
-                # (reviews queue behind every other game's for the workers).
+                # only), once per seat and game (what a review may carry is
+                # the same for every hand; each costs the workers dozens of
+                # searches): asked now, its reply read once the game is
+                # over (reviews queue behind every other game's).
                 ask = cm.GetAnalysis(id=client.next_id(), hand=view.hand_number - 1)
                 await client.send(ask)
                 who.analysed.append((client, int(ask.id)))
