@@ -61,17 +61,17 @@ async def server() -> AsyncIterator[RunningServer]:
 
 
 @contextlib.asynccontextmanager
-async def seeded_server(seed: int) -> AsyncIterator[RunningServer]:
+async def seeded_server(seed: int, worlds: int = REVIEW_WORLDS) -> AsyncIterator[RunningServer]:
     """A server like ``server`` whose tables all have the seed ``seed``: the
     same deals (and bot draws) every run, so a test can pick one where what
-    it checks happens."""
+    it checks happens. ``worlds``: deals per decision of its reviews."""
     config = ServerConfig(
         port=0,
         bot_budget_ms=20,
         bot_workers=1,
         grace_seconds=30.0,
         table_seed=seed,
-        analysis_worlds=REVIEW_WORLDS,
+        analysis_worlds=worlds,
     )
     running = await start_server(config, bots=ThreadBots(1, config.bot_budget_ms))
     try:

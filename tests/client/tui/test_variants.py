@@ -63,8 +63,9 @@ TEN_SEATS_SEED = 1  # two hands, then one lowest total: the game ends (Jâ™¦ is â
 
 @pytest.mark.slow
 async def test_ten_seats_are_readable_in_80x24_from_the_waiting_room_to_game_over() -> None:
-
-    async with seeded_server(TEN_SEATS_SEED) as server:
+    # The accuracy of ten seats over two hands is 120 reviewed decisions:
+    # a few deals each, since how the screen shows it is what is checked.
+    async with seeded_server(TEN_SEATS_SEED, worlds=4) as server:
         await _ten_seats_in_80x24(server)
 
 
