@@ -345,6 +345,10 @@ class ClientSession:
                 return
             yield item
 
+    def has_events(self) -> bool:
+        """Whether ``events`` has more to give at once (arrived, not yet taken)."""
+        return not self._events.empty()
+
     def forget_table(self) -> None:
         """Drop the saved seat, in the file too (after game over, leaving,
         being removed by the host, or before taking another seat)."""

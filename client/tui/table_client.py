@@ -9,6 +9,12 @@ a refusal into a readable notice. A spectator watches again after a
 reconnect; a seat given up is forgotten. Removed by the host (``kicked``),
 the session has already forgotten the table and ``on_kicked`` is called: the
 app takes the player to where another table can be chosen.
+
+The screen is redrawn (``on_change``) once the messages that arrived
+together are applied, not after each: a move comes as its event and a
+snapshot, a resume's replay as dozens, and every redraw works out what each
+widget shows. Before every pause what has arrived so far is shown, so what
+the pause lets the eye follow is on the screen.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ class TableClient:
         self._skip = asyncio.Event()
         self._shown_at = 0.0
         self._rewatch: asyncio.Task[bool] | None = None
+        self._dirty = False  # applied to the model, not yet shown
 
     async def run(self) -> None:
         """Apply messages until the session ends."""
@@ -59,8 +66,9 @@ class TableClient:
             if isinstance(msg, sm.CardPlayed) and not catching_up and msg.seat != self.model.me:
                 await self._pause(self.pacing().card - (loop.time() - self._shown_at))
             self.model.apply(msg)
-            self.on_change()
+            self._dirty = True
             if isinstance(msg, sm.Kicked) and self.on_kicked is not None:
+                self._show()
                 self.on_kicked()
             if isinstance(msg, sm.CardPlayed | sm.TrickWon | sm.TrickCarried):
                 self._shown_at = loop.time()
@@ -69,9 +77,18 @@ class TableClient:
             if isinstance(msg, sm.Snapshot):
                 await self._snapshot_shown(linger)
                 linger = catching_up = False
+            if not self.session.has_events():
+                self._show()
+        self._show()
         if not self.closing:
             self.model.notice = None  # the banner says what matters now
             self.model.set_connection("lost")
+            self.on_change()
+
+    def _show(self) -> None:
+        """Redraw if the model changed since the last redraw."""
+        if self._dirty:
+            self._dirty = False
             self.on_change()
 
     async def _snapshot_shown(self, linger: bool) -> None:
@@ -83,7 +100,7 @@ class TableClient:
             if linger:
                 await self._pause(self.pacing().trick)
             self.model.release()
-            self.on_change()
+            self._dirty = True
             self._shown_at = asyncio.get_running_loop().time()
         if self.model.connection != "reconnecting":
             self.model.set_connection("online")
@@ -117,8 +134,10 @@ class TableClient:
         self._skip.set()
 
     async def _pause(self, seconds: float) -> None:
+        """Show what has arrived, then wait ``seconds`` (or until ``skip``)."""
         if seconds <= 0:
             return
+        self._show()
         self._skip.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._skip.wait(), seconds)
