@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.widgets import Button, ContentSwitcher, Input
 
 from protocol import client_messages as cm
@@ -97,7 +98,9 @@ class TableScreen(TableMoves):
         self._ready = False
         self._chatting = False  # the chat line has the focus: the chat view shows
         self._rows: tuple[int, int] = (4, 2)  # the hand's and the log's rows (``_fit_rows``)
-        self._views: list[ShowsSlice] = []  # every widget that shows a slice of the model
+        # Every widget that shows a slice of the model, with the pane of
+        # ``#body`` it is in (None: outside the switcher, always shown).
+        self._views: list[tuple[ShowsSlice, str | None]] = []
 
     def compose(self) -> ComposeResult:
         """The layout (see hearts.tcss)."""
@@ -132,7 +135,10 @@ class TableScreen(TableMoves):
 
     def on_mount(self) -> None:
         """Draw what there is (changes before this waited for it)."""
-        self._views = [w for w in self.walk_children() if isinstance(w, ShowsSlice)]
+        body = self.query_one("#body", ContentSwitcher)
+        self._views = [
+            (w, _pane_of(w, body)) for w in self.walk_children() if isinstance(w, ShowsSlice)
+        ]
         self._ready = True
         self.sync()
         self.call_after_refresh(self.sync)  # what depends on the laid-out sizes
@@ -184,7 +190,16 @@ class TableScreen(TableMoves):
         self._fit_rows(self.size.width, self.size.height)
         self._follow_phase()
         self._sync_layout()
-        for view in self._views:
+        current = self.query_one("#body", ContentSwitcher).current
+        for view, pane in self._views:
+            # What is not shown now works nothing out: a pane of the body
+            # that is not the current one, a seat panel the layout hides.
+            # Both are shown only by ``_sync_layout`` above, which runs
+            # before this on every sync.
+            if pane is not None and pane != current:
+                continue
+            if isinstance(view, SeatPanel) and not view.display:
+                continue
             view.sync()
         placeholder = "chat.placeholder_watch" if self.model.spectating() else "chat.placeholder"
         self.query_one("#chat", Input).placeholder = self.t(placeholder)
@@ -393,3 +408,11 @@ class TableScreen(TableMoves):
             self._focus_table()
             return
         self.send_request(lambda rid: cm.Chat(id=rid, text=text), exclusive=False)
+
+
+def _pane_of(widget: DOMNode, body: ContentSwitcher) -> str | None:
+    """The id of the pane of ``body`` that holds ``widget`` (None: not in it)."""
+    for node in (widget, *widget.ancestors):
+        if node.parent is body:
+            return node.id
+    return None

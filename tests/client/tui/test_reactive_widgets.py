@@ -12,6 +12,7 @@ from textual.app import RenderResult
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from client.tui.widgets.chat_panel import ChatPanel
 from client.tui.widgets.model_slice import ShowsSlice
 from protocol import server_messages as sm
 
@@ -82,9 +83,15 @@ async def test_a_chat_line_redraws_the_log_and_nothing_else() -> None:
         with counted_renders(painted) as renders:
             chat = sm.ChatMessage(seq=2, seat=1, name="P1", text="hello there")
             redrawn = await redrawn_by(app, pilot, lambda: app.model.apply(chat))
-        assert redrawn == {"log", "chat-view"}
+        # The whole conversation (the chat view) is not shown: it works
+        # nothing out until it is.
+        assert redrawn == {"log"}
         assert renders == {"hand": 0, "trick": 0, "topbar": 0}
         assert "P1: hello there" in screen_text(app)
+        panel = screen.query_one("#chat-view", ChatPanel)
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: panel.display and panel.updates == 1, "the chat view")
+        assert "P1: hello there" in str(panel.body.render())
 
 
 async def test_moving_the_cursor_redraws_the_hand_alone() -> None:
@@ -104,5 +111,10 @@ async def test_a_dropped_connection_redraws_the_title_and_the_notice_line() -> N
 async def test_a_sync_with_nothing_changed_redraws_nothing() -> None:
     async with our_turn() as (app, pilot):
         assert await redrawn_by(app, pilot, lambda: None) == set()
-        # Every widget was drawn once at least: the counts are live.
-        assert all(count >= 1 for name, count in updates(app).items() if name != "seat-bottom")
+        # Every widget shown was drawn once at least: the counts are live.
+        # (Not shown at a seated player's table: the lobby, the whole
+        # conversation and the fourth seat's panel, a spectator's.)
+        hidden = {"lobby", "chat-view", "seat-bottom"}
+        counts = updates(app)
+        assert all(count >= 1 for name, count in counts.items() if name not in hidden), counts
+        assert all(counts[name] == 0 for name in hidden), counts
