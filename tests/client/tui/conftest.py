@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import io
-import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -121,11 +119,6 @@ async def wait_for(
         await pilot.pause(0.02)
 
 
-_TEXT = re.compile(
-    r'<text class="[^"]*-r\d+"[^>]*\bx="([\d.]+)"[^>]*\by="([\d.]+)"[^>]*>(.*?)</text>', re.S
-)
-
-
 def screen_text(app: object) -> str:
     """What the screen shows, as plain lines, one a row.
 
@@ -155,41 +148,16 @@ def screen_text(app: object) -> str:
     return "\n".join(row.replace("\xa0", " ").rstrip() for row in rows)
 
 
-def svg_text(svg: str, width: int) -> str:
-    """Plain lines of a Textual SVG screenshot."""
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for x, y, body in _TEXT.findall(svg):
-        text = html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
-        rows.setdefault(float(y), []).append((float(x), text))
-    cell = _cell_width(svg)
-    lines = []
-    for y in sorted(rows):
-        line = [" "] * (width + 4)
-        for x, text in rows[y]:
-            col = round(x / cell)
-            for i, ch in enumerate(text):
-                if 0 <= col + i < len(line):
-                    line[col + i] = ch
-        lines.append("".join(line).rstrip())
-    return "\n".join(lines)
-
-
-def _cell_width(svg: str) -> float:
-    match = re.search(r'textLength="([\d.]+)"[^>]*>([^<]*)</text>', svg)
-    if match and match.group(2):
-        return float(match.group(1)) / len(html.unescape(match.group(2)))
-    return 12.2
-
-
 def save_svg(app: object, name: str) -> str:
-    """Save the screen as ``test-artifacts/tui/NAME.svg``; returns its text."""
+    """Save the screen as ``test-artifacts/tui/NAME.svg``; returns its text
+    (``screen_text``: the same lines the SVG shows)."""
     from textual.app import App
 
     assert isinstance(app, App)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     svg = app.export_screenshot(title=name)
     (ARTIFACTS / f"{name}.svg").write_text(svg, encoding="utf-8")
-    return svg_text(svg, app.size.width)
+    return screen_text(app)
 
 
 def first_legal_key(app: HeartsApp) -> str:
