@@ -79,11 +79,11 @@ class TableClient:
                 linger = catching_up = False
             if not self.session.has_events():
                 self._show()
-        self._show()
         if not self.closing:
             self.model.notice = None  # the banner says what matters now
             self.model.set_connection("lost")
-            self.on_change()
+            self._dirty = True
+        self._show()
 
     def _show(self) -> None:
         """Redraw if the model changed since the last redraw."""

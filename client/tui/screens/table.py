@@ -189,8 +189,7 @@ class TableScreen(TableMoves):
     def _sync(self) -> None:
         self._fit_rows(self.size.width, self.size.height)
         self._follow_phase()
-        self._sync_layout()
-        current = self.query_one("#body", ContentSwitcher).current
+        current = self._sync_layout()
         for view, pane in self._views:
             # What is not shown now works nothing out: a pane of the body
             # that is not the current one, a seat panel the layout hides.
@@ -220,9 +219,10 @@ class TableScreen(TableMoves):
         elif view is not None and view.status == "playing":
             self.model.side = "tricks"
 
-    def _sync_layout(self) -> None:
+    def _sync_layout(self) -> str:
         """Which parts show: the lobby, the table or the chat; the hand or
-        a spectator's fourth seat; the classic panels or the ring."""
+        a spectator's fourth seat; the classic panels or the ring. Returns
+        the pane of the body now shown."""
         view = self.model.view
         waiting = view is None or view.status == "waiting"
         body = "chat-view" if self._chatting else "lobby" if waiting else "table"
@@ -234,6 +234,7 @@ class TableScreen(TableMoves):
         classic = view is None or len(view.seats) == 4
         for panel_id in ("#seat-across", "#seat-left", "#seat-right"):
             self.query_one(panel_id, SeatPanel).display = classic
+        return body
 
     def _show_hand(self, shown: bool) -> None:
         """Before the game there are no cards (the lobby takes their rows
