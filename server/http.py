@@ -29,10 +29,10 @@ asks ``If-None-Match`` and gets ``304 Not Modified`` with no body; text is
 gzipped once, when it is first asked for (a server that serves no browser,
 such as the many a test run starts, never spends the ~0.1 s that
 compressing the whole client takes), and sent compressed to every browser
-that accepts it. Every file but the HTML pages is also served under a content-hashed name
-(``server.hashed_urls``), ``immutable`` for a year, and the pages are
-rewritten to load everything by those names: a browser that has the files
-asks only for the page. The pages, and the plain names of the client's own
+that accepts it. Every file but the HTML pages is also served under a
+content-hashed name (``server.hashed_urls``), ``immutable`` for a year, and
+the pages are rewritten to load everything by those names: a browser that
+has the files asks only for the page. The pages, and the plain names of the client's own
 files, are ``no-cache`` (always revalidated: a new release shows at the next
 load); the vendored packages' plain names, which change only with
 ``package-lock.json``, may be kept a day without asking.

@@ -12,8 +12,9 @@ Three topologies, one key layout (``server.store.redis_keys``):
   connection to the old master breaks or answers ``READONLY``, and the next
   one goes to the new master. A sentinel late to see the failover can still
   name the old master once it is back as a replica: the pool's connections
-  check ``ROLE`` as they open (``server.store.sentinel_master``). The user and password are the Redis nodes';
-  ``?sentinel_password=…`` gives the sentinels' own if they have one.
+  check ``ROLE`` as they open (``server.store.sentinel_master``). The user
+  and password are the Redis nodes'; ``?sentinel_password=…`` gives the
+  sentinels' own if they have one.
 * ``redis+cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…]`` (``rediss+cluster://``):
   Redis Cluster, the nodes given being seeds (any live node is enough to
   learn the others). Commits go to each master on a pipelined connection
