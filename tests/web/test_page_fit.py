@@ -120,7 +120,8 @@ MEASURED = """
 
 def settle(page: Page, viewport: ViewportSize) -> None:
     """Resize the window to ``viewport``, scroll to the top and wait until
-    the page is laid out at that size (``LAID_OUT``, checked each frame)."""
+    the page is laid out at that size (``LAID_OUT``, checked each frame),
+    then two frames more."""
     page.set_viewport_size(viewport)
     page.evaluate("() => window.scrollTo(0, 0)")
     size = [viewport["width"], viewport["height"]]
@@ -128,6 +129,9 @@ def settle(page: Page, viewport: ViewportSize) -> None:
         page.wait_for_function(LAID_OUT, arg=size, polling="raf", timeout=10_000)
     except PlaywrightTimeoutError:
         raise AssertionError(f"not laid out at {size} in 10 s: {page.evaluate(MEASURED)}") from None
+    # Two frames drawn since: what started with the resize (a trick card's
+    # 1 ms fly-in under reduced motion, from its player's side) has ended.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def fits(page: Page, label: str, found: list[str]) -> None:
