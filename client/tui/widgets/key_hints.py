@@ -50,4 +50,5 @@ class KeyHints(Static, ShowsSlice):
     def show(self, shown: object) -> None:
         """Draw the line."""
         if isinstance(shown, Drawn):
-            self.update(shown.text)
+            # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
+            self.update(shown.text, layout=False)

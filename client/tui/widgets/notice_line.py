@@ -56,4 +56,5 @@ class NoticeLine(Static, ShowsSlice):
     def show(self, shown: object) -> None:
         """Draw the line."""
         if isinstance(shown, Drawn):
-            self.update(shown.text)
+            # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
+            self.update(shown.text, layout=False)

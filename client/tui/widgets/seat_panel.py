@@ -140,7 +140,8 @@ class SeatPanel(Static, ShowsSlice):
             turn, title = shown.extras
             self.set_class(bool(turn), "-turn")
             self.border_title = str(title)
-        self.update(shown.text)
+        # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
+        self.update(shown.text, layout=False)
 
     def _who(self, view: SeatView, info: SeatInfo) -> tuple[Text, Text, Text, Text]:
         """The name (★ for the host), human or bot, online or away, and the
