@@ -100,11 +100,17 @@ async def test_a_late_joiner_sees_the_history_and_scrolls_through_it(
             before = panel.scroll_y
             await pilot.press("pageup")
             await wait_for(pilot, lambda b=before: panel.scroll_y < b, "a page up")
+        # The smooth scroll's last step, then drawn.
+        await pilot.wait_for_animation()
+        await pilot.pause()
         shown = in_chat_view(app)
         assert "Hostess: line 00" in shown and "Hostess: line 29" not in shown
 
+        longest = panel.max_scroll_y
         await say(host, "while you read")  # scrolled up: the view stays put
         await wait_for(pilot, lambda: "while you read" in chat_texts(model), "a new line")
+        # Laid out (PgDn scrolls as far as the text is long when pressed).
+        await wait_for(pilot, lambda: panel.max_scroll_y > longest, "the new line laid out")
         await pilot.pause()  # the redraw (and any scrolling it asks for) is done
         assert panel.scroll_y == 0
         await pilot.press("pagedown", "pagedown", "pagedown")

@@ -87,6 +87,8 @@ async def test_pass_and_play_a_whole_hand_by_keys() -> None:
         view = model.view
         assert view is not None and view.status == "between_hands"
         assert len(view.tricks) == 13 and sum(view.hands[-1].points) in (26, 78)
+        # The hand's end is drawn once laid out (its buttons, the score table).
+        await wait_for(pilot, lambda: "Next hand" in screen_text(app), "the hand's end drawn")
         text = save_svg(app, "hand-over-80x24")
         assert "Hand 1 is over" in text
         assert "Next hand" in text

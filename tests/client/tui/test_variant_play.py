@@ -199,6 +199,8 @@ async def test_a_cancellation_trick_cancels_and_is_carried() -> None:
             view = model.view
             assert view is not None
             assert view.tricks[5].winner is None and set(view.carried) == set(carried)
+            # The history keeps its newest row in sight once laid out.
+            await wait_for(pilot, shows(app, "★carried"), "the carried trick's row")
             text = screen_text(app)
             assert "Nobody takes trick 6: its cards go to the next trick's winner." in text
             assert f"{len(carried)} carried cards wait" in text, text

@@ -166,8 +166,11 @@ async def _ten_seats_in_80x24(server: RunningServer) -> None:
         assert isinstance(over, GameOverScreen)
         await wait_for(pilot, lambda: over.answer is not None, "the game's accuracy")
         assert isinstance(over.answer, sm.GameAccuracy), over.answer
-        await pilot.press("pagedown")
+        # Once the longer text is laid out (PgDn scrolls as far as the page
+        # is long when pressed), then as far as the smooth scroll goes.
         await pilot.pause()
+        await pilot.press("pagedown")
+        await pilot.wait_for_animation()
         text = save_svg(app, "ten-seats-accuracy-80x24")
         assert "points lost per decision, then mistakes/blunders" in text
         assert "Enter or r: rematch" in text and "Quit" in text
