@@ -3,7 +3,8 @@ driven by Playwright (sync API; the session's ``browser`` is in
 tests/conftest.py), pages that record console errors, and, when
 ``HEARTS_TEST_SCREENSHOTS=1``, screenshots under ``test-artifacts/web/``
 for people to look at (no test reads them; taking them is a fair share of
-the browser's work, so a plain run takes none).
+the browser's work, so a plain run takes none); ``HEARTS_TEST_CPU_SLOWDOWN``
+slows every page's CPU down (see below) to find timing-dependent tests.
 
 Chromium is ``/usr/bin/chromium`` (``bash .ci/services`` installs it); it is
 never downloaded. Without it these tests skip locally and fail in CI
@@ -43,6 +44,11 @@ DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 # table events (client/web/js/storage.js, loadPaced). about:blank has no
 # localStorage, hence the try.
 NO_PACING = "try { localStorage.setItem('hearts.pace', '0'); } catch {}"
+# ``HEARTS_TEST_CPU_SLOWDOWN=4``: every page runs its scripts, styles and
+# layout four times slower (Chromium's CPU throttling, as in DevTools), to
+# shake out tests that read the page before it has caught up, as on a busy
+# machine. Off (1) in a plain run.
+CPU_SLOWDOWN = float(os.environ.get("HEARTS_TEST_CPU_SLOWDOWN", "1") or "1")
 
 
 def _missing(reason: str) -> None:
@@ -210,6 +216,9 @@ def new_page(browser: Browser, base_url: str, start_server: StartServer) -> Iter
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
+        if CPU_SLOWDOWN > 1:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
         watch(page)
         return page
 
