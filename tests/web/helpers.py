@@ -107,6 +107,9 @@ def pass_three(page: Page) -> list[str]:
     chosen = hand_cards(page)[:3]
     for text in chosen:
         tap(page, text)
+        # Chosen and drawn so before the next tap (a CI run once found the
+        # Pass button still off after three taps: this says which tap).
+        expect(card(page, text)).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#pass-button")).to_be_enabled()
     page.click("#pass-button")
     page.wait_for_selector(
