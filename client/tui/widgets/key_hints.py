@@ -12,10 +12,10 @@ from textual.widgets import Static
 from ..i18n import Translator
 from ..key_line import fit_keys, table_keys
 from ..model import TableModel
-from .model_slice import Drawn, ShowsSlice
+from .model_slice import Drawn, ShowsFixedText
 
 
-class KeyHints(Static, ShowsSlice):
+class KeyHints(Static, ShowsFixedText):
     """One dim line; ``chatting`` says whether the chat line has the focus."""
 
     def __init__(
@@ -46,9 +46,3 @@ class KeyHints(Static, ShowsSlice):
             self.sync()
         finally:
             self._width = None
-
-    def show(self, shown: object) -> None:
-        """Draw the line."""
-        if isinstance(shown, Drawn):
-            # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
-            self.update(shown.text, layout=False)

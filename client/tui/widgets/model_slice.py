@@ -19,6 +19,7 @@ from typing import Any
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 
 def text_key(text: Text) -> tuple[Any, ...]:
@@ -68,3 +69,15 @@ class ShowsSlice:
         rendered)."""
         if isinstance(self, Widget):
             self.refresh()
+
+
+class ShowsFixedText(ShowsSlice):
+    """``ShowsSlice`` for a ``Static`` whose size the stylesheet fixes (a
+    one-line bar of the table screen): its slice is a ``Drawn`` and it
+    redraws that text without a layout pass, since new text moves
+    nothing. Put after ``Static`` (``class X(Static, ShowsFixedText)``)."""
+
+    def show(self, shown: object) -> None:
+        """Draw the text."""
+        if isinstance(shown, Drawn) and isinstance(self, Static):
+            self.update(shown.text, layout=False)

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from ..i18n import Msg, Translator
 from ..model import TableModel
-from .model_slice import Drawn, ShowsSlice
+from .model_slice import Drawn, ShowsFixedText
 
 MoonCut = Callable[[], tuple[Msg, int] | None]
 """The moon sentence the middle of the table cannot hold (``TrickView.moon_cut``)."""
@@ -38,7 +38,7 @@ def notice_text(t: Translator, model: TableModel, moon_cut: MoonCut) -> Text:
     return Text("ℹ " + sentence, style=Style(color="cyan"))
 
 
-class NoticeLine(Static, ShowsSlice):
+class NoticeLine(Static, ShowsFixedText):
     """One line under the prompt."""
 
     def __init__(
@@ -52,9 +52,3 @@ class NoticeLine(Static, ShowsSlice):
     def slice(self) -> object:
         """The line as drawn."""
         return Drawn(notice_text(self.t, self.model, self.moon_cut))
-
-    def show(self, shown: object) -> None:
-        """Draw the line."""
-        if isinstance(shown, Drawn):
-            # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
-            self.update(shown.text, layout=False)

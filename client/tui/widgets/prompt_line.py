@@ -10,10 +10,10 @@ from textual.widgets import Static
 from ..i18n import Translator
 from ..model import TableModel
 from ..prompts import prompt_msg
-from .model_slice import Drawn, ShowsSlice
+from .model_slice import Drawn, ShowsFixedText
 
 
-class PromptLine(Static, ShowsSlice):
+class PromptLine(Static, ShowsFixedText):
     """One line, cut to the terminal's width."""
 
     def __init__(self, model: TableModel, t: Translator, *, id: str | None = None) -> None:
@@ -35,9 +35,3 @@ class PromptLine(Static, ShowsSlice):
             text = Text(t("seat.turn_in", n=mine) + " ", style=timer) + text
         text.truncate(self.screen.size.width, overflow="ellipsis")
         return Drawn(text)
-
-    def show(self, shown: object) -> None:
-        """Draw the line."""
-        if isinstance(shown, Drawn):
-            # A fixed size (hearts.tcss): new text moves nothing, no layout pass.
-            self.update(shown.text, layout=False)
