@@ -32,10 +32,10 @@ compressing the whole client takes), and sent compressed to every browser
 that accepts it. Every file but the HTML pages is also served under a
 content-hashed name (``server.hashed_urls``), ``immutable`` for a year, and
 the pages are rewritten to load everything by those names: a browser that
-has the files asks only for the page. The pages, and the plain names of the client's own
-files, are ``no-cache`` (always revalidated: a new release shows at the next
-load); the vendored packages' plain names, which change only with
-``package-lock.json``, may be kept a day without asking.
+has the files asks only for the page. The pages, and the plain names of the
+client's own files, are ``no-cache`` (always revalidated: a new release
+shows at the next load); the vendored packages' plain names, which change
+only with ``package-lock.json``, may be kept a day without asking.
 """
 
 from __future__ import annotations
