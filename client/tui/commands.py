@@ -71,6 +71,12 @@ def add_tui_arguments(parser: argparse.ArgumentParser, *, play: bool = False) ->
             help="play on this server (WebSocket URL) instead of starting one in-process",
         )
         parser.add_argument(
+            "--session-file",
+            metavar="FILE",
+            help="with --server: where your seat is kept for `hearts resume` "
+            "(default: the one hearts host and join use)",
+        )
+        parser.add_argument(
             "--bot-budget-ms", type=int, default=900, help="Hard bots' time per move"
         )
         parser.add_argument(
@@ -145,6 +151,18 @@ def _quiet_logging(path: str | None) -> None:
         logging.getLogger("hearts").addHandler(logging.NullHandler())
 
 
+def play_session_file(args: argparse.Namespace) -> Path | None:
+    """Where ``hearts play`` keeps the seat for ``hearts resume``: on
+    ``--server``, the session file host and join use (or ``--session-file``),
+    so that a player who quits comes back; None on its own server, which
+    keeps the game in its data folder and offers it back itself."""
+    if not args.server:
+        return None
+    from client.session import default_session_file
+
+    return Path(args.session_file) if args.session_file else default_session_file()
+
+
 def run_play(args: argparse.Namespace, local_server: StartServer | None = None) -> int:
     """``hearts play``: a quick game against three bots; ``local_server``
     starts the server to play on when ``--server`` names none."""
@@ -162,6 +180,7 @@ def run_play(args: argparse.Namespace, local_server: StartServer | None = None) 
     launch = Launch(
         mode="play",
         server=args.server,
+        session_file=play_session_file(args),
         name=args.name,
         seats=seats,
         rules=rules,

@@ -333,9 +333,11 @@ class TableScreen(TableMoves):
         elif over:
             body = "quit.body_over"  # nothing is left to continue or to give up
         else:
-            body = "quit.body_play" if self.hearts.quick_game else "quit.body"
+            body = "quit.body"  # the seat is in the session file: hearts resume
             if self.hearts.play_file is not None:
                 body = "quit.body_play_saved"  # hearts play offers it back next time
+            elif self.hearts.quick_game and not self._seat_kept():
+                body = "quit.body_play"  # its own server keeps nothing
 
         def answered(answer: QuitAnswer | None) -> None:
             if answer == "leave":
@@ -346,6 +348,11 @@ class TableScreen(TableMoves):
         self.app.push_screen(
             ConfirmQuit(self.t, body, seated=seated, give_up=seated and not over), answered
         )
+
+    def _seat_kept(self) -> bool:
+        """Whether our seat is in a session file for ``hearts resume``."""
+        table = self.hearts.table
+        return table is not None and table.session.session_file is not None
 
     # -- messages ------------------------------------------------------------
 

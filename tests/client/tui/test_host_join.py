@@ -178,6 +178,39 @@ async def test_resume_returns_to_the_same_seat_and_hand(
         assert again.model.join_url.startswith(f"http://127.0.0.1:{server.port}/t/{code}#k=")
 
 
+async def test_play_on_a_named_server_keeps_the_seat_for_resume(
+    server: RunningServer, tmp_path: Path
+) -> None:
+    """``hearts play --server URL``: the quit dialog says the seat is kept,
+    and ``hearts resume`` comes back to the same hand."""
+    session_file = tmp_path / "session.json"
+    launch = Launch(
+        mode="play",
+        server=server.url,
+        name="Quick",
+        seats=("easy", "easy", "easy"),
+        session_file=session_file,
+    )
+    first = make_app(launch)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, first.model.passing, "the deal")
+        hand = first.model.hand()
+        await pilot.press("q")
+        await wait_for(
+            pilot, lambda: "`hearts resume` brings you back" in screen_text(first), "the dialog"
+        )
+        await pilot.press("y")
+        await wait_for(pilot, lambda: first.return_code is not None, "the app to close")
+    assert session_file.exists()
+
+    again = make_app(Launch(mode="resume", session_file=session_file))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, again.model.passing, "the resumed table")
+        assert again.model.hand() == hand
+        assert again.table is not None
+        assert (again.table.session.url, again.table.session.name) == (server.url, "Quick")
+
+
 async def test_a_resume_another_server_refuses_names_it_and_changes_nothing(
     server: RunningServer, tmp_path: Path
 ) -> None:

@@ -137,6 +137,20 @@ async def test_game_over_names_the_winner_and_offers_a_rematch(server: RunningSe
         assert app.model.view is not None and app.model.view.totals == (0, 0, 0, 0)
 
 
+async def test_leaving_a_quick_game_kept_nowhere_says_it_ends(server: RunningServer) -> None:
+    """A quick game whose seat no file keeps (a server of its own that
+    keeps nothing): "Leave the table?" says the game ends, not that
+    ``hearts resume`` brings us back."""
+    app = make_app(quick(server))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app.model.passing, "the pass")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: "Leave the table?" in screen_text(app), "the question")
+        text = screen_text(app)
+        assert "This quick game ends when you leave." in text
+        assert "hearts resume" not in text
+
+
 async def test_leaving_after_game_over_talks_of_no_game_to_continue(
     server: RunningServer,
 ) -> None:
