@@ -155,8 +155,14 @@ def play_session_file(args: argparse.Namespace) -> Path | None:
     """Where ``hearts play`` keeps the seat for ``hearts resume``: on
     ``--server``, the session file host and join use (or ``--session-file``),
     so that a player who quits comes back; None on its own server, which
-    keeps the game in its data folder and offers it back itself."""
+    keeps the game in its data folder and offers it back itself.
+
+    Raises ValueError for ``--session-file`` without ``--server``."""
     if not args.server:
+        if args.session_file:
+            raise ValueError(
+                "--session-file goes with --server (its own server keeps the game in --data)"
+            )
         return None
     from client.session import default_session_file
 
@@ -174,13 +180,14 @@ def run_play(args: argparse.Namespace, local_server: StartServer | None = None) 
     try:
         seats = parse_seats(args.bots or "medium")
         rules = table_rules(args.rules)
+        session_file = play_session_file(args)
     except ValueError as exc:
         print(f"hearts play: {exc}", file=sys.stderr)
         return 2
     launch = Launch(
         mode="play",
         server=args.server,
-        session_file=play_session_file(args),
+        session_file=session_file,
         name=args.name,
         seats=seats,
         rules=rules,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from client.tui.commands import play_session_file
-from tools.cli.main import build_parser
+from tools.cli.main import build_parser, main
 
 
 def kept_in(*flags: str) -> Path | None:
@@ -18,7 +18,14 @@ def kept_in(*flags: str) -> Path | None:
 def test_play_on_its_own_server_keeps_no_session_file() -> None:
     # Its own server keeps the game in its data folder and offers it back.
     assert kept_in() is None
-    assert kept_in("--session-file", "ignored.json") is None
+
+
+def test_a_session_file_without_a_server_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="--session-file goes with --server"):
+        kept_in("--session-file", "s.json")
+    # The command says so on one line and exits 2, before starting anything.
+    assert main(["play", "--session-file", "s.json"]) == 2
+    assert "hearts play: --session-file goes with --server" in capsys.readouterr().err
 
 
 def test_play_on_a_named_server_keeps_the_seat_where_host_and_join_do(
