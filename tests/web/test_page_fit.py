@@ -68,9 +68,14 @@ SCAN = """
       }
     }
   }
-  // A card on the table (its name tag with it) never lies under or over a plate.
+  // A card on the table (its name tag with it) never lies under or over a
+  // plate once in its place. A card played since the page settled is still
+  // flying in from its player's side, from over that player's plate (its
+  // first frame even under reduced motion): not yet in its place.
   const plates = [...document.querySelectorAll('.felt .seat:not(.me):not([hidden])')].map((p) => [p, p.getBoundingClientRect()]);
+  const flying = (el) => el.closest('.card').getAnimations().some((a) => a.pending || a.playState === 'running');
   for (const card of document.querySelectorAll('.trick .card, .trick .card .played-by')) {
+    if (flying(card)) continue;
     const r = card.getBoundingClientRect();
     for (const [plate, p] of plates) {
       if (r.width && p.width && r.left < p.right - 1 && r.right > p.left + 1 && r.top < p.bottom - 1 && r.bottom > p.top + 1) {
