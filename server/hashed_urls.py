@@ -17,6 +17,15 @@ modules contain. The map is an inline script: the page's
 Content-Security-Policy names its SHA-256 (``script-src``), which allows
 exactly that script and no other inline one.
 
+Each page also names, in ``<link rel="modulepreload">`` elements just before
+its first module script, every module its module scripts reach by static imports
+(``import … from``, ``export … from``, bare ``import "…"``). Without them a
+browser finds the modules one level of imports at a time, a round trip per
+level (five for the client on a first visit); with them it asks for all of
+them at once, which HTTP/2 (a TLS proxy in front) serves in one round trip.
+Modules imported only dynamically (``import()``: the languages) are left to
+load when asked for.
+
 The pages themselves keep their plain URLs and are revalidated at every load
 (their ETag changes whenever any file they name changes); the plain URLs of
 the other files keep working too, revalidated, for pages and tools of an
@@ -29,7 +38,10 @@ import base64
 import hashlib
 import json
 import re
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
+from html import escape as html_escape
 from posixpath import splitext
 from urllib.parse import urljoin, urlsplit
 
@@ -43,6 +55,14 @@ _RESOURCE_TAG = re.compile(r"<(?:link|script|img|source)\b[^>]*>", re.IGNORECASE
 _URL_ATTRIBUTE = re.compile(r"""(\s(?:src|href)\s*=\s*)(["'])([^"']*)\2""", re.IGNORECASE)
 # The import map must come before every module script and module preload.
 _FIRST_LOADER = re.compile(r"<(?:script|link)\b|</head>", re.IGNORECASE)
+_MODULE_SCRIPT = re.compile(r"<script\b[^>]*\btype\s*=\s*[\"']module[\"'][^>]*>", re.IGNORECASE)
+# A static import or re-export at the start of a line: ``import … from "x"``,
+# ``export … from "x"`` or ``import "x"``. Not ``import("x")`` (dynamic: it
+# loads when asked for) nor ``import("x")`` in a JSDoc type.
+_STATIC_IMPORT = re.compile(
+    r"""^[ \t]*(?:import|export)\b(?:[^;'"()]*?\bfrom)?\s*(["'])([^"'\n]+)\1""",
+    re.MULTILINE,
+)
 
 
 def content_hash(body: bytes) -> str:
@@ -109,15 +129,67 @@ def _rewrite_tag(tag: str, page_url: str, hashed: dict[str, str]) -> str:
     return _URL_ATTRIBUTE.sub(swap, tag)
 
 
-def rewrite_page(page_url: str, html: bytes, hashed: dict[str, str]) -> RewrittenPage:
+def _local_path(base: str, reference: str) -> str | None:
+    """The path on this server that the URL ``reference`` names from
+    ``base`` (None: another host, or a query or fragment)."""
+    parts = urlsplit(urljoin(base, reference))
+    if parts.scheme or parts.netloc or parts.query or parts.fragment:
+        return None
+    return parts.path
+
+
+def static_imports(module_url: str, source: bytes) -> list[str]:
+    """The paths of the modules ``source`` (served at ``module_url``)
+    imports statically, in the order written."""
+    text = source.decode("utf-8", errors="replace")
+    specifiers = (match.group(2) for match in _STATIC_IMPORT.finditer(text))
+    # A bare specifier ("lib") has a URL only through an import map.
+    found = (
+        _local_path(module_url, spec) for spec in specifiers if spec.startswith(("/", "./", "../"))
+    )
+    return [path for path in found if path is not None]
+
+
+def module_preloads(page_url: str, html: str, modules: Mapping[str, bytes]) -> list[str]:
+    """Every module (plain URL) the page's module scripts reach by static
+    imports among ``modules`` (plain URL → source), nearest first; the
+    scripts themselves are not listed (the page asks for them anyway)."""
+    entries: list[str] = []
+    for tag in _MODULE_SCRIPT.finditer(html):
+        src = re.search(r"""\ssrc\s*=\s*(["'])([^"']*)\1""", tag.group(0), re.IGNORECASE)
+        path = _local_path(page_url, src.group(2)) if src else None
+        if path is not None and path in modules:
+            entries.append(path)
+    seen = set(entries)
+    order: list[str] = []
+    queue = deque(entries)
+    while queue:
+        url = queue.popleft()
+        for path in static_imports(url, modules[url]):
+            if path in modules and path not in seen:
+                seen.add(path)
+                order.append(path)
+                queue.append(path)
+    return order
+
+
+def rewrite_page(
+    page_url: str,
+    html: bytes,
+    hashed: dict[str, str],
+    modules: Mapping[str, bytes] | None = None,
+) -> RewrittenPage:
     """The page at ``page_url`` with its resource URLs hashed and the import
     map of ``hashed`` (plain URL → hashed URL of every file) inserted before
-    its first script or link. A page that is not UTF-8, or has neither a
+    its first script or link and, just before its first module script, a
+    module preload for each module of ``modules`` (plain URL → source) that
+    its module scripts import statically, at any depth. A page that is not UTF-8, or has neither a
     script, a link nor a ``</head>``, is served as it is."""
     try:
         text = html.decode("utf-8")
     except UnicodeDecodeError:
         return RewrittenPage(html, None)
+    preloads = module_preloads(page_url, text, modules or {})
     text = _RESOURCE_TAG.sub(lambda tag: _rewrite_tag(tag.group(0), page_url, hashed), text)
     first = _FIRST_LOADER.search(text)
     if first is None:
@@ -125,5 +197,15 @@ def rewrite_page(page_url: str, html: bytes, hashed: dict[str, str]) -> Rewritte
     mapping = import_map(hashed)
     element = f'<script type="importmap">{mapping}</script>\n'
     text = text[: first.start()] + element + text[first.start() :]
+    # The preloads go just before the first module script: after the map
+    # they resolve through, and after the stylesheets, which the page needs
+    # first to show anything (over HTTP/1.1 a browser asks in this order).
+    script = _MODULE_SCRIPT.search(text, first.start() + len(element))
+    if script is not None and preloads:
+        links = "".join(
+            f'<link rel="modulepreload" href="{html_escape(hashed.get(url, url))}">\n'
+            for url in preloads
+        )
+        text = text[: script.start()] + links + text[script.start() :]
     digest = base64.b64encode(hashlib.sha256(mapping.encode()).digest()).decode()
     return RewrittenPage(text.encode(), f"'sha256-{digest}'")

@@ -55,7 +55,7 @@ from urllib.parse import urlsplit
 
 from common.ws_adapter import Headers, Request, Response, ServerConnection, peer_host
 
-from .hashed_urls import hashed_url, is_page, plain_url, rewrite_page
+from .hashed_urls import MODULE_SUFFIXES, hashed_url, is_page, plain_url, rewrite_page
 from .lifecycle_log import log_access
 from .version import package_version
 
@@ -191,9 +191,10 @@ def load_files(roots: dict[str, Path]) -> dict[str, StaticFile]:
         files[url] = static_file(url, body, kind)
         hashed[url] = hashed_url(url, body)
         files[hashed[url]] = replace(files[url], cache=IMMUTABLE)
+    modules = {url: body for url, (body, _) in read.items() if url.endswith(MODULE_SUFFIXES)}
     for url, (body, kind) in read.items():
         if is_page(url):
-            page = rewrite_page(url, body, hashed)
+            page = rewrite_page(url, body, hashed, modules)
             files[url] = static_file(url, page.body, kind, page_csp(page.script_hash))
     return files
 

@@ -163,3 +163,62 @@ def test_rewrite_leaves_other_urls_and_escapes_the_map() -> None:
     assert rewritten.script_hash is not None
     # Not UTF-8: served as it is.
     assert rewrite_page("/p.html", b"\xff<head>", hashed).body == b"\xff<head>"
+
+
+PRELOAD = re.compile(rb'<link rel="modulepreload" href="([^"]+)">')
+
+
+def test_the_page_preloads_every_module_its_scripts_import_statically() -> None:
+    """Static imports at any depth (multi-line, re-exports, bare ``import
+    "x"``, absolute and ``../`` paths) are preloaded by their hashed names,
+    nearest first, after the import map; the page's own script, dynamic
+    ``import()`` (also in a JSDoc type), other sites and unknown files are
+    not."""
+    modules = {
+        "/js/main.js": (
+            b'import { a,\n  b } from "./a.js";\n'
+            b'import "./side.js";\n'
+            b'/** @typedef {import("./types").T} T */\n'
+            b'const lang = await import("./lang/en.js");\n'
+            b'import x from "https://cdn.example.org/x.js";\n'
+            b'import missing from "./missing.js";\n'
+        ),
+        "/js/a.js": b'export { c } from "../vendor/c.mjs";\nexport const a = 1;\n',
+        "/js/side.js": b"document.title = 'x';\n",
+        "/vendor/c.mjs": b'export * from "/js/a.js";\nexport const c = 2;\n',
+        "/js/lang/en.js": b"export default {};\n",
+        "/js/unused.js": b"export const u = 3;\n",
+    }
+    hashed = {url: hashed_url(url, body) for url, body in modules.items()}
+    page = (
+        b'<html><head><link rel="stylesheet" href="/s.css">'
+        b'<script type="module" src="js/main.js"></script></head></html>'
+    )
+    rewritten = rewrite_page("/index.html", page, hashed, modules)
+    preloads = [m.decode() for m in PRELOAD.findall(rewritten.body)]
+    assert preloads == [hashed["/js/a.js"], hashed["/js/side.js"], hashed["/vendor/c.mjs"]]
+    # After the map (a preload resolves through it) and the stylesheet (the
+    # page needs it first), just before the page's script.
+    body = rewritten.body
+    script = body.index(b'<script type="module"')
+    assert body.index(b"</script>") < body.index(b"stylesheet") < body.index(b"modulepreload")
+    assert body.index(b"modulepreload") < script
+    # A page with no module script preloads nothing.
+    classic = b'<html><head><script src="js/main.js"></script></head></html>'
+    assert PRELOAD.findall(rewrite_page("/index.html", classic, hashed, modules).body) == []
+
+
+def test_the_served_page_preloads_the_clients_static_modules() -> None:
+    """The real client: every module main.js reaches statically is
+    preloaded (msgpack among them), no language module is."""
+    from server.http import load_files
+
+    files = load_files({"": WEB_ROOT})
+    body = files["/index.html"].body
+    preloaded = {HASHED_STEM.sub("", m.decode()) for m in PRELOAD.findall(body)}
+    assert {"/js/state", "/js/net", "/js/exchanges", "/vendor/msgpack/index"} <= preloaded
+    assert not any(stem.startswith("/js/lang/") for stem in preloaded)
+    assert "/js/main" not in preloaded
+
+
+HASHED_STEM = re.compile(r"\.[0-9a-f]{16}\.m?js$")

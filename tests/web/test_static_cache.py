@@ -49,10 +49,14 @@ def test_modules_load_by_hashed_names_and_come_from_cache_next_time(
 ) -> None:
     page = new_page(viewport=DESKTOP)
     requested: list[str] = []
+    modules: list[str] = []
 
     def note(request: Request) -> None:
+        path = urlsplit(request.url).path
         if request.resource_type in ("script", "stylesheet"):
-            requested.append(urlsplit(request.url).path)
+            requested.append(path)
+        if path.endswith((".js", ".mjs")):
+            modules.append(path)
 
     page.on("request", note)
     create_table(page, "Ada", hands=1)
@@ -75,6 +79,18 @@ def test_modules_load_by_hashed_names_and_come_from_cache_next_time(
         "/css/style",
     ):
         assert stem in stems, (stem, sorted(stems))
+    # Every module the page imports statically was named by a preload and
+    # fetched once (a preload under another URL than the import resolves
+    # to would be fetched twice); only the page's script and the language,
+    # imported when needed, were not preloaded.
+    preloaded = page.eval_on_selector_all(
+        'link[rel="modulepreload"]', "els => els.map(e => new URL(e.href).pathname)"
+    )
+    assert len(preloaded) > 30, preloaded
+    assert sorted(modules) == sorted(set(modules)), "a module was fetched twice"
+    assert set(preloaded) <= set(modules)
+    late = {HASHED.sub("", path) for path in set(modules) - set(preloaded)}
+    assert late == {"/js/main", "/js/lang/en"}, late
     first_visit = [path for path in served.paths if HASHED.search(path)]
     assert set(first_visit) >= set(requested)
     # A second visit: the page is revalidated, the hashed files are not asked for.

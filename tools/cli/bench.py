@@ -1,4 +1,4 @@
-"""``hearts bench engine|server|guess|review``: benchmarks that print figures
+"""``hearts bench engine|server|guess|review|page``: benchmarks that print figures
 (``tools.bench``)."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from typing import Any
 
 
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``bench`` and its three benchmarks to ``hearts``'s subparsers."""
+    """Add ``bench`` and its benchmarks to ``hearts``'s subparsers."""
     from tools.bench.guess import add_bench_guess_parser
+    from tools.bench.page_load import add_bench_page_parser
     from tools.bench.review import add_bench_review_parser
     from tools.bench.server import add_bench_server_parser
 
@@ -25,6 +26,7 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_bench_server_parser(bench_sub).set_defaults(run=run_bench_server)
     add_bench_guess_parser(bench_sub).set_defaults(run=run_bench_guess)
     add_bench_review_parser(bench_sub).set_defaults(run=run_bench_review)
+    add_bench_page_parser(bench_sub).set_defaults(run=run_bench_page)
     return bench
 
 
@@ -54,3 +56,10 @@ def run_bench_review(args: argparse.Namespace) -> int:
     from tools.bench.review import run_bench_review
 
     return run_bench_review(args)
+
+
+def run_bench_page(args: argparse.Namespace) -> int:
+    """``hearts bench page``."""
+    from tools.bench.page_load import run_bench_page
+
+    return run_bench_page(args)
