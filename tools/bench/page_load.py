@@ -3,8 +3,9 @@ its name box shows, with the page's module preloads and without them.
 
 The server runs in a child process (memory store, no bots). Each visit is a
 new browser context with its cache off, so every file is fetched, over a
-network that adds ``--latency-ms`` to each request (Chromium's emulation,
-as DevTools' throttling). Both variants are served by the same server
+network that adds ``--latency-ms`` to each request for the page's files
+(Chromium's emulation, as DevTools' throttling; the page itself is answered
+through the interception below, in both variants alike). Both variants are served by the same server
 through the same interception: "with" passes the page as served, "without"
 removes its ``<link rel="modulepreload">`` elements, so the browser finds
 the modules one level of imports at a time. The visits alternate between
