@@ -17,9 +17,9 @@ modules contain. The map is an inline script: the page's
 Content-Security-Policy names its SHA-256 (``script-src``), which allows
 exactly that script and no other inline one.
 
-Each page also names, in ``<link rel="modulepreload">`` elements just before
-its first module script, every module its module scripts reach by static imports
-(``import … from``, ``export … from``, bare ``import "…"``). Without them a
+Each page also names, in ``<link rel="modulepreload">`` elements just
+before its first module script, every module its module scripts reach by
+static imports (``import … from``, ``export … from``, bare ``import "…"``). Without them a
 browser finds the modules one level of imports at a time, a round trip per
 level (five for the client on a first visit); with them it asks for all of
 them at once, which HTTP/2 (a TLS proxy in front) serves in one round trip.
@@ -115,27 +115,24 @@ def import_map(hashed: dict[str, str]) -> str:
     return text.replace("<", "\\u003c")
 
 
-def _rewrite_tag(tag: str, page_url: str, hashed: dict[str, str]) -> str:
-    def swap(match: re.Match[str]) -> str:
-        lead, quote, value = match.group(1), match.group(2), match.group(3)
-        parts = urlsplit(urljoin(page_url, value))
-        # Only this server's files, named without query or fragment: a URL
-        # that carries its own version or points elsewhere is left as it is.
-        if parts.scheme or parts.netloc or parts.query or parts.fragment:
-            return match.group(0)
-        target = hashed.get(parts.path)
-        return match.group(0) if target is None else f"{lead}{quote}{target}{quote}"
-
-    return _URL_ATTRIBUTE.sub(swap, tag)
-
-
 def _local_path(base: str, reference: str) -> str | None:
     """The path on this server that the URL ``reference`` names from
-    ``base`` (None: another host, or a query or fragment)."""
+    ``base`` (None: another host, or a query or fragment: a URL that
+    carries its own version or points elsewhere is left as it is)."""
     parts = urlsplit(urljoin(base, reference))
     if parts.scheme or parts.netloc or parts.query or parts.fragment:
         return None
     return parts.path
+
+
+def _rewrite_tag(tag: str, page_url: str, hashed: dict[str, str]) -> str:
+    def swap(match: re.Match[str]) -> str:
+        lead, quote, value = match.group(1), match.group(2), match.group(3)
+        path = _local_path(page_url, value)
+        target = hashed.get(path) if path is not None else None
+        return match.group(0) if target is None else f"{lead}{quote}{target}{quote}"
+
+    return _URL_ATTRIBUTE.sub(swap, tag)
 
 
 def static_imports(module_url: str, source: bytes) -> list[str]:
@@ -156,8 +153,8 @@ def module_preloads(page_url: str, html: str, modules: Mapping[str, bytes]) -> l
     scripts themselves are not listed (the page asks for them anyway)."""
     entries: list[str] = []
     for tag in _MODULE_SCRIPT.finditer(html):
-        src = re.search(r"""\ssrc\s*=\s*(["'])([^"']*)\1""", tag.group(0), re.IGNORECASE)
-        path = _local_path(page_url, src.group(2)) if src else None
+        src = _URL_ATTRIBUTE.search(tag.group(0))  # a script's one URL: its src
+        path = _local_path(page_url, src.group(3)) if src else None
         if path is not None and path in modules:
             entries.append(path)
     seen = set(entries)
@@ -183,8 +180,9 @@ def rewrite_page(
     map of ``hashed`` (plain URL → hashed URL of every file) inserted before
     its first script or link and, just before its first module script, a
     module preload for each module of ``modules`` (plain URL → source) that
-    its module scripts import statically, at any depth. A page that is not UTF-8, or has neither a
-    script, a link nor a ``</head>``, is served as it is."""
+    its module scripts import statically, at any depth. A page that is not
+    UTF-8, or has neither a script, a link nor a ``</head>``, is served as
+    it is."""
     try:
         text = html.decode("utf-8")
     except UnicodeDecodeError:
