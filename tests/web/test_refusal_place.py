@@ -8,6 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, PHONE, NewPage
+from .helpers import tap_disabled
 from .test_own_card import DRAW
 
 
@@ -30,9 +31,7 @@ def test_a_refused_card_is_explained_just_above_the_hand(new_page: NewPage) -> N
         # lobby below would let the page scroll under the fixed toast).
         page.evaluate("() => { document.querySelector('#lobby').hidden = true; }")
         # 9♥ cannot be played (spades were led and we hold some).
-        page.locator('#own-box .hand .card[data-card="9H"]').click(
-            position={"x": 6, "y": 30}, force=True
-        )
+        tap_disabled(page.locator('#own-box .hand .card[data-card="9H"]'))
         toast = page.locator("#toast")
         expect(toast).to_contain_text("follow suit")
         # The toast is placed once the hand has its cards back (the refused
